@@ -1,0 +1,24 @@
+"""The Citadels rules engine: pure, synchronous, deterministic from a seed.
+
+Public API:
+    new_game(GameConfig) -> (GameState, events)
+    legal_commands(state, seat) -> list[Command]
+    apply(state, command) -> events          (raises IllegalCommand, state unchanged)
+    view(state, seat | None) -> View         (what that seat may know)
+    redact_event(event, seat) -> Event
+"""
+from . import roles as _roles  # noqa: F401  (registers the characters)
+from . import uniques as _uniques  # noqa: F401  (registers the unique districts)
+from .apply import apply, explain, waiting_for
+from .commands import Command
+from .errors import IllegalCommand, SetupError
+from .events import Event
+from .legal import legal_commands
+from .setup import GameConfig, new_game
+from .state import GameState, copy_state
+from .view import View, redact_event, redact_events, view, view_bytes
+
+__all__ = [
+    "apply", "explain", "waiting_for", "Command", "IllegalCommand", "SetupError", "Event", "legal_commands",
+    "GameConfig", "new_game", "GameState", "copy_state", "View", "redact_event", "redact_events", "view", "view_bytes",
+]

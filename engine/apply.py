@@ -1,0 +1,172 @@
+"""`apply(state, command)`: validate, then change the state and return the events.
+
+Validation is membership in `legal_commands`: one source of truth for what is
+allowed. A refused command raises `IllegalCommand` with a sentence for the
+player and changes nothing. `check=False` skips validation for commands that
+were just taken from `legal_commands` (bots and simulations).
+"""
+from __future__ import annotations
+
+from . import build, flow, selection, turn
+from .cards.characters import CHARACTERS
+from .cards.districts import DISTRICTS
+from .commands import (Ability, Build, Choose, Command, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep,
+                       Pick, Select, TakeGold, Unselect)
+from .decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
+from .errors import IllegalCommand
+from .events import Event
+from .hooks import CHOICES, SELECTS, UNIQUES, role_of
+from .legal import legal_commands
+from .state import GameState
+
+
+def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
+    if check:
+        if cmd not in legal_commands(g, cmd.seat):
+            raise IllegalCommand(explain(g, cmd))
+    ev: list[Event] = []
+    _dispatch(g, cmd, ev)
+    g.seq += 1
+    return ev
+
+
+def _back_to_turn(g: GameState) -> None:
+    g.pending = PlayTurn(g.turn.seat) if g.turn is not None else g.pending
+
+
+def _dispatch(g: GameState, cmd: Command, ev: list[Event]) -> None:
+    t = g.turn
+    if isinstance(cmd, Pick):
+        selection.pick(g, cmd.seat, cmd.character, ev)
+        flow.after_selection_step(g, ev)
+    elif isinstance(cmd, DiscardCharacter):
+        selection.discard(g, cmd.seat, cmd.character, ev)
+        flow.after_selection_step(g, ev)
+    elif isinstance(cmd, TakeGold):
+        turn.take_gold(g, t, ev)
+    elif isinstance(cmd, DrawCards):
+        turn.draw_cards(g, t, ev)
+    elif isinstance(cmd, Keep):
+        turn.keep(g, t, cmd.card, ev)
+    elif isinstance(cmd, Income):
+        turn.take_income(g, t, cmd, ev)
+    elif isinstance(cmd, Build):
+        build.do_build(g, cmd, ev)
+    elif isinstance(cmd, Ability):
+        turn.act(g, t, cmd, ev)
+    elif isinstance(cmd, EndTurn):
+        flow.end_turn(g, ev)
+    elif isinstance(cmd, Choose):
+        about = g.pending.about
+        _back_to_turn(g)
+        CHOICES[about](g, cmd.seat, cmd.option, ev)
+    elif isinstance(cmd, Select):
+        g.pending.selected.append(cmd.card)
+    elif isinstance(cmd, Unselect):
+        g.pending.selected.remove(cmd.card)
+    elif isinstance(cmd, Confirm):
+        p = g.pending
+        _back_to_turn(g)
+        SELECTS[p.purpose](g, cmd.seat, list(p.selected), ev)
+    else:  # pragma: no cover - the union is closed
+        raise IllegalCommand("Unknown command.")
+
+
+def _who(g: GameState, seat: int) -> str:
+    return g.players[seat].name if 0 <= seat < len(g.players) else f"seat {seat}"
+
+
+def waiting_for(g: GameState) -> str:
+    """A public sentence: who must decide what now."""
+    p = g.pending
+    if isinstance(p, GameOver):
+        return "The game is over."
+    name = _who(g, p.seat)
+    if isinstance(p, PickCharacter):
+        return f"waiting for {name} to {'choose' if p.mode == 'pick' else 'discard'} a character"
+    if isinstance(p, PlayTurn) and g.turn is not None:
+        return f"waiting for {name} ({g.turn.character})"
+    if isinstance(p, KeepCards):
+        return f"waiting for {name} to keep a card"
+    if isinstance(p, Choice):
+        return f"waiting for {name} to decide ({p.about})"
+    if isinstance(p, SelectCards):
+        return f"waiting for {name} to choose cards ({p.purpose})"
+    return f"waiting for {name}"
+
+
+def explain(g: GameState, cmd: Command) -> str:
+    """Why `cmd` is refused, in a sentence that reveals nothing hidden."""
+    p = g.pending
+    if isinstance(p, GameOver):
+        return "The game is over."
+    if not 0 <= cmd.seat < len(g.players):
+        return f"There is no seat {cmd.seat} at this table."
+    if cmd.seat != p.seat:
+        return f"It is not your move: {waiting_for(g)}."
+    if isinstance(p, PickCharacter):
+        if isinstance(cmd, (Pick, DiscardCharacter)):
+            if isinstance(cmd, Pick) != (p.mode == "pick"):
+                return "Choose a character to " + ("keep." if p.mode == "pick" else "discard face down.")
+            name = cmd.character if cmd.character in CHARACTERS else repr(cmd.character)
+            return f"{name} is not among the characters passed to you."
+        return "Characters are being chosen: choose one of the characters passed to you."
+    if isinstance(p, KeepCards):
+        if isinstance(cmd, Keep):
+            return "Keep one of the cards you drew."
+        return "Choose which of the drawn cards to keep first."
+    if isinstance(p, Choice):
+        return f"Answer the question first: {', '.join(p.options)}."
+    if isinstance(p, SelectCards):
+        if isinstance(cmd, Confirm):
+            return f"Choose at least {p.min} card(s) first."
+        if isinstance(cmd, (Select, Unselect)):
+            return "You cannot choose that card."
+        return "Finish choosing cards first (then confirm)."
+    t = g.turn
+    if isinstance(cmd, (Pick, DiscardCharacter)):
+        return "Characters are not being chosen now."
+    if isinstance(cmd, (TakeGold, DrawCards)):
+        if t.gathered:
+            return "You have already gathered resources this turn."
+        if isinstance(cmd, DrawCards) and not g.deck:
+            return "The district deck is empty: take 2 gold."
+        return "You cannot gather resources now."
+    if isinstance(cmd, Build):
+        if cmd.district not in DISTRICTS:
+            return f"There is no district called {cmd.district!r}."
+        reason = build.why_not(g, t, cmd.district)
+        if reason:
+            return reason
+        cost = build.cost_for(g, t.seat, cmd.district)
+        if cmd.via is None and g.players[t.seat].gold < cost:
+            return f"The {cmd.district} costs {cost} gold; you have {g.players[t.seat].gold}."
+        return f"You cannot build the {cmd.district} that way."
+    if t.bewitched:
+        return "A bewitched character only gathers resources; the turn then ends."
+    if t.gather_first and not t.gathered:
+        return "Gather resources first: take 2 gold or draw cards."
+    if isinstance(cmd, Income):
+        c = CHARACTERS.get(t.character)
+        if c is None or c.income_type is None:
+            return f"The {t.character} has no income ability."
+        if "income" in t.used:
+            return "You have already taken your income this turn."
+        return f"You have no {c.income_type} districts to take income for."
+    if isinstance(cmd, Ability):
+        if cmd.name in UNIQUES:
+            if not any(b.name == cmd.name for b in g.players[cmd.seat].city):
+                return f"You have no {cmd.name} in your city."
+            if cmd.name in t.used:
+                return f"You have already used the {cmd.name} this turn."
+            return f"You cannot use the {cmd.name} that way now."
+        if cmd.name != t.character:
+            return f"You are playing the {t.character}, not the {cmd.name}."
+        if cmd.name in t.used:
+            return f"You have already used the {cmd.name}'s ability this turn."
+        return role_of(t.character).why(g, cmd) or f"The {cmd.name} cannot do that now."
+    if isinstance(cmd, EndTurn):
+        return turn.why_not_end(g, t) or "You cannot end your turn now."
+    if isinstance(cmd, (Choose, Select, Unselect, Confirm, Keep)):
+        return "There is no such question to answer now."
+    return "That is not a legal move now."

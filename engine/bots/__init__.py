@@ -1,0 +1,1 @@
+"""Bots: they decide from a seat's view (or its legal commands) only."""

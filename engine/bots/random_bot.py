@@ -1,0 +1,16 @@
+"""The random bot: uniform over the legal commands. A test tool, not an opponent."""
+from __future__ import annotations
+
+import random
+
+from ..commands import Command
+
+
+class RandomBot:
+    kind = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, legal: list[Command], view=None) -> Command:
+        return legal[self.rng.randrange(len(legal))]

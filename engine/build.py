@@ -1,0 +1,154 @@
+"""Building districts: which builds are legal, paying, and placing in a city.
+
+Cards change these rules through hooks: cost (Factory), limit exemptions
+(Stables, Trader), duplicates (Quarry, Wizard), other ways to pay (Framework,
+Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
+(Magistrate), and after a district enters a city (Tax Collector).
+"""
+from __future__ import annotations
+
+from .city import complete_at, has, owned_uniques, size
+from .commands import Build
+from .events import Event
+from .hooks import ROLES, UNIQUES, role_of
+from .state import Built, GameState, Turn
+
+
+def cost_for(g: GameState, seat: int, name: str) -> int:
+    from .city import base_cost
+
+    cost = base_cost(name)
+    for u in owned_uniques(g, seat):
+        cost += u.cost_change(g, seat, name)
+    return max(cost, 0)
+
+
+def may_duplicate(g: GameState, t: Turn) -> bool:
+    if role_of(t.character).allows_duplicates(g, t):
+        return True
+    return any(u.allows_duplicates(g, t.seat) for u in owned_uniques(g, t.seat))
+
+
+def exempt(g: GameState, t: Turn, name: str) -> bool:
+    """True if building `name` does not count toward the build limit."""
+    if role_of(t.character).exempt_from_limit(g, t, name):
+        return True
+    u = UNIQUES.get(name)
+    return u is not None and u.exempt_from_limit(g, t)
+
+
+def why_not(g: GameState, t: Turn, name: str) -> str | None:
+    """Why `name` cannot be built at all now (before any payment), or None."""
+    from .cards.districts import DISTRICTS
+
+    p = g.players[t.seat]
+    label = DISTRICTS[name].name if name in DISTRICTS else name
+    if not t.gathered:
+        return "Gather resources first: take 2 gold or draw cards."
+    if t.bewitched:
+        return "A bewitched character only gathers resources."
+    if t.paused:
+        return "Your turn is paused until the bewitched character is called."
+    if not role_of(t.character).can_build:
+        return f"The {t.character} cannot build this turn."
+    if name not in p.hand:
+        return f"You have no {label} in your hand."
+    u = UNIQUES.get(name)
+    if u is not None and not u.can_build(g, t.seat):
+        return f"The {label} cannot be built now."
+    if has(g, t.seat, name) and not may_duplicate(g, t):
+        return f"Your city already has a {label}."
+    if t.builds >= t.limit and not exempt(g, t, name):
+        return f"You have reached your build limit ({t.limit}) this turn."
+    return None
+
+
+def options(g: GameState, t: Turn) -> list[Build]:
+    if not t.gathered or t.bewitched or t.paused or not role_of(t.character).can_build:
+        return []
+    seat = t.seat
+    p = g.players[seat]
+    out: list[Build] = []
+    role = role_of(t.character)
+    uniques_here = owned_uniques(g, seat)
+    dup_ok = None
+    at_limit = t.builds >= t.limit
+    for name in dict.fromkeys(p.hand):
+        u = UNIQUES.get(name)
+        if u is not None and not u.can_build(g, seat):
+            continue
+        if at_limit and not exempt(g, t, name):
+            continue
+        if has(g, seat, name):
+            if dup_ok is None:
+                dup_ok = may_duplicate(g, t)
+            if not dup_ok:
+                continue
+        cost = cost_for(g, seat, name)
+        if p.gold >= cost:
+            out.append(Build(seat, name))
+        for v in uniques_here:
+            out.extend(v.build_options(g, t, name, cost, True))
+        if u is not None:
+            out.extend(u.build_options(g, t, name, cost, False))
+        out.extend(role.build_options(g, t, name, cost))
+    return out
+
+
+def do_build(g: GameState, cmd: Build, ev: list[Event]) -> None:
+    t = g.turn
+    assert t is not None
+    p = g.players[t.seat]
+    cost = cost_for(g, t.seat, cmd.district)
+    if cmd.via is None:
+        p.gold -= cost
+        paid: int | None = cost
+    elif cmd.via in UNIQUES:
+        paid = UNIQUES[cmd.via].pay(g, t, cmd, cost, ev)
+    else:
+        paid = role_of(cmd.via).pay(g, t, cmd, cost, ev)
+    if paid is None:
+        return  # the card waits for a further decision and finishes the build itself
+    finish_build(g, t, cmd.district, paid, cmd.via, ev)
+
+
+def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, ev: list[Event]) -> None:
+    """The district is paid for: it leaves the hand and, unless intercepted, enters the city."""
+    p = g.players[t.seat]
+    p.hand.remove(name)
+    if not exempt(g, t, name):
+        t.builds += 1
+    t.built.append(name)
+    t.build_gold += paid
+    for r in [ROLES[c] for c in g.lineup if c in ROLES]:
+        if r.intercept_build(g, t, name, paid, via, ev):
+            return
+    place(g, t.seat, Built(name), ev, paid=paid, via=via)
+
+
+def place(g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None,
+          taxed: bool = True) -> None:
+    """A district enters `seat`'s city."""
+    g.players[seat].city.append(b)
+    ev.append(Event("built", seat=seat, district=b.name, gold=paid, option=via))
+    if taxed:
+        for c in g.lineup:
+            r = ROLES.get(c)
+            if r is not None:
+                r.after_build(g, seat, b.name, ev)
+    check_complete(g, seat, ev)
+
+
+def check_complete(g: GameState, seat: int, ev: list[Event]) -> None:
+    if g.first_complete is None and size(g, seat) >= complete_at(g):
+        g.first_complete = seat
+        ev.append(Event("city_completed", seat=seat, option="first"))
+
+
+def remove_district(g: GameState, seat: int, name: str) -> Built:
+    """Take a district out of a city (for destruction, exchange, seizure)."""
+    city = g.players[seat].city
+    for i, b in enumerate(city):
+        if b.name == name:
+            return city.pop(i)
+    raise KeyError(name)

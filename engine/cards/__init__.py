@@ -1,0 +1,1 @@
+"""Card data as tables: characters, districts, line-ups. No rules here."""

@@ -1,0 +1,86 @@
+"""Facts about cities: types, costs, completeness, protections."""
+from __future__ import annotations
+
+from .cards.districts import DISTRICTS
+from .hooks import ROLES, UNIQUES, unique_of
+from .rules import complete_size
+from .state import Built, GameState
+
+
+def dtype(name: str) -> str:
+    return DISTRICTS[name].type
+
+
+def base_cost(name: str) -> int:
+    return DISTRICTS[name].cost
+
+
+def value(b: Built) -> int:
+    """A built district's cost (and score): printed cost, +1 if beautified."""
+    return DISTRICTS[b.name].cost + (1 if b.beautified else 0)
+
+
+def has(g: GameState, seat: int, name: str) -> bool:
+    for b in g.players[seat].city:
+        if b.name == name:
+            return True
+    return False
+
+
+def find(g: GameState, seat: int, name: str) -> Built | None:
+    for b in g.players[seat].city:
+        if b.name == name:
+            return b
+    return None
+
+
+def owned_uniques(g: GameState, seat: int) -> list:
+    """The rule objects of the unique districts in `seat`'s city, in city order."""
+    return [UNIQUES[b.name] for b in g.players[seat].city if b.name in UNIQUES]
+
+
+def size(g: GameState, seat: int) -> int:
+    """Districts toward a complete city (the Monument counts as two)."""
+    n = 0
+    for b in g.players[seat].city:
+        n += unique_of(b.name).city_size() if b.name in UNIQUES else 1
+    return n
+
+
+def complete_at(g: GameState) -> int:
+    return complete_size(g.rules, len(g.players))
+
+
+def is_complete(g: GameState, seat: int) -> bool:
+    return size(g, seat) >= complete_at(g)
+
+
+def count_type(g: GameState, seat: int, kind: str) -> int:
+    """Districts of a type, for income (the School of Magic counts as any type)."""
+    n = 0
+    for b in g.players[seat].city:
+        d = DISTRICTS[b.name]
+        if d.type == kind or (b.name in UNIQUES and UNIQUES[b.name].income_wildcard()):
+            n += 1
+    return n
+
+
+def shielded(g: GameState, seat: int) -> bool:
+    """True if rank-8 abilities may not target any of `seat`'s districts (Bishop)."""
+    for name in g.lineup:
+        r = ROLES.get(name)
+        if r is not None and r.shields(g, seat):
+            return True
+    return False
+
+
+def rank8_price(g: GameState, seat: int, b: Built) -> int:
+    """Extra gold a rank-8 character pays to act on `b` in `seat`'s city (Great Wall)."""
+    extra = 0
+    for u in owned_uniques(g, seat):
+        extra += u.rank8_extra_cost(g, seat, b.name)
+    return extra
+
+
+def rank8_immune(g: GameState, seat: int, b: Built) -> bool:
+    return b.name in UNIQUES and UNIQUES[b.name].rank8_immune(g, seat, b.name)

@@ -1,0 +1,125 @@
+"""The flow of a game: rounds, calling ranks, turns, the end of the game.
+
+It knows no card by name; it calls the hooks of `engine.hooks`.
+"""
+from __future__ import annotations
+
+from . import selection
+from .cards.characters import RANK
+from .city import owned_uniques
+from .decisions import GameOver, PlayTurn
+from .events import Event
+from .hooks import ROLES, role_of
+from .state import GameState, Markers, Turn
+
+
+def lineup_roles(g: GameState) -> list:
+    return [ROLES[c] for c in g.lineup if c in ROLES]
+
+
+def start_round(g: GameState, ev: list[Event]) -> None:
+    g.phase = "selection"
+    g.called = 0
+    g.turn = None
+    g.holders = {}
+    g.revealed = {}
+    g.markers = Markers()
+    selection.start(g, ev)
+    if not g.selection.steps:
+        end_selection(g, ev)
+
+
+def after_selection_step(g: GameState, ev: list[Event]) -> None:
+    if selection.advance(g, ev):
+        end_selection(g, ev)
+
+
+def end_selection(g: GameState, ev: list[Event]) -> None:
+    """Selection is over: end-of-selection effects (Theater), then call rank 1."""
+    g.phase = "turns"
+    g.called = 0
+    for seat in range(len(g.players)):
+        for u in owned_uniques(g, seat):
+            if u.end_selection(g, seat, ev):
+                return
+    for r in lineup_roles(g):
+        if r.on_selection_end(g, ev):
+            return
+    call_next(g, ev)
+
+
+def call_next(g: GameState, ev: list[Event]) -> None:
+    """Call the next rank; a killed or absent character is passed over silently."""
+    lineup = g.lineup
+    while g.called < len(lineup):
+        ch = lineup[g.called]
+        g.called += 1
+        ev.append(Event("called", character=ch, count=RANK[ch]))
+        seat = g.holders.get(ch)
+        if seat is None or g.markers.killed == ch:
+            continue
+        begin_turn(g, seat, ch, ev)
+        return
+    end_round(g, ev)
+
+
+def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> None:
+    t = Turn(seat=seat, character=ch, resumed=resumed)
+    role = role_of(ch)
+    t.limit = role.build_limit
+    g.turn = t
+    g.pending = PlayTurn(seat)
+    if not resumed:
+        g.revealed[ch] = seat
+        ev.append(Event("revealed", seat=seat, character=ch))
+        for r in lineup_roles(g):
+            r.on_any_reveal(g, t, ev)
+        role.on_reveal(g, t, ev)
+
+
+def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
+    """Resources are gathered: gathering-time reactions (the Blackmailer's threat)."""
+    t.gathered = True
+    g.pending = PlayTurn(t.seat)
+    role_of(t.character).on_gather(g, t, ev)
+    for r in lineup_roles(g):
+        r.on_any_gather(g, t, ev)
+    if t.bewitched and isinstance(g.pending, PlayTurn):
+        end_turn(g, ev)  # the bewitched player only gathers
+
+
+def end_turn(g: GameState, ev: list[Event]) -> None:
+    t = g.turn
+    assert t is not None
+    if not t.paused and not t.bewitched:
+        for u in owned_uniques(g, t.seat):
+            u.end_turn(g, t, ev)  # Park, Poor House: before the Alchemist
+        role_of(t.character).end_turn(g, t, ev)
+    ev.append(Event("turn_ended", seat=t.seat, character=t.character))
+    g.turn = None
+    for r in lineup_roles(g):
+        if r.on_any_turn_end(g, t, ev):
+            return
+    call_next(g, ev)
+
+
+def end_round(g: GameState, ev: list[Event]) -> None:
+    g.turn = None
+    for r in lineup_roles(g):
+        r.end_round(g, ev)
+    ev.append(Event("round_ended", count=g.round))
+    if g.first_complete is not None:
+        end_game(g, ev)
+        return
+    g.round += 1
+    start_round(g, ev)
+
+
+def end_game(g: GameState, ev: list[Event]) -> None:
+    from .scoring import final_scores, winners
+
+    g.phase = "over"
+    g.scores = final_scores(g)
+    g.winners = winners(g, g.scores)
+    g.pending = GameOver()
+    ev.append(Event("game_ended", seat=g.winners[0] if g.winners else -1, cards=[], count=len(g.winners)))

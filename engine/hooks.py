@@ -1,0 +1,214 @@
+"""Where the flow asks the cards.
+
+Each character has one `Role` subclass in `engine/roles/<name>.py` and each
+unique district one `Unique` subclass in `engine/uniques/<name>.py`. The flow
+(selection, turns, building, scoring) knows no card by name: it calls these
+hooks. Defaults do nothing, so a card overrides only what it changes.
+`Choice` and `SelectCards` decisions are resolved by the handler registered
+under their `about`/`purpose` key.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from .commands import Ability, Build
+    from .events import Event
+    from .state import GameState, Turn
+
+Events = list["Event"]
+
+
+class Role:
+    """The rules of one character. `g` is the game state, `t` the current turn."""
+
+    name: str = ""
+    build_limit: int = 1
+    can_build: bool = True
+
+    # --- its own turn -------------------------------------------------------
+    def on_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
+        """Its turn starts (after a robbery is settled)."""
+
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
+        """The ability commands legal now in its turn."""
+        return []
+
+    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+        """Apply one of its ability commands (already known to be legal)."""
+
+    def must(self, g: GameState, t: Turn) -> str | None:
+        """Why the turn cannot end yet (a mandatory ability not used), or None."""
+        return None
+
+    def on_gather(self, g: GameState, t: Turn, ev: Events) -> None:
+        """Right after its player gathered resources."""
+
+    def exempt_from_limit(self, g: GameState, t: Turn, district: str) -> bool:
+        return False
+
+    def build_options(self, g: GameState, t: Turn, district: str, cost: int) -> list[Build]:
+        """Extra ways to build `district` (the Cardinal's borrowing)."""
+        return []
+
+    def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
+        """Its turn ends."""
+
+    def end_round(self, g: GameState, ev: Events) -> None:
+        """The round ends (its holder may have been killed)."""
+
+    def allows_duplicates(self, g: GameState, t: Turn) -> bool:
+        return False
+
+    # --- while it is in the line-up, in anyone's turn ------------------------
+    def on_any_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
+        """Some character's turn starts (the Thief's robbery)."""
+
+    def shields(self, g: GameState, seat: int) -> bool:
+        """True if rank-8 abilities may not target `seat`'s districts."""
+        return False
+
+    def after_build(self, g: GameState, seat: int, district: str, ev: Events) -> None:
+        """A district entered `seat`'s city (the Tax Collector's tax)."""
+
+    def intercept_build(self, g: GameState, t: Turn, district: str, paid: int, via: str | None, ev: Events) -> bool:
+        """A district was just paid for in turn `t`; return True to stop it entering the city
+        (the Magistrate's warrant takes over)."""
+        return False
+
+    def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
+        """Pay for a build offered by `build_options` (`cmd.via == self.name`)."""
+        return 0
+
+    def on_any_gather(self, g: GameState, t: Turn, ev: Events) -> None:
+        """Some player finished gathering (the Blackmailer's threat is resolved now)."""
+
+    def on_any_turn_end(self, g: GameState, t: Turn, ev: Events) -> bool:
+        """Some turn ended; return True if this role started another turn (the Witch resumes)."""
+        return False
+
+    def on_selection_end(self, g: GameState, ev: Events) -> bool:
+        """The selection phase ended; return True if a decision is now pending."""
+        return False
+
+    def why(self, g: GameState, cmd: Ability) -> str | None:
+        """Why one of its ability commands is refused now, for the player."""
+        return None
+
+
+class Unique:
+    """The rules of one unique district; `seat` owns it."""
+
+    name: str = ""
+
+    def gather_gold(self, g: GameState, seat: int) -> int:
+        """Extra gold when gathering gold."""
+        return 0
+
+    def draw_count(self, g: GameState, seat: int, n: int) -> int:
+        """How many cards are drawn when gathering cards."""
+        return n
+
+    def keep_all(self, g: GameState, seat: int) -> bool:
+        return False
+
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
+        return []
+
+    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+        pass
+
+    def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
+        pass
+
+    def cost_change(self, g: GameState, seat: int, district: str) -> int:
+        """Added to the cost of a district `seat` builds (the Factory: -1)."""
+        return 0
+
+    def build_options(self, g: GameState, t: Turn, district: str, cost: int, in_city: bool) -> list[Build]:
+        """Other ways to build `district`: from a card in the city (Framework) or the card itself."""
+        return []
+
+    def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
+        """Pay for a build through this card (`cmd.via == self.name`); return the gold paid,
+        or None when the build waits for a further decision."""
+        return 0
+
+    def can_build(self, g: GameState, seat: int) -> bool:
+        """False if this district may not be built now (the Monument)."""
+        return True
+
+    def exempt_from_limit(self, g: GameState, t: Turn) -> bool:
+        return False
+
+    def allows_duplicates(self, g: GameState, seat: int) -> bool:
+        return False
+
+    def income_wildcard(self) -> bool:
+        return False
+
+    def rank8_extra_cost(self, g: GameState, seat: int, district: str) -> int:
+        return 0
+
+    def rank8_immune(self, g: GameState, seat: int, district: str) -> bool:
+        return False
+
+    def city_size(self) -> int:
+        """How many districts it counts as toward a complete city."""
+        return 1
+
+    def end_selection(self, g: GameState, seat: int, ev: Events) -> bool:
+        """The selection phase ended; return True if a decision is now pending (Theater)."""
+        return False
+
+    def score_options(self, g: GameState, seat: int) -> list[dict]:
+        """End-of-game choices it offers (each a dict merged into the scoring context)."""
+        return []
+
+    def score(self, g: GameState, seat: int, ctx: dict) -> int:
+        """Bonus points at game end for this district in `seat`'s city (ctx: the end-of-game choices)."""
+        return 0
+
+    def score_from_hand(self, g: GameState, seat: int, ctx: dict) -> int:
+        """Bonus points at game end for this card in `seat`'s hand (the Secret Vault)."""
+        return 0
+
+
+ROLES: dict[str, Role] = {}
+UNIQUES: dict[str, Unique] = {}
+CHOICES: dict[str, Callable] = {}  # about -> fn(g, seat, option, ev)
+SELECTS: dict[str, Callable] = {}  # purpose -> fn(g, seat, cards, ev)
+_DEFAULT_ROLE = Role()
+_DEFAULT_UNIQUE = Unique()
+
+
+def role(cls: type[Role]) -> type[Role]:
+    ROLES[cls.name] = cls()
+    return cls
+
+
+def unique(cls: type[Unique]) -> type[Unique]:
+    UNIQUES[cls.name] = cls()
+    return cls
+
+
+def choice(about: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        CHOICES[about] = fn
+        return fn
+    return deco
+
+
+def select(purpose: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        SELECTS[purpose] = fn
+        return fn
+    return deco
+
+
+def role_of(name: str) -> Role:
+    return ROLES.get(name, _DEFAULT_ROLE)
+
+
+def unique_of(name: str) -> Unique:
+    return UNIQUES.get(name, _DEFAULT_UNIQUE)

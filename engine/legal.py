@@ -1,0 +1,53 @@
+"""`legal_commands(state, seat)`: exactly what a seat may do now.
+
+The UI builds its prompt from this list and bots choose from it; `apply`
+refuses anything not in it. The list is ordered deterministically.
+"""
+from __future__ import annotations
+
+from . import turn
+from .commands import Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect, Choose
+from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
+from .state import GameState
+
+
+def legal_commands(g: GameState, seat: int) -> list[Command]:
+    p = g.pending
+    if p.seat != seat:
+        return []
+    if isinstance(p, PlayTurn):
+        return turn.legal(g, g.turn)
+    if isinstance(p, PickCharacter):
+        pool = dict.fromkeys(g.selection.pool)
+        if p.mode == "pick":
+            return [Pick(seat, c) for c in pool]
+        return [DiscardCharacter(seat, c) for c in pool]
+    if isinstance(p, KeepCards):
+        return [Keep(seat, c) for c in dict.fromkeys(g.turn.drawn)]
+    if isinstance(p, Choice):
+        return [Choose(seat, o) for o in p.options]
+    if isinstance(p, SelectCards):
+        return select_commands(g, p)
+    return []
+
+
+def select_source(g: GameState, p: SelectCards) -> list[str]:
+    if p.source == "hand":
+        return g.players[p.seat].hand
+    if p.source == "drawn":
+        return g.turn.drawn
+    return list(g.flags.get(p.source, []))  # type: ignore[arg-type]
+
+
+def select_commands(g: GameState, p: SelectCards) -> list[Command]:
+    out: list[Command] = []
+    source = select_source(g, p)
+    if len(p.selected) < p.max:
+        for c in dict.fromkeys(source):
+            if source.count(c) > p.selected.count(c):
+                out.append(Select(p.seat, c))
+    for c in dict.fromkeys(p.selected):
+        out.append(Unselect(p.seat, c))
+    if len(p.selected) >= p.min:
+        out.append(Confirm(p.seat))
+    return out

@@ -1,0 +1,45 @@
+"""A small deterministic random generator whose whole state is one integer.
+
+SplitMix64: the state is stored in the game state, so a saved game continues
+with exactly the same draws. Not for cryptography; for shuffles.
+"""
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+_MASK = (1 << 64) - 1
+
+
+def seed_state(seed: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Return (new_state, 64 random bits)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+class Rng:
+    """A view over a game's generator state; write `state` back when done."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state
+
+    def below(self, n: int) -> int:
+        self.state, r = next_u64(self.state)
+        return (r * n) >> 64
+
+    def shuffle(self, items: list[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]

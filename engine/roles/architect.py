@@ -1,0 +1,22 @@
+"""Architect (rank 7): gains 2 extra cards (any time, once); build limit 3."""
+from __future__ import annotations
+
+from .. import deck
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Role, role
+
+
+@role
+class Architect(Role):
+    name = "Architect"
+    build_limit = 3
+
+    def abilities(self, g, t):
+        return [] if self.name in t.used or not g.deck else [Ability(t.seat, self.name)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        got = deck.gain_cards(g, cmd.seat, 2)
+        ev.append(Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got,
+                        private=[cmd.seat]))

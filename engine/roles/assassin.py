@@ -1,0 +1,22 @@
+"""Assassin (rank 1): names another character, who skips its whole turn silently."""
+from __future__ import annotations
+
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Role, role
+from ._targets import nameable
+
+
+@role
+class Assassin(Role):
+    name = "Assassin"
+
+    def abilities(self, g, t):
+        if self.name in t.used:
+            return []
+        return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        g.markers.killed = cmd.character
+        ev.append(Event("killed", seat=cmd.seat, character=cmd.character))

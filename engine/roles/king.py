@@ -1,0 +1,26 @@
+"""King (rank 4): gold per noble district (income, see the data table); takes the
+crown when revealed (even when bewitched); killed, takes it at round end as heir."""
+from __future__ import annotations
+
+from ..crown import give_crown
+from ..events import Event
+from ..hooks import Role, role
+
+
+class CrownTaker(Role):
+    """The King and the Patrician share the crown rule."""
+
+    def on_reveal(self, g, t, ev):
+        give_crown(g, t.seat, ev, self.name)
+
+    def end_round(self, g, ev):
+        seat = g.holders.get(self.name)
+        if seat is not None and g.markers.killed == self.name:
+            ev.append(Event("revealed", seat=seat, character=self.name, option="heir"))
+            g.revealed.setdefault(self.name, seat)
+            give_crown(g, seat, ev, self.name)
+
+
+@role
+class King(CrownTaker):
+    name = "King"

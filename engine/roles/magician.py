@@ -1,0 +1,43 @@
+"""Magician (rank 3): either swaps hands with another player, or discards any
+number of cards to the deck bottom and gains as many."""
+from __future__ import annotations
+
+from .. import deck
+from ..commands import Ability
+from ..decisions import SelectCards
+from ..events import Event
+from ..hooks import Role, role, select
+from ._targets import others
+
+
+@role
+class Magician(Role):
+    name = "Magician"
+
+    def abilities(self, g, t):
+        if self.name in t.used:
+            return []
+        out = [Ability(t.seat, self.name, option="swap", player=s) for s in others(g, t.seat)]
+        if g.players[t.seat].hand:
+            out.append(Ability(t.seat, self.name, option="redraw"))
+        return out
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        if cmd.option == "swap":
+            me, them = g.players[cmd.seat], g.players[cmd.player]
+            me.hand, them.hand = them.hand, me.hand
+            ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand),
+                            gold=len(them.hand)))
+        else:
+            g.pending = SelectCards(cmd.seat, purpose=self.name, min=0, max=len(g.players[cmd.seat].hand))
+
+
+@select("Magician")
+def redraw(g, seat, cards, ev):
+    hand = g.players[seat].hand
+    for c in cards:
+        hand.remove(c)
+    deck.to_bottom(g, list(cards))
+    got = deck.gain_cards(g, seat, len(cards))
+    ev.append(Event("redrew", seat=seat, count=len(cards), cards=list(cards) + got, private=[seat]))

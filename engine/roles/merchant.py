@@ -1,0 +1,19 @@
+"""Merchant (rank 6): gold per trade district; gains 1 extra gold (any time, once)."""
+from __future__ import annotations
+
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Role, role
+
+
+@role
+class Merchant(Role):
+    name = "Merchant"
+
+    def abilities(self, g, t):
+        return [] if self.name in t.used else [Ability(t.seat, self.name)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        g.players[cmd.seat].gold += 1
+        ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=1))

@@ -1,0 +1,106 @@
+"""Game end: each player's score with its breakdown, and the winner.
+
+End-of-game choices (the Haunted Quarter's type, revealing a Secret Vault)
+are made for each player so as to maximise their score: each unique district
+that offers a choice lists its options through `Unique.score_options`, and
+every combination is tried (there are at most a handful).
+"""
+from __future__ import annotations
+
+import itertools
+
+from msgspec import Struct, field
+
+from .cards.characters import RANK
+from .cards.districts import DISTRICTS, TYPES
+from .city import complete_at, size, value
+from .hooks import UNIQUES
+from .state import GameState
+
+
+class Score(Struct, omit_defaults=True):
+    seat: int
+    districts: int = 0
+    all_types: int = 0
+    first_complete: int = 0
+    complete: int = 0
+    bonuses: dict[str, int] = field(default_factory=dict)
+    total: int = 0
+    choices: dict[str, str] = field(default_factory=dict)  # e.g. {"Haunted Quarter": "military"}
+    tiebreak: int = -1  # highest rank revealed in the last round
+
+
+def _types(g: GameState, seat: int, ctx: dict) -> set[str]:
+    kinds = set()
+    for b in g.players[seat].city:
+        kinds.add(ctx.get("type:" + b.name, DISTRICTS[b.name].type))
+    return kinds
+
+
+def score_player(g: GameState, seat: int, ctx: dict) -> Score:
+    p = g.players[seat]
+    s = Score(seat=seat, choices={k: v for k, v in ctx.items() if isinstance(v, str)})
+    s.districts = sum(value(b) for b in p.city)
+    if _types(g, seat, ctx) >= set(TYPES):
+        s.all_types = 3
+    if g.first_complete == seat:
+        s.first_complete = 4
+    elif size(g, seat) >= complete_at(g):
+        s.complete = 2
+    for name in dict.fromkeys(b.name for b in p.city):
+        u = UNIQUES.get(name)
+        if u is not None:
+            pts = u.score(g, seat, ctx)
+            if pts:
+                s.bonuses[name] = pts
+    for name in dict.fromkeys(c for c in p.hand if c in UNIQUES):
+        pts = UNIQUES[name].score_from_hand(g, seat, ctx)
+        if pts:
+            s.bonuses[name] = s.bonuses.get(name, 0) + pts
+    s.total = s.districts + s.all_types + s.first_complete + s.complete + sum(s.bonuses.values())
+    return s
+
+
+def _contexts(g: GameState, seat: int):
+    """Every combination of the player's end-of-game choices."""
+    options = []
+    names = [b.name for b in g.players[seat].city] + list(g.players[seat].hand)
+    for name in dict.fromkeys(names):
+        u = UNIQUES.get(name)
+        if u is not None:
+            opts = u.score_options(g, seat)
+            if opts:
+                options.append(opts)
+    if not options:
+        yield {}
+        return
+    for combo in itertools.product(*options):
+        ctx: dict = {}
+        for part in combo:
+            ctx.update(part)
+        yield ctx
+
+
+def best_score(g: GameState, seat: int) -> Score:
+    best = None
+    for ctx in _contexts(g, seat):
+        s = score_player(g, seat, ctx)
+        if best is None or s.total > best.total:
+            best = s
+    assert best is not None
+    ranks = [RANK[c] for c, s in g.revealed.items() if s == seat]
+    best.tiebreak = max(ranks) if ranks else -1
+    return best
+
+
+def final_scores(g: GameState) -> list[Score]:
+    return [best_score(g, seat) for seat in range(len(g.players))]
+
+
+def winners(g: GameState, scores: list[Score]) -> list[int]:
+    """Most points; a tie goes to the tied player who revealed the highest rank in
+    the last round. A tie that remains (no rank revealed by either) is shared."""
+    top = max(s.total for s in scores)
+    tied = [s for s in scores if s.total == top]
+    best = max(s.tiebreak for s in tied)
+    return [s.seat for s in tied if s.tiebreak == best]

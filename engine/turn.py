@@ -1,0 +1,123 @@
+"""A character's turn: gathering, income, abilities, building, ending it."""
+from __future__ import annotations
+
+from . import build, deck, flow
+from .cards.characters import CHARACTERS
+from .city import count_type, owned_uniques
+from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
+from .decisions import KeepCards
+from .events import Event
+from .hooks import UNIQUES, role_of
+from .state import GameState, Turn
+
+
+def income_count(g: GameState, t: Turn) -> int:
+    c = CHARACTERS[t.character]
+    return count_type(g, t.seat, c.income_type) if c.income_type else 0
+
+
+def income_options(g: GameState, t: Turn) -> list[Income]:
+    c = CHARACTERS.get(t.character)
+    if c is None or c.income_type is None or "income" in t.used:
+        return []
+    n = income_count(g, t)
+    if n == 0:
+        return []
+    if c.income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
+        return [Income(t.seat, gold=k) for k in range(n, -1, -1)]
+    return [Income(t.seat)]
+
+
+def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
+    c = CHARACTERS[t.character]
+    n = income_count(g, t)
+    t.used.append("income")
+    gold = n if c.income_kind == "gold" else (cmd.gold or 0) if c.income_kind == "mix" else 0
+    cards = n - gold
+    p = g.players[t.seat]
+    p.gold += gold
+    got = deck.gain_cards(g, t.seat, cards) if cards else []
+    ev.append(Event("income", seat=t.seat, character=t.character, gold=gold, count=len(got), cards=got,
+                    private=[t.seat]))
+
+
+def abilities(g: GameState, t: Turn) -> list[Ability]:
+    out = list(role_of(t.character).abilities(g, t))
+    for u in owned_uniques(g, t.seat):
+        out.extend(u.abilities(g, t))
+    return out
+
+
+def legal(g: GameState, t: Turn) -> list[Command]:
+    seat = t.seat
+    out: list[Command] = []
+    if not t.gathered:
+        out.append(TakeGold(seat))
+        if g.deck:
+            out.append(DrawCards(seat))
+        if t.gather_first or t.bewitched:
+            return out
+    if t.bewitched:
+        return out
+    out.extend(abilities(g, t))
+    if not t.paused:
+        out.extend(income_options(g, t))
+        out.extend(build.options(g, t))
+    if t.gathered and role_of(t.character).must(g, t) is None:
+        out.append(EndTurn(seat))
+    return out
+
+
+def take_gold(g: GameState, t: Turn, ev: list[Event]) -> None:
+    n = 2
+    for u in owned_uniques(g, t.seat):
+        n += u.gather_gold(g, t.seat)
+    g.players[t.seat].gold += n
+    ev.append(Event("gathered_gold", seat=t.seat, gold=n))
+    flow.finish_gather(g, t, ev)
+
+
+def draw_cards(g: GameState, t: Turn, ev: list[Event]) -> None:
+    n = 2
+    keep_all = False
+    for u in owned_uniques(g, t.seat):
+        n = u.draw_count(g, t.seat, n)
+        keep_all = keep_all or u.keep_all(g, t.seat)
+    drawn = deck.draw(g, n)
+    if keep_all or len(drawn) <= 1:
+        g.players[t.seat].hand.extend(drawn)
+        ev.append(Event("gathered_cards", seat=t.seat, count=len(drawn), cards=drawn, private=[t.seat]))
+        flow.finish_gather(g, t, ev)
+        return
+    t.drawn = drawn
+    t.keep = 1
+    ev.append(Event("drew_cards", seat=t.seat, count=len(drawn), cards=list(drawn), private=[t.seat]))
+    g.pending = KeepCards(t.seat, 1)
+
+
+def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
+    t.drawn.remove(card)
+    g.players[t.seat].hand.append(card)
+    t.keep -= 1
+    if t.keep > 0 and t.drawn:
+        ev.append(Event("kept_card", seat=t.seat, card=card, count=1, private=[t.seat]))
+        g.pending = KeepCards(t.seat, t.keep)
+        return
+    rest = t.drawn
+    t.drawn = []
+    deck.to_bottom(g, rest)
+    ev.append(Event("kept_card", seat=t.seat, card=card, count=len(rest), private=[t.seat]))
+    flow.finish_gather(g, t, ev)
+
+
+def act(g: GameState, t: Turn, cmd: Ability, ev: list[Event]) -> None:
+    if cmd.name in UNIQUES:
+        UNIQUES[cmd.name].act(g, cmd, ev)
+    else:
+        role_of(t.character).act(g, cmd, ev)
+
+
+def why_not_end(g: GameState, t: Turn) -> str | None:
+    if not t.gathered:
+        return "Gather resources first: take 2 gold or draw cards."
+    return role_of(t.character).must(g, t)

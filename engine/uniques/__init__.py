@@ -1,0 +1,1 @@
+"""One module per unique district, each registering its `Unique` (see engine.hooks)."""

@@ -1,0 +1,185 @@
+"""What one seat may know: `view(state, seat)` and per-seat event redaction.
+
+A view holds the seat's own hand and characters, everything public (gold,
+hand sizes, cities, revealed characters, face-up discards, the crown, named
+targets once announced) and never another hand, an unrevealed character, a
+face-down discard, the deck order or which warrant or threat is the real one.
+`view(state, None)` is a spectator's. The UI, bots, logs and the network only
+ever see views and redacted events.
+"""
+from __future__ import annotations
+
+import msgspec
+from msgspec import Struct, field
+
+from .apply import waiting_for
+from .city import complete_at
+from .commands import Command
+from .decisions import Choice, KeepCards, PickCharacter, SelectCards
+from .events import Event
+from .legal import legal_commands, select_source
+from .scoring import Score
+from .state import Built, GameState
+
+
+class PlayerView(Struct, omit_defaults=True):
+    seat: int
+    name: str
+    gold: int
+    hand_size: int
+    city: list[Built]
+    characters: list[str | None]  # revealed ones by name; hidden ones as None (all named for yourself)
+    revealed: list[str] = field(default_factory=list)  # revealed this round
+    hand: list[str] | None = None  # only your own
+    crown: bool = False
+
+
+class TurnView(Struct, omit_defaults=True):
+    seat: int
+    character: str
+    gathered: bool = False
+    builds: int = 0
+    limit: int = 1
+    built: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)
+    bewitched: bool = False
+    resumed: bool = False
+    paused: bool = False
+    drawn: list[str] = field(default_factory=list)  # only for the player drawing
+
+
+class MarkersView(Struct, omit_defaults=True):
+    killed: str | None = None
+    robbed: str | None = None
+    bewitched: str | None = None
+    warrants: list[str] = field(default_factory=list)
+    signed: str | None = None  # known to the Magistrate, or to all once revealed
+    threats: list[str] = field(default_factory=list)
+    flowered: str | None = None  # known to the Blackmailer, or to all once revealed
+    threats_revealed: list[str] = field(default_factory=list)
+
+
+class PendingView(Struct, omit_defaults=True):
+    kind: str
+    seat: int
+    waiting: str  # a public sentence: "waiting for Ana (Magistrate)"
+    mode: str | None = None
+    about: str | None = None
+    options: list[str] = field(default_factory=list)  # only for the deciding seat
+    selected: list[str] = field(default_factory=list)  # only for the deciding seat
+    min: int = 0
+    max: int = 0
+
+
+class View(Struct, omit_defaults=True):
+    seat: int | None
+    rules: str
+    round: int
+    phase: str
+    lineup: list[str]
+    uniques: list[str]
+    players: list[PlayerView]
+    crown: int
+    deck_size: int
+    complete_at: int
+    faceup: list[str]
+    facedown_count: int
+    pool: list[str] = field(default_factory=list)  # the characters passed to you, when you choose
+    pool_size: int = 0
+    called: str | None = None
+    turn: TurnView | None = None
+    markers: MarkersView = field(default_factory=MarkersView)
+    tax: int = 0
+    first_complete: int | None = None
+    pending: PendingView | None = None
+    legal: list[Command] = field(default_factory=list)
+    scores: list[Score] | None = None
+    winners: list[int] = field(default_factory=list)
+    seq: int = 0
+
+
+def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
+    p = g.players[seat]
+    revealed = [c for c in p.characters if g.revealed.get(c) == seat]
+    if seat == me or g.phase == "over":
+        chars: list[str | None] = list(p.characters)
+    else:
+        chars = [c if c in revealed else None for c in p.characters]
+    return PlayerView(seat=seat, name=p.name, gold=p.gold, hand_size=len(p.hand), city=p.city,
+                      characters=chars, revealed=revealed, hand=list(p.hand) if seat == me else None,
+                      crown=g.crown == seat)
+
+
+def _markers(g: GameState, me: int | None) -> MarkersView:
+    m = g.markers
+    mv = MarkersView(killed=m.killed, robbed=m.robbed, bewitched=m.bewitched, warrants=list(m.warrants),
+                     threats=list(m.threats), threats_revealed=list(m.threats_revealed))
+    # Markers are placed face down: only the seat that placed them knows the real one.
+    warrant_owner = g.flags.get("warrant_owner", g.holders.get("Magistrate", -1))
+    threat_owner = g.flags.get("threat_owner", g.holders.get("Blackmailer", -1))
+    if m.signed and (m.warrant_revealed or (me is not None and me == warrant_owner)):
+        mv.signed = m.signed
+    if m.flowered and (m.flowered in m.threats_revealed or (me is not None and me == threat_owner)):
+        mv.flowered = m.flowered
+    return mv
+
+
+def _pending(g: GameState, me: int | None) -> PendingView:
+    p = g.pending
+    kind = type(p).__struct_config__.tag
+    pv = PendingView(kind=kind, seat=p.seat, waiting=waiting_for(g))
+    mine = me is not None and p.seat == me
+    if isinstance(p, PickCharacter):
+        pv.mode = p.mode
+    elif isinstance(p, Choice):
+        pv.about = p.about
+        if mine:
+            pv.options = list(p.options)
+    elif isinstance(p, SelectCards):
+        pv.about = p.purpose
+        pv.min, pv.max = p.min, p.max
+        if mine:
+            pv.selected = list(p.selected)
+            pv.options = list(select_source(g, p))
+    elif isinstance(p, KeepCards):
+        pv.min = pv.max = p.keep
+    return pv
+
+
+def view(g: GameState, seat: int | None) -> View:
+    t = g.turn
+    tv = None
+    if t is not None:
+        tv = TurnView(seat=t.seat, character=t.character, gathered=t.gathered, builds=t.builds, limit=t.limit,
+                      built=list(t.built), used=list(t.used), bewitched=t.bewitched, resumed=t.resumed,
+                      paused=t.paused, drawn=list(t.drawn) if seat == t.seat else [])
+    sel = g.selection
+    my_pick = (seat is not None and isinstance(g.pending, PickCharacter) and g.pending.seat == seat)
+    return View(
+        seat=seat, rules=g.rules.name, round=g.round, phase=g.phase, lineup=list(g.lineup), uniques=list(g.uniques),
+        players=[_player_view(g, s, seat) for s in range(len(g.players))], crown=g.crown, deck_size=len(g.deck),
+        complete_at=complete_at(g), faceup=list(sel.faceup), facedown_count=len(sel.facedown),
+        pool=list(sel.pool) if my_pick else [], pool_size=len(sel.pool) if g.phase == "selection" else 0,
+        called=g.lineup[g.called - 1] if g.phase == "turns" and g.called else None, turn=tv,
+        markers=_markers(g, seat), tax=g.tax, first_complete=g.first_complete, pending=_pending(g, seat),
+        legal=legal_commands(g, seat) if seat is not None else [], scores=g.scores, winners=list(g.winners),
+        seq=g.seq,
+    )
+
+
+def redact_event(ev: Event, seat: int | None) -> Event:
+    """The event as `seat` may see it: hidden fields blanked unless `seat` is entitled."""
+    if ev.private is None or (seat is not None and seat in ev.private):
+        return ev
+    return msgspec.structs.replace(ev, character=None, card=None, cards=[])
+
+
+def redact_events(events: list[Event], seat: int | None) -> list[Event]:
+    return [redact_event(e, seat) for e in events]
+
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+def view_bytes(g: GameState, seat: int | None) -> bytes:
+    return _encoder.encode(view(g, seat))

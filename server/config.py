@@ -1,0 +1,130 @@
+"""Server configuration: every limit of the SSH transport in one msgspec Struct.
+
+Loaded from a flat TOML file (``load_config``); any key that is not a field
+below is refused with a one-line ``ConfigError`` that names it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+PositiveInt = Annotated[int, Meta(ge=1)]
+NonNegativeInt = Annotated[int, Meta(ge=0)]
+PositiveFloat = Annotated[float, Meta(gt=0)]
+Port = Annotated[int, Meta(ge=0, le=65535)]
+
+
+class ConfigError(ValueError):
+    """A configuration file could not be used; the message is one line."""
+
+
+class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Settings of the SSH server; the defaults suit a small public server."""
+
+    # Where to listen. Port 0 picks a free port (tests, benchmarks).
+    host: str = "127.0.0.1"
+    port: Port = 2222
+    # Where the host key lives and where games are saved.
+    keys_dir: str = "keys"
+    saves_dir: str = "saves"
+
+    # Authentication: any public key is accepted and identifies the player;
+    # without a key, keyboard-interactive (no prompts) logs in as a guest.
+    allow_guests: bool = True
+
+    # Used by the game layer (how long to wait for an idle player); the
+    # transport does not read it.
+    idle_wait_seconds: PositiveFloat = 60.0
+
+    # Logging: JSON lines on stderr instead of plain text.
+    json_logs: bool = False
+    log_level: str = "INFO"
+    asyncssh_log_level: str = "WARNING"
+
+    # SSH connection limits.
+    login_timeout_seconds: PositiveFloat = 20.0
+    keepalive_interval_seconds: PositiveFloat = 30.0
+    keepalive_count_max: PositiveInt = 3
+    max_sessions_per_address: PositiveInt = 5
+    max_sessions: PositiveInt = 500
+    # Offer zlib compression (costs ~300 KB of memory per connection).
+    ssh_compression: bool = False
+
+    # Environment requests a client may send per session, and their size.
+    max_env_vars: NonNegativeInt = 32
+    max_env_bytes: PositiveInt = 1024
+
+    # Terminal sizes are clamped to these (a 0 size becomes 80x24).
+    max_term_width: PositiveInt = 500
+    max_term_height: PositiveInt = 200
+
+    # Join bursts: how many apps may be starting at once; a start that has not
+    # drawn its first frame after the timeout no longer holds its slot.
+    max_concurrent_app_starts: PositiveInt = 3
+    app_start_timeout_seconds: PositiveFloat = 10.0
+
+    # Input bounds per session: SSH receive window, events queued in the app
+    # before the session stops reading, longest bracketed paste (characters).
+    input_window_bytes: Annotated[int, Meta(ge=4096)] = 131072
+    max_queued_input_events: PositiveInt = 256
+    max_paste_chars: PositiveInt = 65536
+
+    # Output back-pressure per session: above the high-water mark frames are
+    # dropped (and the screen repainted in full once the client reads again);
+    # a backlog past max_output_backlog_bytes, or output blocked for longer
+    # than output_stall_timeout_seconds, closes the session.
+    output_high_water_bytes: PositiveInt = 262144
+    max_output_backlog_bytes: PositiveInt = 4 * 1024 * 1024
+    output_stall_timeout_seconds: PositiveFloat = 60.0
+
+    # Mouse reporting for served apps.
+    mouse: bool = True
+
+    # Graceful shutdown: how long sessions get to close before being cut.
+    shutdown_grace_seconds: PositiveFloat = 3.0
+
+    # Garbage collection tuning (process-wide while the server runs).
+    gc_tuning: bool = True
+    gc_threshold0: PositiveInt = 20000
+    gc_threshold1: PositiveInt = 20
+    gc_threshold2: PositiveInt = 50
+    # Freeze the heap this long after the last app start.
+    gc_freeze_delay_seconds: PositiveFloat = 2.0
+    # How often to check whether a quiet unfreeze + collect is due.
+    gc_collect_interval_seconds: PositiveFloat = 60.0
+    # Seconds without app starts or input that count as "quiet".
+    gc_quiet_seconds: PositiveFloat = 2.0
+
+
+def config_from_mapping(data: dict[str, Any], source: str = "config") -> ServerConfig:
+    """Build a ServerConfig from a mapping, refusing unknown keys by name."""
+    known = set(ServerConfig.__struct_fields__)
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"{source}: unknown key {key!r}")
+    try:
+        return msgspec.convert(data, ServerConfig)
+    except msgspec.ValidationError as error:
+        raise ConfigError(f"{source}: {_one_line(str(error))}") from None
+
+
+def load_config(path: str | Path) -> ServerConfig:
+    """Load a ServerConfig from a TOML file (flat keys, names as the fields)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {_one_line(str(error))}") from None
+    return config_from_mapping(data, str(path))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
