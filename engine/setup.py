@@ -44,8 +44,8 @@ def resolve_lineup(cfg: GameConfig) -> tuple[list[str], list[str]]:
     rules = RULESETS.get(cfg.rules)
     if rules is None:
         raise SetupError(f"Unknown rule set {cfg.rules!r}; known: {_one_line(list(RULESETS))}.")
-    if cfg.preset is not None:
-        preset = PRESETS.get(cfg.preset)
+    if cfg.preset is not None or not cfg.characters:
+        preset = PRESETS.get(cfg.preset or "first-game")
         if preset is None:
             raise SetupError(f"Unknown preset {cfg.preset!r}; known: {_one_line(list(PRESETS))}.")
         chars = list(preset.characters)
@@ -58,7 +58,7 @@ def resolve_lineup(cfg: GameConfig) -> tuple[list[str], list[str]]:
         if rank9 == "Queen" and n < 5:
             rank9 = SUBSTITUTES["Queen"][0]
         wanted = cfg.rank9 if cfg.rank9 is not None else preset.rank9 is not None
-        if n in (3, 8) or (4 <= n <= 7 and wanted):
+        if n in (3, 8) or (4 <= n <= 7 and wanted and rules.rank9_allowed):
             chars.append(rank9)
         uniques = list(cfg.uniques or preset.uniques)
     else:
