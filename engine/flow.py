@@ -17,14 +17,14 @@ def lineup_roles(g: GameState) -> list:
     return [ROLES[c] for c in g.lineup if c in ROLES]
 
 
-def start_round(g: GameState, ev: list[Event]) -> None:
+def start_round(g: GameState, ev: list[Event], order: list[str] | None = None) -> None:
     g.phase = "selection"
     g.called = 0
     g.turn = None
     g.holders = {}
     g.revealed = {}
     g.markers = Markers()
-    selection.start(g, ev)
+    selection.start(g, ev, order)
     if not g.selection.steps:
         end_selection(g, ev)
 

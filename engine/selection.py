@@ -56,12 +56,16 @@ def plan_steps(g: GameState) -> list[list]:
     return steps
 
 
-def start(g: GameState, ev: list[Event]) -> None:
-    """Shuffle the characters, make the discards, and plan the picks."""
+def start(g: GameState, ev: list[Event], order: list[str] | None = None) -> None:
+    """Shuffle the characters, make the discards, and plan the picks.
+    `order` (top first) replaces the shuffle, for scenarios."""
     n = len(g.players)
     rng = Rng(g.rng)
-    chars = list(g.lineup)
-    rng.shuffle(chars)
+    if order is not None:
+        chars = list(reversed(order))
+    else:
+        chars = list(g.lineup)
+        rng.shuffle(chars)
     faceup_n = FACEUP[len(chars)].get(n, 0) if n >= 4 else 0
     sel = Selection()
     if g.rules.faceup_before_facedown:
