@@ -8,6 +8,9 @@ from ..commands import Command
 
 class RandomBot:
     kind = "random"
+    needs_view = False  # decides from the legal commands alone
+    name = "Random"
+    style = None
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -1,0 +1,524 @@
+"""What the bots know about the cards, one entry per card, and what they read from a view.
+
+Everything here is pure and works from a `View` only. `Ctx` is the reading of
+one view (the leader, who might hold which character, what each district is
+worth to me); the tables below map a card name to a small function, so a new
+character or unique district adds one entry. Cards without an entry get a
+generic treatment (see `generic_ability`, `generic_pick`): the bots never stop
+on something they do not know.
+
+Values are in "points": roughly one gold, one point of score, or a little
+less than one card.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..cards.characters import CHARACTERS, RANK
+from ..cards.districts import DISTRICTS, TYPES
+from ..commands import Ability, Build
+
+UNIQUE_TYPE = "unique"
+
+
+def dcost(name: str) -> int:
+    d = DISTRICTS.get(name)
+    return d.cost if d is not None else 3
+
+
+def dtype(name: str) -> str:
+    d = DISTRICTS.get(name)
+    return d.type if d is not None else UNIQUE_TYPE
+
+
+def built_value(b) -> int:
+    return dcost(b.name) + (1 if getattr(b, "beautified", False) else 0)
+
+
+# --- unique districts: extra worth of owning one, beyond its cost in points ---------------------
+# fn(ctx) -> points. Unknown uniques are worth their cost plus a small bonus.
+
+def _u(v: float) -> Callable:
+    return lambda ctx: v
+
+
+UNIQUE_WORTH: dict[str, Callable] = {
+    "Dragon Gate": _u(2.0),
+    "Imperial Treasury": lambda ctx: 0.6 * min(ctx.gold, 6),
+    "Map Room": lambda ctx: 0.6 * min(len(ctx.hand), 6),
+    "Wishing Well": lambda ctx: 1.0 + ctx.uniques_in_city,
+    "Statue": lambda ctx: 2.5 if ctx.my_crown else 1.0,
+    "Library": lambda ctx: 2.0 if ctx.rounds_left > 2 else 0.5,
+    "Observatory": lambda ctx: 1.0 if ctx.rounds_left > 2 else 0.2,
+    "School of Magic": _u(1.5),
+    "Keep": _u(0.8),
+    "Great Wall": _u(0.8),
+    "Laboratory": lambda ctx: 1.5 if ctx.rounds_left > 2 else 0.3,
+    "Smithy": lambda ctx: 1.5 if ctx.rounds_left > 2 else 0.3,
+    "Quarry": _u(0.5),
+    "Factory": lambda ctx: 0.5 + 0.8 * sum(1 for c in ctx.hand if dtype(c) == UNIQUE_TYPE),
+    "Haunted Quarter": lambda ctx: 1.2 if len(ctx.my_types) >= 3 else 0.5,
+    "Thieves' Den": _u(0.3),
+    "Basilica": lambda ctx: 0.6 * sum(1 for b in ctx.city if dcost(b) % 2 == 1),
+    "Capitol": lambda ctx: 2.5 if max(ctx.type_counts.values(), default=0) >= 2 else 0.8,
+    "Ivory Tower": lambda ctx: 4.0 if ctx.uniques_in_city == 0 else -1.0,
+    "Monument": lambda ctx: 3.0,
+    "Museum": lambda ctx: 1.0 if ctx.rounds_left > 2 else 0.2,
+    "Necropolis": _u(0.0),
+    "Framework": _u(0.3),
+    "Gold Mine": lambda ctx: 1.5 if ctx.rounds_left > 2 else 0.3,
+    "Park": _u(0.8),
+    "Poor House": _u(0.6),
+    "Stables": _u(1.0),
+    "Armory": _u(0.6),
+    "Theater": _u(0.5),
+    "Secret Vault": _u(3.0),  # never built: worth keeping in hand
+}
+UNBUILDABLE = {"Secret Vault"}
+
+
+# --- characters: how much taking one is worth this round, before fear -------------------------
+# fn(ctx) -> points (what the turn brings beyond gathering). Unknown: `generic_pick`.
+
+def income_of(ctx, name: str, extra_builds: float = 0.5) -> float:
+    c = CHARACTERS.get(name)
+    if c is None or c.income_type is None:
+        return 0.0
+    n = ctx.type_counts.get(c.income_type, 0) + ctx.wild_income
+    if any(dtype(h) == c.income_type and ctx.can_afford_soon(h) for h in ctx.hand):
+        n += extra_builds
+    return n * (0.8 if c.income_kind == "cards" else 1.0)
+
+
+def _extra_builds(ctx, limit: int, extra_gold: int = 0, extra_cards: int = 0) -> float:
+    """How many more districts than one this character lets me build this turn."""
+    costs = sorted(dcost(c) for c in set(ctx.hand) if ctx.buildable(c))
+    gold = ctx.gold + 2 + extra_gold
+    n = 0
+    for c in costs:
+        if c <= gold and n < limit:
+            gold -= c
+            n += 1
+    n += 0.25 * extra_cards if n < limit else 0
+    return max(0.0, n - 1)
+
+
+def _pick_assassin(ctx) -> float:
+    return 2.0 + 1.5 * ctx.style.aggression + (1.5 if ctx.leader_margin > 4 else 0.0)
+
+
+def _pick_thief(ctx) -> float:
+    rich = sorted((ctx.players[s].gold for s in ctx.others), reverse=True)
+    return 0.45 * (rich[0] if rich else 0) + 0.25 * (rich[1] if len(rich) > 1 else 0) + 0.5 * ctx.style.aggression
+
+
+def _pick_magician(ctx) -> float:
+    best_other = max((ctx.players[s].hand_size for s in ctx.others), default=0)
+    useless = sum(1 for c in ctx.hand if not ctx.buildable(c))
+    return max(0.7 * (best_other - len(ctx.hand)), 0.5 * useless, 0.0) + (1.0 if not ctx.hand else 0.0)
+
+
+def _pick_king(ctx) -> float:
+    return income_of(ctx, "King") + 1.2 + (1.5 if "Statue" in ctx.city else 0.0)
+
+
+def _pick_bishop(ctx) -> float:
+    risk = 0.0
+    if ctx.rank8_possible and ctx.city:
+        risk = 0.15 * sum(dcost(b) for b in ctx.city) * (1.5 if ctx.i_lead else 0.8)
+        if ctx.my_size >= ctx.complete_at - 2:
+            risk += 2.0
+    return income_of(ctx, "Bishop") + min(risk, 5.0)
+
+
+def _pick_merchant(ctx) -> float:
+    return income_of(ctx, "Merchant") + 1.0 + (0.8 if ctx.needs_gold else 0.0)
+
+
+def _pick_architect(ctx) -> float:
+    return 1.5 + 2.5 * _extra_builds(ctx, 3) + (0.5 * ctx.style.builder)
+
+
+def _pick_warlord(ctx) -> float:
+    target = 0.0
+    if ctx.leader is not None and ctx.players[ctx.leader].city and not ctx.complete(ctx.leader):
+        target = 1.0 + (1.0 if ctx.leader_margin > 3 else 0.0)
+    return income_of(ctx, "Warlord") + target + 0.5 * ctx.style.aggression
+
+
+def _pick_alchemist(ctx) -> float:
+    best = max((dcost(c) for c in ctx.hand if ctx.buildable(c) and dcost(c) <= ctx.gold + 2), default=0)
+    return 0.8 * best
+
+
+def _pick_navigator(ctx) -> float:
+    return 3.0 if ctx.needs_gold or len(ctx.hand) < 2 else 1.5
+
+
+def _pick_scholar(ctx) -> float:
+    return 1.5 + 2.0 * _extra_builds(ctx, 2, extra_cards=1)
+
+
+def _pick_seer(ctx) -> float:
+    return 1.5 + 1.5 * _extra_builds(ctx, 2)
+
+
+def _pick_trader(ctx) -> float:
+    trades = sum(1 for c in ctx.hand if dtype(c) == "trade" and ctx.buildable(c))
+    return income_of(ctx, "Trader") + 1.0 * min(trades, 2)
+
+
+def _pick_abbot(ctx) -> float:
+    return income_of(ctx, "Abbot") + (1.0 if not ctx.richest else 0.0)
+
+
+def _pick_emperor(ctx) -> float:
+    return income_of(ctx, "Emperor") + 1.0
+
+
+def _pick_witch(ctx) -> float:
+    return 2.0 + 1.0 * ctx.style.aggression
+
+
+def _pick_magistrate(ctx) -> float:
+    return 2.0 + 1.0 * ctx.style.aggression
+
+
+def _pick_blackmailer(ctx) -> float:
+    return _pick_thief(ctx) * 0.8 + 0.5
+
+
+def _pick_spy(ctx) -> float:
+    return 1.5 + 0.2 * max((ctx.players[s].hand_size for s in ctx.others), default=0)
+
+
+def _pick_wizard(ctx) -> float:
+    return 1.5 + 0.2 * max((ctx.players[s].hand_size for s in ctx.others), default=0)
+
+
+def _pick_artist(ctx) -> float:
+    return 1.0 + (1.0 if ctx.gold >= 3 and ctx.city else 0.0)
+
+
+def _pick_tax_collector(ctx) -> float:
+    return 1.0 + 0.5 * ctx.tax
+
+
+def _pick_queen(ctx) -> float:
+    return 1.2
+
+
+PICK_VALUE: dict[str, Callable] = {
+    "Assassin": _pick_assassin, "Thief": _pick_thief, "Magician": _pick_magician, "King": _pick_king,
+    "Bishop": _pick_bishop, "Merchant": _pick_merchant, "Architect": _pick_architect, "Warlord": _pick_warlord,
+    "Patrician": lambda ctx: income_of(ctx, "Patrician") + 1.2, "Emperor": _pick_emperor,
+    "Cardinal": lambda ctx: income_of(ctx, "Cardinal") + 0.8, "Abbot": _pick_abbot,
+    "Alchemist": _pick_alchemist, "Trader": _pick_trader, "Navigator": _pick_navigator, "Scholar": _pick_scholar,
+    "Diplomat": lambda ctx: income_of(ctx, "Diplomat") + 1.0, "Marshal": lambda ctx: income_of(ctx, "Marshal") + 1.2,
+    "Witch": _pick_witch, "Magistrate": _pick_magistrate, "Blackmailer": _pick_blackmailer, "Spy": _pick_spy,
+    "Wizard": _pick_wizard, "Seer": _pick_seer, "Queen": _pick_queen, "Artist": _pick_artist,
+    "Tax Collector": _pick_tax_collector,
+}
+
+
+def generic_pick(ctx, name: str) -> float:
+    return 1.2 + income_of(ctx, name)
+
+
+# How attractive a character is to ANOTHER player, from public information only; used to guess
+# who holds what. fn(ctx, seat) -> weight > 0.
+
+def _attract_income(name: str) -> Callable:
+    kind = CHARACTERS[name].income_type
+
+    def f(ctx, s):
+        return 1.0 + 0.6 * sum(1 for b in ctx.players[s].city if dtype(b.name) == kind)
+    return f
+
+
+ATTRACT: dict[str, Callable] = {
+    "Architect": lambda ctx, s: 1.0 + 0.3 * ctx.players[s].hand_size + 0.15 * ctx.players[s].gold,
+    "Magician": lambda ctx, s: 1.8 if ctx.players[s].hand_size <= 1 else 0.8,
+    "Thief": lambda ctx, s: 1.0 + (0.5 if ctx.players[s].gold <= 2 else 0.0),
+    "Assassin": lambda ctx, s: 1.2 + (0.6 if ctx.leader_of_others(s) else 0.0),
+    "Merchant": lambda ctx, s: 1.2 + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "trade")
+    + (0.5 if ctx.players[s].gold <= 2 else 0.0),
+    "Bishop": lambda ctx, s: 1.0 + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "religious")
+    + 0.1 * len(ctx.players[s].city),
+}
+for _n, _c in CHARACTERS.items():
+    if _n not in ATTRACT and _c.income_type:
+        ATTRACT[_n] = _attract_income(_n)
+
+
+def attract(ctx, name: str, seat: int) -> float:
+    f = ATTRACT.get(name)
+    return f(ctx, seat) if f is not None else 1.0
+
+
+# --- turn abilities: fn(cmd, ctx) -> score; see the tiers in normal.py ----------------------------
+# Tiers: > 60 used before gathering; 30-60 between gathering and building; builds are 30 + value;
+# 5-30 after building; <= 0 never (EndTurn is 0).
+
+PRE, MID, POST, NEVER = 70.0, 45.0, 8.0, -100.0
+
+
+def _ab_assassin(cmd: Ability, ctx) -> float:
+    return PRE + ctx.character_harm(cmd.character, kind="kill")
+
+
+def _ab_thief(cmd: Ability, ctx) -> float:
+    return PRE + ctx.character_harm(cmd.character, kind="rob")
+
+
+def _ab_magician(cmd: Ability, ctx) -> float:
+    hand = len(ctx.hand)
+    if cmd.option == "swap" and cmd.player is not None:
+        theirs = ctx.players[cmd.player].hand_size
+        gain = theirs - hand - 0.5 * sum(1 for c in ctx.hand if ctx.buildable(c) and ctx.affordable_now(c))
+        return PRE + gain + 0.3 * ctx.leader_weight(cmd.player) if gain >= 2 else NEVER
+    if cmd.option == "redraw":
+        useless = sum(1 for c in ctx.hand if ctx.card_worth(c) < 2.5)
+        return PRE - 2 + useless if useless else NEVER
+    return PRE - 5
+
+
+def _ab_merchant(cmd: Ability, ctx) -> float:
+    return PRE + 1
+
+
+def _ab_architect(cmd: Ability, ctx) -> float:
+    return PRE + 1
+
+
+def _ab_warlord(cmd: Ability, ctx) -> float:
+    s, d = cmd.player, cmd.district
+    if s is None or d is None or s == ctx.me:
+        return NEVER
+    price = max(dcost(d) - 1, 0) + (1 if "Great Wall" in {b.name for b in ctx.players[s].city} and d != "Great Wall" else 0)
+    if price > ctx.gold:
+        return NEVER
+    harm = (dcost(d) + 1.5) * ctx.leader_weight(s) * (0.6 + 0.4 * ctx.style.aggression)
+    score = harm - 1.1 * price - (1.5 if ctx.gold - price < 1 else 0)
+    return POST + score if score > 0.8 else NEVER
+
+
+def _target_player_leader(cmd: Ability, ctx, base: float) -> float:
+    if cmd.player is not None:
+        return base + ctx.leader_weight(cmd.player)
+    return base
+
+
+def _ab_generic_character(cmd: Ability, ctx, base: float) -> float:
+    return base + (ctx.character_harm(cmd.character, kind="kill") if cmd.character else 0.0)
+
+
+def _ab_laboratory(cmd: Ability, ctx) -> float:
+    if cmd.card is not None:
+        w = ctx.card_worth(cmd.card)
+        return MID + 2 - w if w < 2.0 else NEVER
+    return MID if any(ctx.card_worth(c) < 2.0 for c in ctx.hand) else NEVER
+
+
+def _ab_smithy(cmd: Ability, ctx) -> float:
+    return POST + 2 if ctx.gold >= 4 and ctx.rounds_left > 1 else NEVER
+
+
+def _ab_museum(cmd: Ability, ctx) -> float:
+    if cmd.card is not None:
+        return POST + 1 - ctx.card_worth(cmd.card) * 0.3 if ctx.card_worth(cmd.card) < 3 else NEVER
+    return POST
+
+
+def _ab_armory(cmd: Ability, ctx) -> float:
+    if cmd.player is None or cmd.player == ctx.me or cmd.district is None:
+        return NEVER
+    gain = (dcost(cmd.district) + 1.5) * ctx.leader_weight(cmd.player) - 3 - 1.5
+    return POST + gain if gain > 1 else NEVER
+
+
+def _ab_emperor(cmd: Ability, ctx) -> float:
+    # gives the crown to someone: prefer the weakest other player; take gold unless broke on cards
+    base = MID + 2
+    if cmd.player is not None:
+        base -= ctx.leader_weight(cmd.player)
+    if cmd.kind in ("card", "cards"):
+        base += 0.5 if len(ctx.hand) < 2 else -0.5
+    return base
+
+
+def _ab_artist(cmd: Ability, ctx) -> float:
+    return POST + 1 if ctx.gold >= 2 and ctx.rounds_left <= 3 else POST - 3
+
+
+def _ab_navigator(cmd: Ability, ctx) -> float:
+    want_gold = ctx.needs_gold or len(ctx.hand) >= 3
+    k = (cmd.kind or cmd.option or "")
+    if "gold" in k:
+        return PRE + (2 if want_gold else 0)
+    if "card" in k:
+        return PRE + (0 if want_gold else 2)
+    return PRE
+
+
+def _ab_spy(cmd: Ability, ctx) -> float:
+    base = PRE
+    if cmd.player is not None:
+        base += 0.3 * ctx.players[cmd.player].hand_size + 0.3 * ctx.leader_weight(cmd.player)
+    if cmd.kind:
+        base += 0.2 * ctx.rng_jitter(cmd.kind)
+    return base
+
+
+def _ab_take_from_hand(cmd: Ability, ctx) -> float:  # Wizard, Seer, ...
+    base = PRE
+    if cmd.player is not None:
+        base += 0.4 * ctx.players[cmd.player].hand_size + 0.2 * ctx.leader_weight(cmd.player)
+    return base
+
+
+def _ab_marshal(cmd: Ability, ctx) -> float:
+    s, d = cmd.player, cmd.district
+    if s is None or d is None or s == ctx.me:
+        return NEVER
+    price = dcost(d)
+    if price > ctx.gold:
+        return NEVER
+    gain = dcost(d) + 1.0 + (dcost(d) + 1) * 0.5 * ctx.leader_weight(s) - 1.0 * price
+    return POST + gain if gain > 0.8 else NEVER
+
+
+def _ab_diplomat(cmd: Ability, ctx) -> float:
+    s, d = cmd.player, cmd.district
+    mine = cmd.card or cmd.option
+    if s is None or d is None or s == ctx.me or not mine or mine not in DISTRICTS:
+        return POST - 1 if s != ctx.me else NEVER
+    gain = dcost(d) - dcost(mine)
+    pay = max(gain, 0)
+    score = gain * (1 + 0.3 * ctx.leader_weight(s)) - pay
+    return POST + score if score > 0.5 and pay <= ctx.gold else NEVER
+
+
+ABILITY_SCORE: dict[str, Callable] = {
+    "Assassin": _ab_assassin, "Thief": _ab_thief, "Magician": _ab_magician, "Merchant": _ab_merchant,
+    "Architect": _ab_architect, "Warlord": _ab_warlord,
+    "Witch": lambda cmd, ctx: _ab_generic_character(cmd, ctx, MID),
+    "Blackmailer": lambda cmd, ctx: PRE + ctx.character_harm(cmd.character, kind="rob") if cmd.character else PRE,
+    "Magistrate": lambda cmd, ctx: _ab_generic_character(cmd, ctx, PRE),
+    "Spy": _ab_spy, "Wizard": _ab_take_from_hand, "Seer": _ab_take_from_hand,
+    "Emperor": _ab_emperor, "Navigator": _ab_navigator, "Scholar": lambda cmd, ctx: PRE,
+    "Marshal": _ab_marshal, "Diplomat": _ab_diplomat, "Artist": _ab_artist,
+    "Tax Collector": lambda cmd, ctx: PRE,
+    "Laboratory": _ab_laboratory, "Smithy": _ab_smithy, "Museum": _ab_museum, "Armory": _ab_armory,
+}
+
+
+def generic_ability(cmd: Ability, ctx) -> float:
+    """An ability the bots have no entry for: use it, aimed at the leader if it names a target."""
+    score = MID if cmd.name in CHARACTERS else POST
+    if cmd.player is not None:
+        score += (0.5 if cmd.player != ctx.me else -1.0) * ctx.leader_weight(cmd.player)
+    if cmd.character is not None:
+        score += 0.3 * ctx.character_harm(cmd.character, kind="kill")
+    if cmd.district is not None and cmd.player is not None and cmd.player != ctx.me:
+        score += 0.1 * dcost(cmd.district)
+    return score
+
+
+def ability_score(cmd: Ability, ctx) -> float:
+    f = ABILITY_SCORE.get(cmd.name)
+    return f(cmd, ctx) if f is not None else generic_ability(cmd, ctx)
+
+
+# Other ways to pay for a build (Build.via): the points lost by paying that way.
+def _via_necropolis(cmd: Build, ctx) -> float:
+    return dcost(cmd.using) + 1.0 if cmd.using else 4.0
+
+
+VIA_COST: dict[str, Callable] = {
+    "Framework": lambda cmd, ctx: 3.0 + 1.0,
+    "Necropolis": _via_necropolis,
+    "Thieves' Den": lambda cmd, ctx: 0.5,
+    "Cardinal": lambda cmd, ctx: 1.0,
+}
+
+
+def via_cost(cmd: Build, ctx) -> float:
+    if cmd.via is None:
+        return 0.0
+    f = VIA_COST.get(cmd.via)
+    return f(cmd, ctx) if f is not None else 1.5
+
+
+# --- small decisions: Choice(about) and SelectCards(purpose) -------------------------------------
+# choice fn(options, ctx) -> option ; select fn(ctx) -> the cards to select (from the options)
+
+def _choice_bribe(options: list[str], ctx) -> str:
+    yes = [o for o in options if "bribe" in o or o in ("pay", "yes")]
+    no = [o for o in options if o not in yes]
+    if yes and (ctx.gold <= 3 or not no):
+        return yes[0]
+    return no[0] if no else options[0]
+
+
+def _choice_reveal(options: list[str], ctx) -> str:
+    yes = [o for o in options if "reveal" in o or o == "yes"]
+    return yes[0] if yes else options[0]
+
+
+CHOICE: dict[str, Callable] = {}
+CHOICE_KEYWORDS: list[tuple[str, Callable]] = [("bribe", _choice_bribe), ("reveal", _choice_reveal),
+                                               ("confiscat", _choice_reveal)]
+
+
+def choose_option(about: str, options: list[str], ctx) -> str:
+    f = CHOICE.get(about)
+    if f is None:
+        for key, fn in CHOICE_KEYWORDS:
+            if key in about.lower():
+                f = fn
+                break
+    if f is not None:
+        try:
+            got = f(options, ctx)
+            if got in options:
+                return got
+        except Exception:  # a handler that does not fit this card's options: fall back
+            pass
+    # Generic: an option that names a district type we lack or a resource we need, else the first.
+    for o in options:
+        if o in TYPES and o not in ctx.my_types:
+            return o
+    for o in options:
+        if o == "gold" and ctx.needs_gold:
+            return o
+    return options[0]
+
+
+def _select_magician(ctx, options: list[str], lo: int, hi: int) -> list[str]:
+    return [c for c in options if ctx.card_worth(c) < 2.5][:hi]
+
+
+def _select_keep_best(ctx, options: list[str], lo: int, hi: int) -> list[str]:
+    return sorted(options, key=ctx.card_worth, reverse=True)[:max(lo, 1) if hi else 0]
+
+
+SELECT: dict[str, Callable] = {"Magician": _select_magician}
+
+
+def select_cards(purpose: str, ctx, options: list[str], lo: int, hi: int) -> list[str]:
+    """Which cards to end up selecting. Generic: as few as allowed, least valuable first (giving or
+    discarding is the usual reason to select); `keep`-like purposes keep the best."""
+    f = SELECT.get(purpose)
+    if f is not None:
+        try:
+            return list(f(ctx, options, lo, hi))
+        except Exception:
+            pass
+    if "keep" in purpose.lower():
+        return sorted(options, key=ctx.card_worth, reverse=True)[:max(lo, 1)]
+    return sorted(options, key=ctx.card_worth)[:lo]
+
+
+def rank(name: str) -> int:
+    return RANK.get(name, 5)
