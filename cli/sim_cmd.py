@@ -20,6 +20,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--characters", default=None,
                    help="a custom line-up: comma-separated character names, one per rank 1-8 (+ optional rank 9)")
     p.add_argument("--rules", default="2016", help="rule set (default 2016)")
+    p.add_argument("--seats", default=None,
+                   help="bot kinds, one per seat, e.g. hard,normal,normal,random (sets the player count); the "
+                        "kinds rotate round the table game by game and the JSON line gets each kind's win rate "
+                        "with a 95%% confidence interval (ties count as fractional wins)")
+    p.add_argument("--budget-ms", type=float, default=None,
+                   help="the hard bot's thinking time per decision in ms (default 300, at most 1000)")
     p.add_argument("--no-check", action="store_true", help="check invariants only at game end (for speed figures)")
     p.set_defaults(func=run)
 
@@ -29,10 +35,13 @@ def run(args: argparse.Namespace) -> int:
     from engine.sim import run as simulate
 
     chars = [c.strip() for c in args.characters.split(",") if c.strip()] if args.characters else None
+    seats = [k.strip() for k in args.seats.split(",") if k.strip()] if args.seats else None
+    options = {"budget_ms": args.budget_ms} if args.budget_ms is not None else {}
     try:
-        result = simulate(args.players, args.games, seed=args.seed, preset=args.preset, characters=chars,
-                          rules=args.rules, check_every=not args.no_check)
-    except SetupError as e:
+        result = simulate(len(seats) if seats else args.players, args.games, seed=args.seed, preset=args.preset,
+                          characters=chars, rules=args.rules, check_every=not args.no_check, seats=seats,
+                          bot_options=options)
+    except (SetupError, ValueError) as e:
         print(f"citadels sim: {e}", file=sys.stderr)
         return 2
     sys.stdout.write(msgspec.json.encode(result).decode() + "\n")

@@ -15,6 +15,7 @@ from .invariants import check, expected_cards
 from .legal import legal_commands
 from .setup import GameConfig, new_game
 from .state import GameState
+from .view import view as seat_view
 
 MAX_COMMANDS = 20_000  # a game longer than this is reported as not ending
 
@@ -35,6 +36,7 @@ class SimResult(Struct):
     invariant_checks: int = 0
     failures: list[str] = field(default_factory=list)
     lineups: list[list[str]] = field(default_factory=list)
+    kinds: dict[str, dict] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
 
 
 def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Callable | None = None) -> tuple[int, list[str]]:
@@ -46,7 +48,8 @@ def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Ca
         legal = legal_commands(g, seat)
         if not legal:
             return n, [f"no legal command for seat {seat} at {type(g.pending).__name__}"]
-        cmd = bots[seat].choose(legal, None)
+        bot = bots[seat]
+        cmd = bot.choose(legal, seat_view(g, seat) if getattr(bot, "needs_view", True) else None)
         apply(g, cmd, check=False)
         n += 1
         if on_command is not None:
@@ -61,7 +64,15 @@ def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Ca
 
 
 def run(players: int, games: int, seed: int = 0, preset: str | None = None, characters: list[str] | None = None,
-        rules: str = "2016", check_every: bool = True, bot_factory: Callable | None = None) -> SimResult:
+        rules: str = "2016", check_every: bool = True, bot_factory: Callable | None = None,
+        seats: list[str] | None = None, bot_options: dict | None = None,
+        on_game: Callable | None = None) -> SimResult:
+    """Play `games` games. With `seats` (bot kinds, one per seat), the kinds are rotated round the
+    table game by game and each kind's win rate is reported (ties count as fractional wins)."""
+    if seats:
+        players = len(seats)
+        bot_factory = bot_factory or _seated_factory(seats, bot_options or {})
+    outcomes: list[tuple[int, list[int]]] = []  # (game index, winners)
     names = [f"P{i + 1}" for i in range(players)]
     t0 = time.perf_counter()
     total_cmds = rounds = score_sum = score_n = max_score = checks = 0
@@ -73,14 +84,22 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
         g, _ = new_game(cfg)
         if i == 0:
             lineups.append(list(g.lineup))
-        bots = [(bot_factory or (lambda s, k: RandomBot(s)))((seed + i) * 10 + s, s) for s in range(players)]
-        n, bad = play_game(g, bots, check_every)
+        make = bot_factory or (lambda sd, k: RandomBot(sd))
+        if getattr(make, "seated", False):
+            bots = [make((seed + i) * 10 + s, s, i) for s in range(players)]
+        else:
+            bots = [make((seed + i) * 10 + s, s) for s in range(players)]
+        log: list = []
+        n, bad = play_game(g, bots, check_every, on_command=(lambda _g, cmd: log.append(cmd)) if on_game else None)
+        if on_game is not None:  # e.g. `citadels sim --save-dir` writes a save: the I/O stays out of the engine
+            on_game(cfg, g, log, bots)
         total_cmds += n
         checks += n if check_every else 1
         if bad:
             failures.extend(f"game seed {seed + i}: {b}" for b in bad[:3])
             continue
         rounds += g.round
+        outcomes.append((i, list(g.winners)))
         for s in g.scores or []:
             score_sum += s.total
             score_n += 1
@@ -90,4 +109,46 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
     return SimResult(games=games, players=players, seconds=round(dt, 3), games_per_second=round(games / dt, 1),
                      commands=total_cmds, commands_per_second=round(total_cmds / dt), mean_rounds=round(rounds / max(ok, 1), 2),
                      mean_score=round(score_sum / max(score_n, 1), 2), max_score=max_score, invariant_checks=checks,
-                     failures=failures[:20], lineups=lineups)
+                     failures=failures[:20], lineups=lineups,
+                     kinds=tournament_stats(seats, outcomes) if seats else None)
+
+
+def seat_kind(seats: list[str], game: int, seat: int) -> str:
+    """The kind at `seat` in game `game`: the list rotates one seat per game."""
+    n = len(seats)
+    return seats[(seat - game) % n]
+
+
+def _seated_factory(seats: list[str], options: dict) -> Callable:
+    from .bots.registry import make_bot
+
+    def factory(seed: int, seat: int, game: int = 0):
+        kind = seat_kind(seats, game, seat)
+        return make_bot(kind, seed, **(options if kind == "hard" else {}))
+    factory.seated = True  # type: ignore[attr-defined]
+    return factory
+
+
+def tournament_stats(seats: list[str], outcomes: list[tuple[int, list[int]]]) -> dict[str, dict]:
+    """Per kind: seats per game, its win rate per seat with a 95% confidence interval (normal
+    approximation over games of the kind's per-seat share of the win), the fair share 1/players and
+    the ratio to it."""
+    import math
+
+    n = len(seats)
+    out: dict[str, dict] = {}
+    for kind in dict.fromkeys(seats):
+        k = seats.count(kind)
+        xs = []
+        for i, winners in outcomes:
+            won = sum(1.0 / len(winners) for w in winners if seat_kind(seats, i, w) == kind) if winners else 0.0
+            xs.append(won / k)
+        m = len(xs)
+        mean = sum(xs) / m if m else 0.0
+        var = sum((x - mean) ** 2 for x in xs) / (m - 1) if m > 1 else 0.0
+        half = 1.96 * math.sqrt(var / m) if m else 0.0
+        fair = 1.0 / n
+        out[kind] = {"seats": k, "games": m, "win_rate": round(mean, 4),
+                     "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
+                     "fair_share": round(fair, 4), "vs_fair": round(mean / fair, 3)}
+    return out
