@@ -31,6 +31,7 @@ class SelectCards(Struct, tag="select_cards"):
     max: int = 99
     selected: list[str] = field(default_factory=list)
     source: str = "hand"
+    reserved: list[str] = field(default_factory=list)  # copies in the source that may not be selected (Cardinal)
 
 
 class Choice(Struct, tag="choice"):

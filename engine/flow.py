@@ -104,9 +104,17 @@ def end_turn(g: GameState, ev: list[Event]) -> None:
 
 
 def end_round(g: GameState, ev: list[Event]) -> None:
+    """End-of-round effects in rank order, then the next round or the end of the game.
+
+    A role whose end_round leaves a decision pending (the killed Emperor's crown)
+    returns True; the decision's handler calls end_round again, which goes on with
+    the next role (g.flags["end_round_from"])."""
     g.turn = None
-    for r in lineup_roles(g):
-        r.end_round(g, ev)
+    roles = lineup_roles(g)
+    for i in range(g.flags.pop("end_round_from", 0), len(roles)):
+        if roles[i].end_round(g, ev):
+            g.flags["end_round_from"] = i + 1
+            return
     ev.append(Event("round_ended", count=g.round))
     if g.first_complete is not None:
         end_game(g, ev)

@@ -54,8 +54,9 @@ class Role:
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         """Its turn ends."""
 
-    def end_round(self, g: GameState, ev: Events) -> None:
-        """The round ends (its holder may have been killed)."""
+    def end_round(self, g: GameState, ev: Events) -> bool | None:
+        """The round ends (its holder may have been killed); return True if a decision is now
+        pending (its handler then calls flow.end_round again to go on)."""
 
     def allows_duplicates(self, g: GameState, t: Turn) -> bool:
         return False
@@ -136,6 +137,11 @@ class Unique:
 
     def can_build(self, g: GameState, seat: int) -> bool:
         """False if this district may not be built now (the Monument)."""
+        return True
+
+    def build_is_paid(self) -> bool:
+        """False if building through this card (`Build.via`) is not paying for the district
+        (Framework, Necropolis): the Magistrate cannot confiscate it."""
         return True
 
     def exempt_from_limit(self, g: GameState, t: Turn) -> bool:

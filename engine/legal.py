@@ -44,7 +44,7 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     source = select_source(g, p)
     if len(p.selected) < p.max:
         for c in dict.fromkeys(source):
-            if source.count(c) > p.selected.count(c):
+            if source.count(c) - p.reserved.count(c) > p.selected.count(c):
                 out.append(Select(p.seat, c))
     for c in dict.fromkeys(p.selected):
         out.append(Unselect(p.seat, c))

@@ -1,0 +1,68 @@
+"""Cardinal (rank 5): 1 card per religious district (income, see the data table).
+
+To build a district he cannot afford, he may take the missing gold (never more)
+from ONE other player, who cannot refuse, giving that player one card from his
+hand per gold taken; he must then build that district.
+
+This is one more way to build (build.options asks build_options): a
+Build(district, via="Cardinal", player=target), offered only when his gold is
+short, the target has at least the missing gold, and he holds enough other
+cards. The build then waits for a SelectCards (purpose "Cardinal", exactly the
+missing number of cards, one copy of the district reserved) and, on Confirm,
+the gold moves, the cards move, he pays the whole cost and the district is
+built (build.finish_build: limit, Magistrate, tax as any paid build). There is
+no way back once the Build is sent: he must build it.
+
+The pending build is kept in turn.extra["Cardinal:<district>"] = target seat.
+
+Events: cardinal_borrowed (seat, player, gold = gold taken, count = cards given,
+cards private to both players).
+"""
+from __future__ import annotations
+
+from ..build import cost_for, finish_build
+from ..commands import Build
+from ..decisions import SelectCards
+from ..events import Event
+from ..hooks import Role, role, select
+
+_KEY = "Cardinal:"
+
+
+@role
+class Cardinal(Role):
+    name = "Cardinal"
+
+    def build_options(self, g, t, district, cost):
+        p = g.players[t.seat]
+        missing = cost - p.gold
+        if missing <= 0 or len(p.hand) - 1 < missing:
+            return []
+        return [Build(t.seat, district, via=self.name, player=s) for s, q in enumerate(g.players)
+                if s != t.seat and q.gold >= missing]
+
+    def pay(self, g, t, cmd, cost, ev):
+        missing = cost - g.players[t.seat].gold
+        t.extra[_KEY + cmd.district] = cmd.player
+        g.pending = SelectCards(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
+        return None  # the build finishes once the cards to give are chosen
+
+
+@select("Cardinal")
+def give_cards(g, seat, cards, ev):
+    t = g.turn
+    key = next(k for k in t.extra if k.startswith(_KEY))
+    target = t.extra.pop(key)
+    district = key[len(_KEY):]
+    me, them = g.players[seat], g.players[target]
+    n = len(cards)
+    them.gold -= n
+    me.gold += n
+    for c in cards:
+        me.hand.remove(c)
+    them.hand.extend(cards)
+    ev.append(Event("cardinal_borrowed", seat=seat, player=target, gold=n, count=n, cards=list(cards),
+                    private=[seat, target]))
+    cost = cost_for(g, seat, district)
+    me.gold -= cost
+    finish_build(g, t, district, cost, "Cardinal", ev)

@@ -1,0 +1,81 @@
+"""Marshal (rank 8): 1 gold per military district (income, see the data table).
+
+May seize (once, at any time of the turn) a district of cost 3 or less (an
+Artist's beautified district costs 1 more) from another player's city, paying
+its owner its cost, and adds it to his city. Not from a complete city (his own
+may be complete); not a district identical to one already in his city (even
+with a Quarry). The Bishop protects (city.shielded), the Keep cannot be seized
+(city.rank8_immune), the Great Wall makes him pay more (city.rank8_price; that
+extra goes to the bank). The seized district keeps its beautification and any
+cards under it (Museum). It is not built: no tax, no build limit.
+
+Events: seized (seat, player, district, gold = paid to the owner, count = extra paid to the bank).
+"""
+from __future__ import annotations
+
+from ..build import check_complete, remove_district
+from ..city import has, is_complete, rank8_immune, rank8_price, shielded, value
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Role, role
+
+MAX_COST = 3
+
+
+def _candidates(g, me, seat):
+    """The seizable districts of `seat`'s city: (Built, price) by district name."""
+    out = {}
+    for b in g.players[seat].city:
+        if b.name in out or value(b) > MAX_COST or has(g, me, b.name) or rank8_immune(g, seat, b):
+            continue
+        out[b.name] = (b, value(b) + rank8_price(g, seat, b))
+    return out
+
+
+@role
+class Marshal(Role):
+    name = "Marshal"
+
+    def abilities(self, g, t):
+        if self.name in t.used:
+            return []
+        gold = g.players[t.seat].gold
+        out = []
+        for seat, p in enumerate(g.players):
+            if seat == t.seat or not p.city or is_complete(g, seat) or shielded(g, seat):
+                continue
+            for name, (b, price) in _candidates(g, t.seat, seat).items():
+                if price <= gold:
+                    out.append(Ability(t.seat, self.name, player=seat, district=name))
+        return out
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        owner = cmd.player
+        b, price = _candidates(g, cmd.seat, owner)[cmd.district]
+        cost = value(b)
+        g.players[cmd.seat].gold -= price
+        g.players[owner].gold += cost
+        g.players[owner].city.remove(b)
+        g.players[cmd.seat].city.append(b)
+        ev.append(Event("seized", seat=cmd.seat, player=owner, district=b.name, gold=cost, count=price - cost,
+                        character=self.name))
+        check_complete(g, cmd.seat, ev)
+
+    def why(self, g, cmd):
+        if cmd.player is None or not 0 <= cmd.player < len(g.players) or cmd.player == cmd.seat:
+            return "Name another player whose district to seize."
+        if is_complete(g, cmd.player):
+            return "A district in a complete city cannot be seized."
+        if shielded(g, cmd.player):
+            return "The Bishop protects that player's districts this round."
+        b = next((b for b in g.players[cmd.player].city if b.name == cmd.district), None)
+        if b is None:
+            return "That city has no such district."
+        if rank8_immune(g, cmd.player, b):
+            return f"The {b.name} cannot be seized."
+        if has(g, cmd.seat, b.name):
+            return f"Your city already has a {b.name}: the Marshal cannot seize an identical district."
+        if value(b) > MAX_COST:
+            return "The Marshal seizes only districts that cost 3 or less."
+        return "You do not have enough gold to pay for that district."

@@ -1,0 +1,68 @@
+"""Queen (rank 9): gains 3 gold if she is seated next to the player who revealed
+the rank-4 character (King, Emperor or Patrician); if that character was killed,
+she gains it at round end when its card is revealed. Never with fewer than 5
+players (setup.check_lineup).
+
+In her turn the 3 gold is an ability (once, at any time of the turn). At round
+end it is automatic, after the rank-4 character's own end-of-round reveal
+(end_round runs in rank order).
+
+Open point decided here: a bewitched rank-4 character is revealed by its holder
+when called (flow.begin_turn records g.revealed), and the Witch resumes without
+revealing it; so the Queen's neighbour test uses that holder's seat.
+
+Events: queen_gold (gold=3, player = the rank-4 character's player, character = that character).
+"""
+from __future__ import annotations
+
+from ..cards.characters import RANK
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Role, role
+
+
+def rank4(g) -> str | None:
+    return next((c for c in g.lineup if RANK[c] == 4), None)
+
+
+def neighbours(g, a: int, b: int) -> bool:
+    n = len(g.players)
+    return a != b and ((a - b) % n == 1 or (b - a) % n == 1)
+
+
+@role
+class Queen(Role):
+    name = "Queen"
+
+    def _rank4_seat(self, g) -> int | None:
+        c = rank4(g)
+        return g.revealed.get(c) if c is not None else None
+
+    def abilities(self, g, t):
+        if self.name in t.used:
+            return []
+        s = self._rank4_seat(g)
+        if s is None or not neighbours(g, t.seat, s):
+            return []
+        return [Ability(t.seat, self.name)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        g.players[cmd.seat].gold += 3
+        c = rank4(g)
+        ev.append(Event("queen_gold", seat=cmd.seat, player=g.revealed[c], character=c, gold=3))
+
+    def end_round(self, g, ev):
+        c = rank4(g)
+        if c is None or g.markers.killed != c:
+            return None
+        queen = g.holders.get(self.name)
+        seat = g.holders.get(c)
+        if queen is None or seat is None or not neighbours(g, queen, seat):
+            return None
+        g.players[queen].gold += 3
+        ev.append(Event("queen_gold", seat=queen, player=seat, character=c, gold=3, option="round_end"))
+        return None
+
+    def why(self, g, cmd):
+        return "The Queen gains 3 gold only when seated next to the player who revealed the rank-4 character."
