@@ -120,6 +120,8 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         t.builds += 1
     t.built.append(name)
     t.build_gold += paid
+    if via is None or via not in UNIQUES or UNIQUES[via].build_is_paid():
+        t.paid_builds += 1
     for r in [ROLES[c] for c in g.lineup if c in ROLES]:
         if r.intercept_build(g, t, name, paid, via, ev):
             return

@@ -16,6 +16,7 @@ def all_cards(g: GameState) -> Counter:
             c.update(b.under)
     if g.turn is not None:
         c.update(g.turn.drawn)
+        c.update(g.turn.aside)
     for cards in g.flags.get("aside", {}).values() if isinstance(g.flags.get("aside"), dict) else []:
         c.update(cards)
     return c

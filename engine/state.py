@@ -58,6 +58,7 @@ class Turn(Struct):
     resumed: bool = False  # the Witch resuming as `character`
     paid_builds: int = 0  # districts paid for this turn (Magistrate)
     build_gold: int = 0  # gold paid to build this turn (Alchemist)
+    aside: list[str] = field(default_factory=list)  # cards between places while a decision is pending (a district under a warrant)
     extra: dict[str, int] = field(default_factory=dict)  # per-card turn counters
 
 

@@ -59,7 +59,8 @@ def legal(g: GameState, t: Turn) -> list[Command]:
             return out
     if t.bewitched:
         return out
-    out.extend(abilities(g, t))
+    # A paused turn (the Witch's) offers only the character's own ability: no district effects.
+    out.extend(role_of(t.character).abilities(g, t) if t.paused else abilities(g, t))
     if not t.paused:
         out.extend(income_options(g, t))
         out.extend(build.options(g, t))

@@ -1,0 +1,86 @@
+"""Wizard (rank 3): looks at another player's hand and takes one of its cards;
+either pays to build it at once (outside the build limit) or adds it to his
+hand. This turn he may build districts identical to ones in his city.
+
+Flow: `Ability(Wizard, player=<seat>)` (players with cards), then `Choice`
+"Wizard.take" (options: the cards of that hand, seen only by the Wizard), then
+`Choice` "Wizard.use": "build" (when he can pay and the card may be built) or
+"keep". While that second question is open the card is set aside (`Turn.aside`).
+
+Events (kinds):
+- `wizard_looked`: seat (the Wizard) looks at `player`'s hand, `cards` it (private to both).
+- `wizard_took`: seat takes `card` from `player` (card private to both; `count` 1 public).
+- built districts use the core `built` event with `option` "Wizard".
+"""
+from __future__ import annotations
+
+from ..build import cost_for, finish_build
+from ..commands import Ability
+from ..decisions import Choice
+from ..events import Event
+from ..hooks import UNIQUES, Role, choice, role
+from ._targets import others
+
+TAKE = "Wizard.take"
+USE = "Wizard.use"
+NOW = "Wizard.now"  # in Turn.extra while the taken card is built at once
+
+
+@role
+class Wizard(Role):
+    name = "Wizard"
+
+    def abilities(self, g, t):
+        if self.name in t.used:
+            return []
+        return [Ability(t.seat, self.name, player=s) for s in others(g, t.seat) if g.players[s].hand]
+
+    def act(self, g, cmd, ev):
+        t = g.turn
+        t.used.append(self.name)
+        t.extra["Wizard.from"] = cmd.player
+        hand = g.players[cmd.player].hand
+        ev.append(Event("wizard_looked", seat=cmd.seat, player=cmd.player, cards=list(hand), count=len(hand),
+                        private=[cmd.seat, cmd.player]))
+        g.pending = Choice(cmd.seat, TAKE, list(dict.fromkeys(hand)))
+
+    def why(self, g, cmd):
+        if cmd.player == cmd.seat:
+            return "The Wizard looks at another player's hand."
+        if cmd.player is not None and 0 <= cmd.player < len(g.players) and not g.players[cmd.player].hand:
+            return "That player has no cards."
+        return None
+
+    def allows_duplicates(self, g, t):
+        return True
+
+    def exempt_from_limit(self, g, t, district):
+        return t.extra.get(NOW) == 1
+
+
+@choice(TAKE)
+def take(g, seat, option, ev):
+    t = g.turn
+    victim = t.extra.pop("Wizard.from")
+    g.players[victim].hand.remove(option)
+    t.aside.append(option)
+    ev.append(Event("wizard_took", seat=seat, player=victim, card=option, count=1, private=[seat, victim]))
+    options = ["keep"]
+    u = UNIQUES.get(option)
+    if g.players[seat].gold >= cost_for(g, seat, option) and (u is None or u.can_build(g, seat)):
+        options.insert(0, "build")
+    g.pending = Choice(seat, USE, options)
+
+
+@choice(USE)
+def use(g, seat, option, ev):
+    t = g.turn
+    card = t.aside.pop()
+    g.players[seat].hand.append(card)
+    if option != "build":
+        return
+    cost = cost_for(g, seat, card)
+    g.players[seat].gold -= cost
+    t.extra[NOW] = 1  # built at once: outside the build limit
+    finish_build(g, t, card, cost, "Wizard", ev)
+    del t.extra[NOW]
