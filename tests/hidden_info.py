@@ -1,0 +1,70 @@
+"""Test support: redraw everything one seat cannot see.
+
+`redraw(g, seat, rnd)` returns a copy of `g` in which the other players' hands,
+the deck order, the unrevealed characters of other players, the face-down
+discards and the characters being passed (when not to `seat`) are dealt
+again at random, and the generator state changed. The seat's view must not
+change: that is the hidden-information property.
+"""
+from __future__ import annotations
+
+import random
+
+from engine.decisions import PickCharacter
+from engine.state import GameState, copy_state
+
+
+def redraw(g: GameState, seat: int, rnd: random.Random) -> GameState:
+    h = copy_state(g)
+    # District cards: other hands and the deck, sizes kept.
+    others = [s for s in range(len(h.players)) if s != seat]
+    pool = list(h.deck)
+    for s in others:
+        pool.extend(h.players[s].hand)
+    rnd.shuffle(pool)
+    for s in others:
+        n = len(h.players[s].hand)
+        h.players[s].hand, pool = pool[:n], pool[n:]
+    h.deck = pool
+    # Characters: unrevealed ones of other players, face-down discards, the pool when not ours.
+    p = h.pending
+    my_pick = isinstance(p, PickCharacter) and p.seat == seat
+    slots: list[tuple[str, int, int]] = []  # (where, owner, index)
+    names: list[str] = []
+    # A character already called that answered nobody and was not killed is known to be
+    # unheld (face down or passed over): it stays where it is.
+    known_unheld = {c for c in h.lineup[: h.called] if c not in h.revealed and c != h.markers.killed}
+    for s in others:
+        for i, c in enumerate(h.players[s].characters):
+            if h.revealed.get(c) != s:
+                slots.append(("player", s, i))
+                names.append(c)
+    for i, c in enumerate(h.selection.facedown):
+        if c not in known_unheld:
+            slots.append(("facedown", -1, i))
+            names.append(c)
+    if not my_pick:
+        for i, c in enumerate(h.selection.pool):
+            slots.append(("pool", -1, i))
+            names.append(c)
+    rnd.shuffle(names)
+    for (where, s, i), c in zip(slots, names):
+        if where == "player":
+            h.players[s].characters[i] = c
+        elif where == "facedown":
+            h.selection.facedown[i] = c
+        else:
+            h.selection.pool[i] = c
+    h.holders = {c: s for s, pl in enumerate(h.players) for c in pl.characters}
+    # Hidden markers: which warrant is signed, which threat is flowered (unless revealed or owned by seat).
+    m = h.markers
+    warrant_owner = h.flags.get("warrant_owner", h.holders.get("Magistrate", -1))
+    if m.signed and not m.warrant_revealed and warrant_owner != seat and m.warrants:
+        m.signed = rnd.choice(m.warrants)
+    threat_owner = h.flags.get("threat_owner", h.holders.get("Blackmailer", -1))
+    if m.flowered and threat_owner != seat and m.flowered not in m.threats_revealed:
+        hidden = [t for t in m.threats if t not in m.threats_revealed]
+        if hidden:
+            m.flowered = rnd.choice(hidden)
+    h.rng = rnd.getrandbits(64)
+    return h
