@@ -1,0 +1,42 @@
+"""Armory (3): in your own turn, you may destroy the Armory to destroy any one
+district (another player's or your own), but none in a complete city.
+
+Not a rank-8 ability: the Bishop's protection, the Keep and the Great Wall do
+not apply. "A district in a completed city cannot be destroyed" (rulebook
+clarification) also covers the Armory itself: it cannot be used while its own
+city is complete. Both districts go face down to the deck bottom (a destroyed
+Museum's cards too).
+Command: Ability(name="Armory", player=<seat>, district=<name>).
+Events: "armory" (seat, player, district).
+"""
+from __future__ import annotations
+
+from ..city import is_complete
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import destroy, may_act
+
+
+@unique
+class Armory(Unique):
+    name = "Armory"
+
+    def abilities(self, g, t):
+        if not may_act(g, t, self.name) or is_complete(g, t.seat):
+            return []
+        out = []
+        for seat, p in enumerate(g.players):
+            if not p.city or is_complete(g, seat):
+                continue
+            for name in dict.fromkeys(b.name for b in p.city):
+                if seat == t.seat and name == self.name:
+                    continue  # the Armory is the price, not a target
+                out.append(Ability(t.seat, self.name, player=seat, district=name))
+        return out
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        destroy(g, cmd.seat, self.name)
+        destroy(g, cmd.player, cmd.district)
+        ev.append(Event("armory", seat=cmd.seat, player=cmd.player, district=cmd.district))

@@ -1,0 +1,14 @@
+"""Basilica (4): at game end, 1 extra point for each district in your city with an odd
+cost (its cost as built: an Artist's beautified district counts its +1)."""
+from __future__ import annotations
+
+from ..city import value
+from ..hooks import Unique, unique
+
+
+@unique
+class Basilica(Unique):
+    name = "Basilica"
+
+    def score(self, g, seat, ctx):
+        return sum(1 for b in g.players[seat].city if value(b) % 2 == 1)

@@ -1,0 +1,16 @@
+"""Factory (5): building any other unique district costs you 1 gold less.
+
+It lowers the cost to build (so also what a Thieves' Den may pay in cards);
+it does not change a district's value for scoring or for rank-8 prices."""
+from __future__ import annotations
+
+from ..cards.districts import UNIQUE_DISTRICTS
+from ..hooks import Unique, unique
+
+
+@unique
+class Factory(Unique):
+    name = "Factory"
+
+    def cost_change(self, g, seat, district):
+        return -1 if district in UNIQUE_DISTRICTS and district != self.name else 0

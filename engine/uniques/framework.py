@@ -1,0 +1,32 @@
+"""Framework (3): you may build a district by destroying the Framework (to the deck
+bottom) instead of paying its cost.
+
+Any district you could otherwise build now (limit, duplicates, the Monument's
+rule still apply), even one you could afford. Not paying, so the Magistrate
+cannot confiscate it (he may confiscate the next district paid for); the Tax
+Collector's tax is still due (a district built, even unpaid).
+Command: Build(district=<name>, via="Framework"). Events: "sacrificed" (seat,
+district="Framework", option=<the district built>), then "built".
+"""
+from __future__ import annotations
+
+from ..commands import Build
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import destroy
+
+
+@unique
+class Framework(Unique):
+    name = "Framework"
+
+    def build_options(self, g, t, district, cost, in_city):
+        return [Build(t.seat, district, via=self.name)] if in_city else []
+
+    def build_is_paid(self):
+        return False
+
+    def pay(self, g, t, cmd, cost, ev):
+        destroy(g, t.seat, self.name)
+        ev.append(Event("sacrificed", seat=t.seat, district=self.name, option=cmd.district))
+        return 0

@@ -1,0 +1,16 @@
+"""Gold Mine (6): when you gather resources by taking gold, take 1 more.
+
+A gathering-time effect: it also works in the Witch's paused turn, for a
+bewitched player and before a threat is resolved (rulebook: Witch, Blackmailer).
+"""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+
+
+@unique
+class GoldMine(Unique):
+    name = "Gold Mine"
+
+    def gather_gold(self, g, seat):
+        return 1

@@ -1,0 +1,13 @@
+"""Imperial Treasury (5): at game end, 1 extra point per gold in your stash (not gold on
+districts or on the Tax Collector's token)."""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+
+
+@unique
+class ImperialTreasury(Unique):
+    name = "Imperial Treasury"
+
+    def score(self, g, seat, ctx):
+        return g.players[seat].gold

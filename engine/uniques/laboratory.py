@@ -1,0 +1,31 @@
+"""Laboratory (5): once per turn, in your own turn, discard 1 card from your hand
+(face down to the deck bottom) to gain 2 gold.
+
+Command: Ability(name="Laboratory", card=<the card discarded>).
+Events: "laboratory" (seat, gold=2, card private to the seat).
+"""
+from __future__ import annotations
+
+from .. import deck
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import may_act
+
+
+@unique
+class Laboratory(Unique):
+    name = "Laboratory"
+
+    def abilities(self, g, t):
+        if not may_act(g, t, self.name):
+            return []
+        return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        p = g.players[cmd.seat]
+        p.hand.remove(cmd.card)
+        deck.to_bottom(g, [cmd.card])
+        p.gold += 2
+        ev.append(Event("laboratory", seat=cmd.seat, gold=2, card=cmd.card, count=1, private=[cmd.seat]))

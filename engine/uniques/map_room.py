@@ -1,0 +1,13 @@
+"""Map Room (5): at game end, 1 extra point per card in your hand (a revealed Secret
+Vault stays in the hand and counts)."""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+
+
+@unique
+class MapRoom(Unique):
+    name = "Map Room"
+
+    def score(self, g, seat, ctx):
+        return len(g.players[seat].hand)

@@ -1,0 +1,18 @@
+"""Monument (4): cannot be built if your city has 5 or more districts; it counts as
+2 districts toward a complete city (7, or 8 with 2-3 players).
+
+"5 or more districts" counts district cards in the city. Its score is its cost (4)."""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+
+
+@unique
+class Monument(Unique):
+    name = "Monument"
+
+    def can_build(self, g, seat):
+        return len(g.players[seat].city) < 5
+
+    def city_size(self):
+        return 2

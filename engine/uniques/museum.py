@@ -1,0 +1,37 @@
+"""Museum (4): once per turn, in your own turn, put 1 card from your hand face down
+under the Museum. At game end, 1 extra point per card under it.
+
+The cards stay with the Museum when it changes city (Diplomat, Marshal,
+Magistrate: they move the `Built` object, `under` included) and go to the deck
+bottom when it is destroyed (`_common.destroy`, the Warlord).
+Command: Ability(name="Museum", card=<the card>). Events: "museum" (seat,
+count=cards now under it, card private to the seat).
+"""
+from __future__ import annotations
+
+from ..city import find
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import may_act
+
+
+@unique
+class Museum(Unique):
+    name = "Museum"
+
+    def abilities(self, g, t):
+        if not may_act(g, t, self.name):
+            return []
+        return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        g.players[cmd.seat].hand.remove(cmd.card)
+        b = find(g, cmd.seat, self.name)
+        b.under.append(cmd.card)
+        ev.append(Event("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card,
+                        private=[cmd.seat]))
+
+    def score(self, g, seat, ctx):
+        return sum(len(b.under) for b in g.players[seat].city if b.name == self.name)

@@ -1,0 +1,34 @@
+"""Necropolis (5): you may build the Necropolis by destroying one district of your
+city (to the deck bottom, with any cards under a Museum) instead of paying.
+
+Built that way it was not paid for: the Magistrate cannot confiscate it (he may
+confiscate the next district paid for). Paid with gold, it is an ordinary build.
+Command: Build(district="Necropolis", via="Necropolis", using=<your district>).
+Events: "sacrificed" (seat, district=<the one destroyed>, option="Necropolis"),
+then "built".
+"""
+from __future__ import annotations
+
+from ..commands import Build
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import destroy
+
+
+@unique
+class Necropolis(Unique):
+    name = "Necropolis"
+
+    def build_options(self, g, t, district, cost, in_city):
+        if in_city or district != self.name:
+            return []
+        names = dict.fromkeys(b.name for b in g.players[t.seat].city)
+        return [Build(t.seat, self.name, via=self.name, using=n) for n in names]
+
+    def build_is_paid(self):
+        return False
+
+    def pay(self, g, t, cmd, cost, ev):
+        destroy(g, t.seat, cmd.using)
+        ev.append(Event("sacrificed", seat=t.seat, district=cmd.using, option=self.name))
+        return 0

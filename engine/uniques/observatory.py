@@ -1,0 +1,16 @@
+"""Observatory (4): when you gather resources by drawing cards, draw 3 instead of 2
+(keep 1, the others to the deck bottom; with the Library keep all 3).
+
+A gathering-time effect (works for a bewitched or threatened player too).
+"""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+
+
+@unique
+class Observatory(Unique):
+    name = "Observatory"
+
+    def draw_count(self, g, seat, n):
+        return max(n, 3)

@@ -1,0 +1,21 @@
+"""Park (6): at the end of your turn, if you have no cards in hand, gain 2 cards.
+
+Not for a Witch who does not resume, nor in a bewitched player's short turn
+(the flow runs end-of-turn district effects only for full turns).
+Events: "park" (seat, count, cards private to the seat).
+"""
+from __future__ import annotations
+
+from .. import deck
+from ..events import Event
+from ..hooks import Unique, unique
+
+
+@unique
+class Park(Unique):
+    name = "Park"
+
+    def end_turn(self, g, t, ev):
+        if not g.players[t.seat].hand and g.deck:
+            got = deck.gain_cards(g, t.seat, 2)
+            ev.append(Event("park", seat=t.seat, count=len(got), cards=got, private=[t.seat]))

@@ -1,0 +1,30 @@
+"""Smithy (5): once per turn, in your own turn, pay 2 gold to gain 3 cards.
+
+Offered while the deck holds a card (fewer than 3 left: you gain what there is).
+Gold paid here is not gold paid to build (no Alchemist refund).
+Command: Ability(name="Smithy"). Events: "smithy" (seat, gold=2, count, cards
+private to the seat).
+"""
+from __future__ import annotations
+
+from .. import deck
+from ..commands import Ability
+from ..events import Event
+from ..hooks import Unique, unique
+from ._common import may_act
+
+
+@unique
+class Smithy(Unique):
+    name = "Smithy"
+
+    def abilities(self, g, t):
+        if not may_act(g, t, self.name) or g.players[t.seat].gold < 2 or not g.deck:
+            return []
+        return [Ability(t.seat, self.name)]
+
+    def act(self, g, cmd, ev):
+        g.turn.used.append(self.name)
+        g.players[cmd.seat].gold -= 2
+        got = deck.gain_cards(g, cmd.seat, 3)
+        ev.append(Event("smithy", seat=cmd.seat, gold=2, count=len(got), cards=got, private=[cmd.seat]))

@@ -1,0 +1,53 @@
+"""Thieves' Den (6): pay some or all of its cost with cards from your hand, 1 card for
+1 gold (the cards go face down to the deck bottom); the rest in gold.
+
+The build offers a card choice (SelectCards purpose "Thieves' Den", at least
+one card and at least what the gold does not cover, at most the cost; the Den
+itself cannot be chosen). Confiscated by the Magistrate, the owner gets back
+only the gold (the `paid` amount), not the cards. The Factory's -1 lowers the
+cost paid either way.
+Command: Build(district="Thieves' Den", via="Thieves' Den"), then Select/Confirm.
+Events: "thieves_den" (seat, count=cards paid, gold, cards private), then "built".
+"""
+from __future__ import annotations
+
+from .. import build, deck
+from ..commands import Build
+from ..decisions import SelectCards
+from ..events import Event
+from ..hooks import Unique, select, unique
+
+
+@unique
+class ThievesDen(Unique):
+    name = "Thieves' Den"
+
+    def build_options(self, g, t, district, cost, in_city):
+        if in_city or district != self.name or cost < 1:
+            return []
+        p = g.players[t.seat]
+        others = len(p.hand) - 1
+        if others < 1 or p.gold + others < cost:
+            return []
+        return [Build(t.seat, self.name, via=self.name)]
+
+    def pay(self, g, t, cmd, cost, ev):
+        p = g.players[t.seat]
+        others = len(p.hand) - 1
+        g.pending = SelectCards(t.seat, purpose=self.name, min=max(1, cost - p.gold), max=min(cost, others),
+                                reserved=[self.name])
+        return None  # the build finishes once the cards are chosen
+
+
+@select("Thieves' Den")
+def pay_with_cards(g, seat, cards, ev):
+    t = g.turn
+    p = g.players[seat]
+    cost = build.cost_for(g, seat, ThievesDen.name)
+    for c in cards:
+        p.hand.remove(c)
+    deck.to_bottom(g, list(cards))
+    gold = cost - len(cards)
+    p.gold -= gold
+    ev.append(Event("thieves_den", seat=seat, count=len(cards), gold=gold, cards=list(cards), private=[seat]))
+    build.finish_build(g, t, ThievesDen.name, gold, ThievesDen.name, ev)

@@ -1,0 +1,15 @@
+"""Wishing Well (5): at game end, 1 extra point per unique district in your city, the
+Wishing Well included (a Haunted Quarter counted as another type does not count;
+a Secret Vault in hand is not in the city)."""
+from __future__ import annotations
+
+from ..hooks import Unique, unique
+from ._common import uniques_in_city
+
+
+@unique
+class WishingWell(Unique):
+    name = "Wishing Well"
+
+    def score(self, g, seat, ctx):
+        return uniques_in_city(g, seat, ctx)
