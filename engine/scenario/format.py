@@ -55,14 +55,15 @@ class Scenario(Struct):
 
 SETUP_KEYS = {"rules", "characters", "preset", "uniques", "seed", "crown", "deck", "phase", "turn", "round",
               "faceup", "facedown", "killed", "robbed", "bewitched", "character_order", "first_complete", "tax",
-              "warrants", "signed", "threats", "flowered", "flags"}
+              "warrants", "signed", "threats", "flowered", "flags", "refused"}
 PLAYER_KEYS = {"name", "gold", "hand", "city", "characters", "revealed"}
 STEP_KEYS = {"player", "do", "refused", "expect", "target", "character", "district", "card", "option", "via",
              "using", "kind", "gold", "name"}
 EXPECT_KEYS = {"players", "crown", "pending", "turn", "phase", "round", "winner", "scores", "breakdown",
                "deck_top", "deck_bottom", "deck_size", "legal_includes", "legal_excludes", "killed", "robbed",
                "bewitched", "faceup", "facedown_count", "tax", "events", "no_events", "first_complete",
-               "warrants", "threats", "called"}
+               "warrants", "threats", "called", "signed", "flowered", "warrant_revealed", "threats_revealed",
+               "private"}
 EXPECT_PLAYER_KEYS = {"gold", "hand", "hand_size", "city", "city_size", "characters", "score", "hand_includes",
                       "hand_excludes", "city_includes", "city_excludes"}
 COMMANDS = {"pick", "discard_character", "take_gold", "draw_cards", "keep", "build", "income", "ability", "choose",

@@ -248,6 +248,20 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
             eq("warrants", _multiset(want), _multiset(g.markers.warrants))
         elif key == "threats":
             eq("threats", _multiset(want), _multiset(g.markers.threats))
+        elif key in ("signed", "flowered"):
+            eq(key, want, getattr(g.markers, key) or "none")
+        elif key == "warrant_revealed":
+            eq("warrant revealed", want, g.markers.warrant_revealed)
+        elif key == "threats_revealed":
+            eq("threats revealed", _multiset(want), _multiset(g.markers.threats_revealed))
+        elif key == "private":  # [{event = KIND, seen_by = [NAMES]}]: who sees the event's hidden fields
+            for w in want:
+                hits = [e for e in events if e.kind == w["event"]]
+                if not hits:
+                    bad.append(f"event {w['event']!r} did not happen")
+                for e in hits:
+                    got_p = sorted(names[s] for s in e.private) if e.private is not None else "everyone"
+                    eq(f"who sees {w['event']!r}", sorted(w["seen_by"]), got_p)
         elif key == "faceup":
             eq("face-up discards", _multiset(want), _multiset(g.selection.faceup))
         elif key == "facedown_count":
@@ -283,6 +297,15 @@ def run(sc: Scenario) -> Result:
 
 
 def _run(sc: Scenario) -> None:
+    if "refused" in sc.setup:  # the set-up itself must be refused (an impossible line-up)
+        want = str(sc.setup["refused"])
+        try:
+            build_state(sc)
+        except Failure as e:
+            if want.lower() not in str(e).lower():
+                raise Failure(f"set-up refused with {str(e)!r}, expected a message containing {want!r}") from None
+            return
+        raise Failure("the set-up was accepted, but expected to be refused")
     g, events = build_state(sc)
     expected_cards = all_cards(g)
     names = [p.name for p in sc.players]
