@@ -32,6 +32,7 @@ class GameConfig(Struct, omit_defaults=True):
 # The rulebook's substitutes for characters a player count cannot use.
 SUBSTITUTES = {"Emperor": ("King", "Patrician"), "Queen": ("Artist", "Tax Collector")}
 FIRST_GAME_RANK9 = "Artist"
+RANDOM = "random"  # GameConfig(preset="random"): a random legal line-up from the seed
 
 
 def _one_line(names: list[str]) -> str:
@@ -44,6 +45,13 @@ def resolve_lineup(cfg: GameConfig) -> tuple[list[str], list[str]]:
     rules = RULESETS.get(cfg.rules)
     if rules is None:
         raise SetupError(f"Unknown rule set {cfg.rules!r}; known: {_one_line(list(RULESETS))}.")
+    if cfg.preset == RANDOM:  # a legal line-up drawn from the seed (engine/lineup_random.py)
+        from .lineup_random import random_lineup
+
+        if cfg.characters:
+            raise SetupError("Give either a preset or a list of characters, not both.")
+        chars, uniques = random_lineup(n, cfg.seed, cfg.rank9, rules.rank9_allowed)
+        return check_lineup(chars, n, rules.name), check_uniques(list(cfg.uniques or uniques))
     if cfg.preset is not None or not cfg.characters:
         preset = PRESETS.get(cfg.preset or "first-game")
         if preset is None:
