@@ -25,9 +25,12 @@ import asyncio
 import codecs
 import contextlib
 import logging
+import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Literal, Protocol, TextIO
+
+from rich.color import Color, ColorSystem
 
 from textual import constants, events
 from textual._xterm_parser import XTermParser
@@ -52,6 +55,84 @@ INPUT_SLICE_BYTES = 512
 # How often a blocked output or a full input queue is re-examined.
 BLOCKED_POLL_SECONDS = 0.25
 INPUT_RETRY_SECONDS = 0.01
+
+
+# ----------------------------------------------------------- colour downgrade
+#
+# Rich caches the escape codes of a Style on the Style instance, whatever the
+# colour system, and Textual shares Style and Strip instances between apps
+# through class-level caches. Apps in one process must therefore all render
+# with one colour system: served apps render in true colour, and the driver
+# rewrites the colours of each frame for clients with fewer colours (the same
+# conversion Rich would have made).
+
+_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+_DOWNGRADE_CACHE_SIZE = 4096
+_SYSTEMS = {"256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
+_COLOUR_PARAMS = {str(n) for n in (*range(30, 38), 39, *range(40, 48), 49, *range(90, 98), *range(100, 108))}
+
+
+def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | None:
+    """A function rewriting the SGR colours of a true-colour frame for a client
+    whose colour system is ``color_system`` ("truecolor", "256", "standard" or
+    None for no colour); None when nothing needs rewriting."""
+    if color_system in ("truecolor", "windows"):
+        return None
+    system = _SYSTEMS.get(color_system or "")
+    cache: dict[str, str] = {}
+
+    def convert_params(params: str) -> str:
+        parts = params.split(";")
+        out: list[str] = []
+        i = 0
+        while i < len(parts):
+            part = parts[i]
+            if part in ("38", "48") and i + 1 < len(parts):
+                kind = parts[i + 1]
+                if kind == "2" and i + 4 < len(parts):
+                    try:
+                        color = Color.from_rgb(int(parts[i + 2]), int(parts[i + 3]), int(parts[i + 4]))
+                    except ValueError:
+                        color = None
+                    i += 5
+                elif kind == "5" and i + 2 < len(parts):
+                    try:
+                        color = Color.from_ansi(int(parts[i + 2]))
+                    except (ValueError, IndexError):
+                        color = None
+                    i += 3
+                else:
+                    out.append(part)
+                    i += 1
+                    continue
+                if color is not None and system is not None:
+                    out.extend(color.downgrade(system).get_ansi_codes(foreground=part == "38"))
+                continue
+            if system is None and part in _COLOUR_PARAMS:
+                i += 1
+                continue
+            out.append(part)
+            i += 1
+        return ";".join(out)
+
+    def replace(match: re.Match[str]) -> str:
+        params = match.group(1)
+        result = cache.get(params)
+        if result is None:
+            if not params or params == "0":
+                result = match.group(0)
+            else:
+                converted = convert_params(params)
+                result = f"\x1b[{converted}m" if converted else ""
+            if len(cache) >= _DOWNGRADE_CACHE_SIZE:
+                cache.clear()
+            cache[params] = result
+        return result
+
+    def downgrade(frame: str) -> str:
+        return _SGR.sub(replace, frame)
+
+    return downgrade
 
 
 class ChannelLink(Protocol):
@@ -94,11 +175,13 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
         link: ChannelLink,
         limits: DriverLimits,
+        color_system: str | None = "truecolor",
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size or (80, 24))
         self._link = link
         self._limits = limits
         self._buffer: list[str] = []
+        self._downgrade = make_colour_downgrade(color_system)
         self._closed = False
         self._in_app_mode = False
         self._input_enabled = False
@@ -152,6 +235,8 @@ class SSHDriver(Driver):
         self._check_backlog()
 
     def _send(self, data: str) -> None:
+        if self._downgrade is not None:
+            data = self._downgrade(data)
         payload = data.encode("utf-8", "replace")
         self.bytes_sent += len(payload)
         self._link.send_output(payload)
@@ -378,31 +463,48 @@ class SSHDriver(Driver):
         if not self._in_paste and not self._marker and _ESC not in text:
             return text
         out: list[str] = []
-        marker = self._marker
         limit = self._limits.max_paste_chars
-        for ch in text:
+        i, n = 0, len(text)
+        while i < n:
+            if not self._marker:
+                # Up to the next ESC nothing can start or end a paste: copy or skip in bulk.
+                j = text.find(_ESC, i)
+                if j == -1:
+                    j = n
+                if j > i:
+                    if not self._in_paste:
+                        out.append(text[i:j])
+                    else:
+                        room = limit - self._paste_len
+                        if room > 0:
+                            taken = text[i : min(j, i + room)]
+                            out.append(taken)
+                            self._paste_len += len(taken)
+                    i = j
+                    continue
+            ch = text[i]
+            i += 1
             if ch == _ESC:
-                marker = _ESC
-            elif marker:
-                marker += ch
-                if not (_PASTE_START.startswith(marker) or _PASTE_END.startswith(marker)):
-                    marker = ""
+                self._marker = _ESC
+            else:
+                self._marker += ch
+                if not (_PASTE_START.startswith(self._marker) or _PASTE_END.startswith(self._marker)):
+                    self._marker = ""
             if not self._in_paste:
                 out.append(ch)
-                if marker == _PASTE_START:
+                if self._marker == _PASTE_START:
                     self._in_paste = True
                     self._paste_len = 0
-                    marker = ""
-            else:
-                if self._paste_len < limit:
-                    out.append(ch)
-                    self._paste_len += 1
-                elif marker == _PASTE_END:
-                    out.append(_PASTE_END)  # its first characters were dropped
-                if marker == _PASTE_END:
-                    self._in_paste = False
-                    marker = ""
-        self._marker = marker
+                    self._marker = ""
+                continue
+            if self._paste_len < limit:
+                out.append(ch)
+                self._paste_len += 1
+            elif self._marker == _PASTE_END:
+                out.append(_PASTE_END)  # its first characters were dropped
+            if self._marker == _PASTE_END:
+                self._in_paste = False
+                self._marker = ""
         return "".join(out)
 
     def _schedule_escape_tick(self) -> None:

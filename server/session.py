@@ -1,0 +1,631 @@
+"""One SSH session channel serving one Textual app.
+
+Only ``pty-req`` + ``shell`` is served. ``exec`` (scp included) and subsystems
+(sftp) are accepted only to print a one-line refusal on stderr and exit with
+status 1; a shell without a PTY is refused the same way.
+
+Each app is built by the app factory and run with ``run_async(size=(w, h))``
+inside a fresh ``contextvars.Context()``; it draws through
+:class:`server.driver.SSHDriver`. Colours follow the *client* (TERM /
+COLORTERM / NO_COLOR): apps render in true colour and the driver converts each
+frame to the client's colour system (one process cannot render with several
+colour systems: Rich caches escape codes per Style). Textual's process-global
+``redirect_stdout``/``redirect_stderr`` around the app's message loop is
+neutralised for served apps.
+
+Reaching an app from other code (an actor task, another session):
+``app.post_message(message)`` or ``app.call_later(callback)``, from any task of
+the same event loop; never touch its widgets directly. Closing a session from
+app or actor code: ``info.close("one line for the player")``; from inside the
+app, ``app.exit()`` closes it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import itertools
+import logging
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+
+import asyncssh
+from textual.app import App
+from textual.message import Message
+
+from server.config import ServerConfig
+from server.driver import SSHDriver
+from server.logging_setup import log_event
+
+if TYPE_CHECKING:
+    from server.driver import DriverLimits
+
+log = logging.getLogger("citadels.server.session")
+
+NO_PTY_MESSAGE = "This server only offers an interactive game: connect with a terminal (ssh -t)."
+EXEC_MESSAGE = "This server does not run commands: connect without one (ssh -p PORT HOST)."
+SUBSYSTEM_MESSAGE = "This server does not offer the {name!r} subsystem (no file transfer)."
+STOPPING_MESSAGE = "The server is shutting down. Please reconnect in a moment."
+WAITING_SCREEN = "\x1b[2J\x1b[HStarting your session, one moment...\r\n"
+CRASH_MESSAGE = "Sorry, your session hit an internal error. Please reconnect."
+
+# Input received before the app is ready (typed while it starts) is kept up to this.
+EARLY_INPUT_BYTES = 4096
+DEFAULT_SIZE = (80, 24)
+
+_session_ids = itertools.count(1)
+
+
+class ServerStopping(Message):
+    """Posted to every served app when the server begins a graceful shutdown.
+
+    The app is asked to exit right after; handle it (``on_server_stopping``)
+    to save something quickly. ``text`` is the line the player will see.
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SessionInfo:
+    """What the app factory knows about a session.
+
+    ``username`` is what the client sent (control characters removed, at most
+    64 characters). ``key_fingerprint`` is the SHA256 fingerprint of the key
+    that authenticated the connection (``"SHA256:..."``), ``None`` for guests.
+    ``color_system`` is Rich's name ("truecolor", "256", "standard") or None.
+    ``lang`` is the client's LANG if it sent one (OpenSSH often does).
+    """
+
+    session_id: str
+    username: str
+    key_fingerprint: str | None
+    is_guest: bool
+    peer_host: str
+    peer_port: int
+    term: str
+    color_system: str | None
+    size: tuple[int, int]
+    lang: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    _closer: Callable[[str | None], None] | None = field(default=None, repr=False)
+
+    def close(self, message: str | None = None) -> None:
+        """Close this session: the app is asked to exit, then ``message`` (one
+        line) is printed on the player's terminal and the connection ends.
+        Safe to call from any task on the server's loop, more than once."""
+        if self._closer is not None:
+            self._closer(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who authenticated a connection (set by server/ssh.py)."""
+
+    username: str
+    key_fingerprint: str | None
+    is_guest: bool
+    peer_host: str
+    peer_port: int
+
+
+class StartSlot(Protocol):
+    def release(self) -> None: ...
+
+
+class SessionHost(Protocol):
+    """What a session needs from the server (implemented in server/ssh.py)."""
+
+    config: ServerConfig
+    app_factory: Callable[[SessionInfo], App[Any]]
+
+    @property
+    def closing(self) -> bool: ...
+
+    def start_slot_free(self) -> bool: ...
+
+    async def acquire_start_slot(self) -> StartSlot: ...
+
+    def session_opened(self, session: "SSHSession") -> None: ...
+
+    def session_closed(self, session: "SSHSession") -> None: ...
+
+    def app_started(self, session: "SSHSession") -> None: ...
+
+    def note_input(self) -> None: ...
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def sanitize_text(text: str, limit: int = 64) -> str:
+    """Printable characters only, at most ``limit`` of them."""
+    return "".join(ch for ch in text if ch.isprintable())[:limit]
+
+
+def clamp_size(width: int, height: int, config: ServerConfig) -> tuple[int, int]:
+    """Clamp a client's terminal size; a zero size becomes 80x24."""
+    if width <= 0 or height <= 0:
+        width, height = DEFAULT_SIZE
+    return (min(max(width, 1), config.max_term_width), min(max(height, 1), config.max_term_height))
+
+
+_TRUECOLOR_TERMS = ("kitty", "alacritty", "wezterm", "ghostty", "foot", "contour", "iterm", "truecolor", "24bit", "direct")
+
+
+def color_system_for(term: str | None, colorterm: str | None) -> str | None:
+    """Pick a Rich colour system from the client's TERM and COLORTERM.
+
+    OpenSSH forwards only TERM by default, so most clients are judged by it:
+    ``*-256color`` gives 256 colours, terminals known for true colour get it,
+    ``dumb``/``unknown`` get none, anything else the 16 standard colours.
+    """
+    colorterm = (colorterm or "").strip().lower()
+    if colorterm in ("truecolor", "24bit"):
+        return "truecolor"
+    term = (term or "").strip().lower()
+    if term in ("dumb", "unknown"):
+        return None
+    if any(name in term for name in _TRUECOLOR_TERMS):
+        return "truecolor"
+    if term.endswith("256color") or "256" in term:
+        return "256"
+    return "standard"
+
+
+class BoundedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
+    """An asyncssh server channel that bounds ``env`` requests.
+
+    asyncssh stores every environment request; this refuses them past a count
+    and a size. Instances are made by asyncssh and re-classed in
+    ``server/ssh.py`` (this subclass adds no state of its own besides limits).
+    """
+
+    _citadels_max_env_vars = 32
+    _citadels_max_env_bytes = 1024
+
+    def _process_env_request(self, packet: Any) -> bool:  # asyncssh 2.24.1 hook
+        key = packet.get_string()
+        value = packet.get_string()
+        packet.check_end()
+        if len(self._env) >= self._citadels_max_env_vars or len(key) + len(value) > self._citadels_max_env_bytes:
+            return False
+        self._env[key] = value
+        return True
+
+
+def _install_print_capture_patch() -> None:
+    """Make App's redirect_stdout/stderr a no-op for served apps.
+
+    ``App._process_messages`` wraps its loop in ``contextlib.redirect_stdout``
+    and ``redirect_stderr``, which swap the process-global ``sys.stdout``.
+    With many apps interleaved on one loop the restores come out of order and
+    the server's own output can stay captured by a dead app. Apps not served
+    by us (tests with Pilot, the CLI) keep Textual's behaviour.
+    """
+    import textual.app as textual_app
+
+    if getattr(textual_app, "_citadels_print_patch", False):
+        return
+
+    def wrap(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def redirect(target: Any) -> Any:
+            app = getattr(target, "app", None)
+            if app is not None and getattr(app, "_citadels_served", False):
+                return contextlib.nullcontext()
+            return original(target)
+
+        return redirect
+
+    textual_app.redirect_stdout = wrap(textual_app.redirect_stdout)  # type: ignore[attr-defined]
+    textual_app.redirect_stderr = wrap(textual_app.redirect_stderr)  # type: ignore[attr-defined]
+    textual_app._citadels_print_patch = True  # type: ignore[attr-defined]
+
+
+def prepare_app(app: App[Any], info: SessionInfo, driver_class: Callable[..., SSHDriver]) -> None:
+    """Adapt an app built by the factory to its client before it runs."""
+    from rich.console import Console
+    from textual.app import _NullFile  # type: ignore[attr-defined]
+    from textual.filter import Monochrome, NoColor
+
+    _install_print_capture_patch()
+    app._citadels_served = True  # type: ignore[attr-defined]
+    app.driver_class = driver_class  # type: ignore[assignment]
+    # Every served app renders in true colour (see server/driver.py: Rich caches
+    # escape codes per Style, whatever the colour system); the driver converts
+    # each frame to the client's colours.
+    environ = {"TERM": info.term, "COLORTERM": "truecolor"}
+    app.console = Console(
+        color_system="truecolor",
+        file=_NullFile(),
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        _environ=environ,
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+    )
+    # NO_COLOR as the client asked, not as the server process's environment says.
+    no_color = bool(info.env.get("NO_COLOR"))
+    app._filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
+    app.no_color = no_color
+    if no_color:
+        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+
+
+# --------------------------------------------------------------------- session
+
+
+class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """The asyncssh session for one channel: PTY + shell only, one app."""
+
+    def __init__(self, host: SessionHost, identity: Identity) -> None:
+        self._host = host
+        self._config = host.config
+        self._identity = identity
+        self.session_id = f"s{next(_session_ids)}"
+        self._chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
+        self._term: str | None = None
+        self._size = DEFAULT_SIZE
+        self._refusal: str | None = None
+        self._early_input = bytearray()
+        self._driver: SSHDriver | None = None
+        self._app: App[Any] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._slot: StartSlot | None = None
+        self._chan_open = False
+        self._closing = False
+        self._close_message: str | None = None
+        self._close_status = 0
+        self._force_handle: asyncio.TimerHandle | None = None
+        self._started_at = time.monotonic()
+        self._opened = False
+        self._final_stats: dict[str, Any] | None = None
+        self.info: SessionInfo | None = None
+        self.end_reason: str | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+
+    # ----------------------------------------------------------- asyncssh API
+
+    def connection_made(self, chan: Any) -> None:
+        self._chan = chan
+        self._chan_open = True
+        chan.set_write_buffer_limits(high=min(65536, self._config.output_high_water_bytes))
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]) -> bool:
+        self._term = sanitize_text(term_type) or "xterm"
+        self._size = clamp_size(term_size[0], term_size[1], self._config)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace("HOST", self._host_name())
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self._refusal = SUBSYSTEM_MESSAGE.format(name=sanitize_text(subsystem, 32))
+        return True
+
+    def session_started(self) -> None:
+        assert self._chan is not None
+        if self._refusal is None and self._term is None:
+            self._refusal = NO_PTY_MESSAGE
+        if self._refusal is None and self._host.closing:
+            self._refusal = STOPPING_MESSAGE
+        if self._refusal is not None:
+            log_event(log, logging.INFO, "session refused", session=self.session_id, peer=self._identity.peer_host, reason=self._refusal)
+            self._end_channel(self._refusal, 1, stderr=True)
+            self._set_closed()
+            return
+        self._opened = True
+        self._host.session_opened(self)
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name=f"citadels-session-{self.session_id}", context=contextvars.Context())
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self._refusal is not None or self._closing:
+            return
+        self._host.note_input()
+        if self._driver is not None:
+            self._driver.feed_input(data)
+        else:
+            room = EARLY_INPUT_BYTES - len(self._early_input)
+            if room > 0:
+                self._early_input.extend(data[:room])
+
+    def eof_received(self) -> bool:
+        return False  # close the channel
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._size = clamp_size(width, height, self._config)
+        if self._driver is not None:
+            self._driver.resize(*self._size)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass
+
+    def pause_writing(self) -> None:
+        if self._driver is not None:
+            self._driver.pause_output()
+
+    def resume_writing(self) -> None:
+        if self._driver is not None:
+            self._driver.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._chan_open = False
+        if self.end_reason is None:
+            self.end_reason = "client disconnected" if exc is None else f"connection lost: {exc}"
+        self.request_close(None)
+
+    # ------------------------------------------------------ ChannelLink (driver)
+
+    def driver_attached(self, driver: SSHDriver) -> bytes:
+        self._driver = driver
+        early = bytes(self._early_input)
+        self._early_input.clear()
+        return early
+
+    def send_output(self, data: bytes) -> None:
+        if not self._chan_open or self._chan is None:
+            return
+        try:
+            self._chan.write(data)
+        except (BrokenPipeError, OSError, asyncssh.Error):
+            self._chan_open = False
+
+    def output_backlog(self) -> int:
+        if self._chan is None or not self._chan_open:
+            return 0
+        return self._chan.get_write_buffer_size() + self.transport_backlog()
+
+    def transport_backlog(self) -> int:
+        if self._chan is None:
+            return 0
+        conn = self._chan.get_connection()
+        transport = getattr(conn, "_transport", None)  # asyncssh ignores transport pauses
+        if transport is None:
+            return 0
+        try:
+            return transport.get_write_buffer_size()
+        except Exception:  # pragma: no cover
+            return 0
+
+    def pause_input(self) -> None:
+        if self._chan is not None and self._chan_open:
+            self._chan.pause_reading()
+
+    def resume_input(self) -> None:
+        if self._chan is not None and self._chan_open:
+            self._chan.resume_reading()
+
+    def first_frame_sent(self) -> None:
+        self._release_slot()
+        self._host.app_started(self)
+
+    def abort(self, reason: str) -> None:
+        """Drop a client that cannot keep up: close its connection at once."""
+        if self.end_reason is None:
+            self.end_reason = reason
+        log_event(log, logging.WARNING, "dropping session", session=self.session_id, reason=reason, user=self._identity.username, peer=self._identity.peer_host)
+        chan = self._chan
+        self._chan_open = False
+        if chan is not None:
+            with contextlib.suppress(Exception):
+                chan.get_connection().abort()
+        self.request_close(None)
+
+    # -------------------------------------------------------------- lifecycle
+
+    def request_close(self, message: str | None = None, status: int = 0) -> None:
+        """Ask the app to exit; then print ``message`` and close the channel."""
+        if self._closing:
+            return
+        self._closing = True
+        self._close_message = message
+        self._close_status = status
+        if self.end_reason is None:
+            self.end_reason = "closed by server" if message else "closed"
+        task = self._task
+        if task is None or task.done():
+            if self._refusal is None:
+                self._end_channel(message, status)
+                self._set_closed()
+            return
+        app = self._app
+        if app is None:
+            task.cancel()  # still waiting for a start slot
+            return
+        with contextlib.suppress(Exception):
+            app.exit()
+        loop = asyncio.get_running_loop()
+        self._force_handle = loop.call_later(self._config.shutdown_grace_seconds, self._force_stop)
+
+    def notify_stopping(self, text: str = STOPPING_MESSAGE) -> None:
+        """Graceful shutdown: tell the app, then close with ``text``."""
+        app = self._app
+        if app is not None:
+            with contextlib.suppress(Exception):
+                app.post_message(ServerStopping(text))
+        if self.end_reason is None:
+            self.end_reason = "server stopping"
+        self.request_close(text)
+
+    def _force_stop(self) -> None:
+        self._force_handle = None
+        if self._task is not None and not self._task.done():
+            log_event(log, logging.WARNING, "app did not exit in time; cancelling it", session=self.session_id)
+            self._task.cancel()
+
+    def _release_slot(self) -> None:
+        slot, self._slot = self._slot, None
+        if slot is not None:
+            slot.release()
+
+    def _host_port(self) -> int:
+        try:
+            return int(self._chan.get_extra_info("sockname")[1])  # type: ignore[union-attr,index]
+        except Exception:
+            return self._config.port
+
+    def _host_name(self) -> str:
+        return self._config.host
+
+    async def _run(self) -> None:
+        """The session task, in a fresh context: start slot, app, goodbye."""
+        status = 0
+        message: str | None = None
+        loop = asyncio.get_running_loop()
+        slot_timer: asyncio.TimerHandle | None = None
+        try:
+            if not self._host.start_slot_free():
+                self.send_output(WAITING_SCREEN.encode())
+            self._slot = await self._host.acquire_start_slot()
+            if self._closing:
+                return
+            slot_timer = loop.call_later(self._config.app_start_timeout_seconds, self._release_slot)
+            chan = self._chan
+            assert chan is not None and self._term is not None
+            env = dict(chan.get_environment())
+            info = SessionInfo(
+                session_id=self.session_id,
+                username=self._identity.username,
+                key_fingerprint=self._identity.key_fingerprint,
+                is_guest=self._identity.is_guest,
+                peer_host=self._identity.peer_host,
+                peer_port=self._identity.peer_port,
+                term=self._term,
+                color_system=color_system_for(self._term, env.get("COLORTERM")),
+                size=self._size,
+                lang=sanitize_text(env["LANG"]) if "LANG" in env else None,
+                env=env,
+                _closer=_weak_closer(self),
+            )
+            self.info = info
+            app = self._host.app_factory(info)
+            limits: DriverLimits = self._config
+            driver_class = functools.partial(SSHDriver, link=self, limits=limits, color_system=info.color_system)
+            prepare_app(app, info, driver_class)
+            self._app = app
+            log_event(
+                log,
+                logging.INFO,
+                "session started",
+                session=self.session_id,
+                user=info.username,
+                key=info.key_fingerprint or "-",
+                guest=info.is_guest,
+                peer=info.peer_host,
+                term=info.term,
+                colors=info.color_system or "none",
+                size=f"{info.size[0]}x{info.size[1]}",
+            )
+            await app.run_async(size=self._size, mouse=self._config.mouse)
+            status = app.return_code or 0
+            if status and self.end_reason is None:
+                self.end_reason = f"app exited with status {status}"
+        except asyncio.CancelledError:
+            status = 1
+            if self.end_reason is None:
+                self.end_reason = "cancelled"
+        except Exception:
+            status = 1
+            message = CRASH_MESSAGE
+            self.end_reason = "app crashed"
+            log.exception("session %s: app failed", self.session_id)
+        finally:
+            if slot_timer is not None:
+                slot_timer.cancel()
+            self._release_slot()
+            if self._force_handle is not None:
+                self._force_handle.cancel()
+                self._force_handle = None
+            if self._driver is not None:
+                self._driver.close()
+            if message is None:
+                message = self._close_message
+                if self._closing and self._close_status:
+                    status = self._close_status
+            self._end_channel(message, status)
+            self._app = None
+            self._set_closed()
+
+    def _end_channel(self, message: str | None, status: int, *, stderr: bool = False) -> None:
+        chan = self._chan
+        if chan is None or not self._chan_open:
+            return
+        self._chan_open = False
+        try:
+            if message:
+                line = ("\r\n" + message + "\r\n").encode("utf-8", "replace")
+                if stderr:
+                    chan.write_stderr(line)
+                else:
+                    chan.write(line)
+            chan.exit(status)
+        except Exception:
+            with contextlib.suppress(Exception):
+                chan.close()
+
+    def _set_closed(self) -> None:
+        if self.closed.done():
+            return
+        self.closed.set_result(None)
+        self._final_stats = self.stats()
+        self._final_stats["reason"] = self.end_reason or "ended"
+        self._driver = None
+        if self._opened:
+            log_event(
+                log,
+                logging.INFO,
+                "session ended",
+                session=self.session_id,
+                user=self._identity.username,
+                peer=self._identity.peer_host,
+                reason=self.end_reason or "ended",
+                seconds=round(time.monotonic() - self._started_at, 1),
+                frames=self._final_stats.get("frames_sent", 0),
+                dropped=self._final_stats.get("frames_dropped", 0),
+            )
+            self._host.session_closed(self)
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for tests, benchmarks and monitoring."""
+        driver = self._driver
+        if driver is None:
+            return self._final_stats or {"session": self.session_id, "user": self._identity.username, "open": self._chan_open}
+        return {
+            "session": self.session_id,
+            "user": self._identity.username,
+            "open": self._chan_open,
+            "frames_sent": driver.frames_sent,
+            "frames_dropped": driver.frames_dropped,
+            "bytes_sent": driver.bytes_sent,
+            "max_backlog_seen": driver.max_backlog_seen,
+            "backlog": self.output_backlog(),
+        }
+
+
+def _weak_closer(session: SSHSession) -> Callable[[str | None], None]:
+    """A close callable that does not keep the session alive."""
+    ref = weakref.ref(session)
+
+    def close(message: str | None = None) -> None:
+        target = ref()
+        if target is not None:
+            target.request_close(message)
+
+    return close

@@ -1,0 +1,187 @@
+"""Fixtures for the SSH transport tests: a real server on 127.0.0.1 (free port,
+fresh keys folder) and real asyncssh clients with their own keys."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from typing import Any, Callable
+
+import asyncssh
+import pytest
+
+from server.config import ServerConfig
+from server.demo_app import DemoApp
+from server.session import SessionInfo
+from server.ssh import Server, start_server
+
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"  # DCS and friends
+    r"|\x1b[()][0-9A-Za-z]"  # charset
+    r"|\x1b[=>78NOMDEHc]"
+)
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+class GuestClient(asyncssh.SSHClient):
+    """Tries keyboard-interactive with no password, as OpenSSH does."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name: str, instructions: str, lang: str, prompts: Any) -> list[str]:
+        return [""] * len(prompts)
+
+
+class Terminal:
+    """A PTY session seen from the client: collects output, waits for text."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess) -> None:
+        self.conn = conn
+        self.process = process
+        self.raw = bytearray()
+        self._mark = 0
+
+    def mark(self) -> None:
+        """Later waits only look at output received after this point."""
+        self._mark = len(self.raw)
+
+    def text(self, since_mark: bool = True) -> str:
+        data = bytes(self.raw[self._mark :] if since_mark else self.raw)
+        return strip_ansi(data.decode("utf-8", "replace"))
+
+    async def read_some(self, timeout: float = 0.2) -> bool:
+        """Read what is available; False at end of output."""
+        try:
+            chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+        except asyncio.TimeoutError:
+            return True
+        if not chunk:
+            return False
+        self.raw.extend(chunk)
+        return True
+
+    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            plain = self.text()
+            if text in plain:
+                return plain
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not seen within {timeout}s; last output: {plain[-600:]!r}")
+            if not await self.read_some():
+                plain = self.text()
+                if text in plain:
+                    return plain
+                raise AssertionError(f"output ended before {text!r}; last output: {plain[-600:]!r}")
+
+    async def read_to_end(self, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while await self.read_some():
+            if time.monotonic() > deadline:
+                raise AssertionError("output did not end in time")
+        return self.text()
+
+    def send(self, data: bytes | str) -> None:
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    def resize(self, width: int, height: int) -> None:
+        self.process.change_terminal_size(width, height)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached within {timeout}s")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def client_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+def infos() -> list[SessionInfo]:
+    """SessionInfo of every app the test servers started, in order."""
+    return []
+
+
+@pytest.fixture
+async def start(tmp_path, infos):
+    """start(**config_overrides) -> running Server; closed after the test."""
+    servers: list[Server] = []
+
+    def factory(info: SessionInfo) -> DemoApp:
+        infos.append(info)
+        return DemoApp(info)
+
+    async def _start(app_factory: Callable[[SessionInfo], Any] | None = None, **overrides: Any) -> Server:
+        settings: dict[str, Any] = {
+            "port": 0,
+            "keys_dir": str(tmp_path / "keys"),
+            "saves_dir": str(tmp_path / "saves"),
+            "gc_tuning": False,
+        }
+        settings.update(overrides)
+        server = await start_server(ServerConfig(**settings), app_factory or factory)
+        servers.append(server)
+        return server
+
+    yield _start
+    for server in servers:
+        await asyncio.wait_for(server.close(), 15)
+
+
+@pytest.fixture
+async def connect(client_key):
+    """connect(server, ...) -> SSHClientConnection (keys: the test's client key)."""
+    conns: list[asyncssh.SSHClientConnection] = []
+
+    async def _connect(server: Server, *, username: str = "alice", key: asyncssh.SSHKey | None = None, guest: bool = False, **kwargs: Any) -> asyncssh.SSHClientConnection:
+        options: dict[str, Any] = dict(
+            username=username,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            password=None,
+        )
+        if guest:
+            options.update(client_keys=None, client_factory=GuestClient)
+        else:
+            options.update(client_keys=[key or client_key])
+        options.update(kwargs)
+        conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", server.port, **options), 10)
+        conns.append(conn)
+        return conn
+
+    yield _connect
+    for conn in conns:
+        conn.close()
+    for conn in conns:
+        try:
+            await asyncio.wait_for(conn.wait_closed(), 5)
+        except Exception:
+            pass
+
+
+@pytest.fixture
+async def open_terminal(connect):
+    """open_terminal(server, size=(80, 24), term="xterm-256color", ...) -> Terminal."""
+
+    async def _open(server: Server, *, size: tuple[int, int] = (80, 24), term: str = "xterm-256color", env: dict[str, str] | None = None, session_options: dict[str, Any] | None = None, **connect_options: Any) -> Terminal:
+        conn = await connect(server, **connect_options)
+        process = await conn.create_process(term_type=term, term_size=size, encoding=None, env=env or {}, **(session_options or {}))
+        return Terminal(conn, process)
+
+    return _open

@@ -1,0 +1,110 @@
+"""Slow readers and floods: one session never stalls another, memory stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+
+from .conftest import wait_until
+
+# A small client window makes asyncssh's flow control bite after a few frames.
+SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}
+
+
+def _stats(server, user):
+    for stats in list(server.session_stats()) + list(server.ended_session_stats):
+        if stats.get("user") == user:
+            return stats
+    return None
+
+
+async def _echo(term, key: str, timeout: float = 5.0) -> None:
+    term.mark()
+    term.send(key.encode())
+    await term.wait_for(f"last key: {key}", timeout=timeout)
+
+
+async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal):
+    server = await start(output_stall_timeout_seconds=1.5)
+    slow = await open_terminal(server, username="slow", size=(200, 60), session_options=SMALL_WINDOW)
+    fast = await open_terminal(server, username="fast")
+    await fast.wait_for("size: 80x24")
+    # "slow" never reads again. Make its app draw big frames: resizes repaint everything.
+    keys = "abcdefghij"
+    for i in range(40):
+        if server.session_count < 2:
+            break
+        slow.resize(200 - i % 2, 60 - i % 2)
+        slow.send(b"x")
+        # The other session keeps getting its updates meanwhile.
+        await _echo(fast, keys[i % len(keys)])
+    await wait_until(lambda: server.session_count == 1, timeout=15, what="slow session dropped")
+    stats = _stats(server, "slow")
+    assert stats is not None and stats["reason"] == "client stopped reading"
+    assert stats["frames_dropped"] > 0
+    assert stats["max_backlog_seen"] <= server.config.max_output_backlog_bytes
+    await wait_until(lambda: server.connection_count == 1, timeout=5, what="slow connection closed")
+    await _echo(fast, "z")
+
+
+async def test_backlog_bound_closes_the_session(start, open_terminal):
+    # A bound smaller than one full frame: the first big repaint that cannot
+    # leave closes the session at once.
+    server = await start(max_output_backlog_bytes=50_000, output_high_water_bytes=10_000_000)
+    slow = await open_terminal(server, username="slow", size=(200, 60), session_options=SMALL_WINDOW)
+    for i in range(40):
+        if server.session_count == 0 and _stats(server, "slow"):
+            break
+        slow.resize(200 - i % 2, 60 - i % 2)
+        await asyncio.sleep(0.05)  # pacing only
+    await wait_until(lambda: _stats(server, "slow") is not None and server.session_count == 0, timeout=10, what="session closed")
+    assert _stats(server, "slow")["reason"] == "output backlog too large"
+
+
+async def test_reader_that_comes_back_gets_a_full_repaint(start, open_terminal):
+    server = await start()
+    term = await open_terminal(server, username="pauser", size=(200, 60), session_options=SMALL_WINDOW)
+    await term.wait_for("size: 200x60")
+    # Stop reading; draw until the server has dropped frames for this client.
+    for i in range(60):
+        stats = _stats(server, "pauser")
+        if stats and stats["frames_dropped"] >= 2:
+            break
+        term.resize(200 - i % 2, 60 - i % 2)
+        await asyncio.sleep(0.05)  # pacing only
+    assert _stats(server, "pauser")["frames_dropped"] >= 1
+    term.resize(150, 50)
+    term.send(b"k")
+    await asyncio.sleep(0.2)  # these updates are dropped while the client does not read
+    # Read again: stale output drains, then the whole screen is repainted.
+    term.mark()
+    text = await term.wait_for("last key: k", timeout=10)
+    await term.wait_for("size: 150x50", timeout=10)
+    assert "user: pauser" in text or "user: pauser" in term.text()
+
+
+async def test_paste_flood_is_bounded_and_others_stay_responsive(start, open_terminal):
+    server = await start(max_paste_chars=1000)
+    flooder = await open_terminal(server, username="flood")
+    other = await open_terminal(server, username="other")
+    await flooder.wait_for("last paste: (none yet)")
+    await other.wait_for("size: 80x24")
+    flooder.send(b"\x1b[200~" + b"p" * 2_000_000 + b"\x1b[201~")
+    flooder.send(b"a" * 3000)  # and a key flood
+    flooder.send(b"z")
+    await _echo(other, "q", timeout=10)
+    await flooder.wait_for("last paste: 1000 characters", timeout=30)
+    await flooder.wait_for("last key: z", timeout=30)
+    await _echo(other, "w")
+
+
+async def test_paste_split_across_packets_keeps_its_end(start, open_terminal):
+    server = await start(max_paste_chars=10)
+    term = await open_terminal(server)
+    await term.wait_for("last paste: (none yet)")
+    term.send(b"\x1b[20")
+    await asyncio.sleep(0.02)  # separate packets, not a timing assertion
+    term.send(b"0~" + b"y" * 50 + b"\x1b[2")
+    await asyncio.sleep(0.02)
+    term.send(b"01~")
+    await term.wait_for("last paste: 10 characters")
+    await _echo(term, "n")

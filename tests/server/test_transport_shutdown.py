@@ -1,0 +1,172 @@
+"""Graceful shutdown, serve_forever under signals, join bursts, gc tuning."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from server.session import ServerStopping
+
+from .conftest import strip_ansi, wait_until
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+async def test_shutdown_tells_and_closes_every_session_quickly(start, open_terminal):
+    server = await start()
+    terms = [await open_terminal(server, username=f"p{i}") for i in range(4)]
+    for term in terms:
+        await term.wait_for("size: 80x24")
+    began = time.monotonic()
+    await asyncio.wait_for(server.close(), 10)
+    for term in terms:
+        text = await term.read_to_end(timeout=5)
+        assert "The server is shutting down" in text
+        await asyncio.wait_for(term.process.wait_closed(), 5)
+    assert time.monotonic() - began < server.config.shutdown_grace_seconds + 2
+    assert server.session_count == 0
+    # No longer listening.
+    with pytest.raises((OSError, asyncssh.Error)):
+        await asyncssh.connect("127.0.0.1", server.port, known_hosts=None, agent_path=None, config=None, client_keys=None)
+
+
+async def test_apps_hear_server_stopping(start, open_terminal):
+    heard: list[str] = []
+
+    from server.demo_app import DemoApp
+
+    class Listening(DemoApp):
+        def on_server_stopping(self, message: ServerStopping) -> None:
+            heard.append(message.text)
+
+    server = await start(app_factory=Listening)
+    term = await open_terminal(server)
+    await term.wait_for("size: 80x24")
+    await server.close("Maintenance: back in 5 minutes.")
+    assert "Maintenance: back in 5 minutes." in await term.read_to_end(timeout=5)
+    assert heard == ["Maintenance: back in 5 minutes."]
+
+
+async def test_a_stuck_app_does_not_hold_up_shutdown(start, open_terminal):
+    from server.demo_app import DemoApp
+
+    class Stubborn(DemoApp):
+        async def on_key(self, event) -> None:
+            await asyncio.sleep(3600)  # busy forever: exit requests wait behind it
+
+    server = await start(app_factory=Stubborn, shutdown_grace_seconds=1.0)
+    term = await open_terminal(server)
+    await term.wait_for("size: 80x24")
+    term.send(b"x")
+    await asyncio.sleep(0.1)  # let the key reach the app; not a timing assertion
+    began = time.monotonic()
+    await asyncio.wait_for(server.close(), 10)
+    assert time.monotonic() - began < 4
+    await asyncio.wait_for(term.process.wait_closed(), 5)
+
+
+async def test_join_burst_starts_a_few_apps_at_a_time(start, open_terminal):
+    running = 0
+    peak = 0
+
+    from server.demo_app import DemoApp
+
+    class Counting(DemoApp):
+        def on_mount(self) -> None:
+            nonlocal running, peak
+            running += 1
+            peak = max(peak, running)
+
+        def on_ready(self) -> None:
+            nonlocal running
+            running -= 1
+
+    server = await start(app_factory=Counting, max_concurrent_app_starts=2, max_sessions_per_address=10)
+    terms = await asyncio.gather(*(open_terminal(server, username=f"j{i}") for i in range(8)))
+    for term in terms:
+        await term.wait_for("size: 80x24")
+    assert 1 <= peak <= 2
+    assert server.session_count == 8
+
+
+async def test_gc_is_tuned_while_serving_and_restored_after(start, open_terminal):
+    before = gc.get_threshold()
+    server = await start(gc_tuning=True, gc_freeze_delay_seconds=0.1, gc_threshold0=12345)
+    try:
+        assert gc.get_threshold()[0] == 12345
+        term = await open_terminal(server)
+        await term.wait_for("size: 80x24")
+        await wait_until(lambda: server.gc.freezes >= 1, timeout=5, what="gc.freeze after app start")
+        assert gc.get_freeze_count() > 0
+        term.close()
+        await wait_until(lambda: server.session_count == 0, what="session gone")
+        server.gc.collect_now()
+        assert server.gc.collections == 1
+    finally:
+        await server.close()
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path):
+    script = textwrap.dedent(
+        f"""
+        from server.config import ServerConfig
+        from server.demo_app import demo_app_factory
+        from server.ssh import serve_forever
+        raise SystemExit(serve_forever(ServerConfig(port=0, keys_dir={str(tmp_path / 'keys')!r}), demo_app_factory))
+        """
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        second = proc.stdout.readline()
+        assert re.fullmatch(r"Host key fingerprint: SHA256:\S+\n", first), first
+        match = re.fullmatch(r"Connect with: ssh -p (\d+) 127\.0\.0\.1\n", second)
+        assert match, second
+        port = int(match.group(1))
+
+        async def session_then_sigterm() -> str:
+            conn = await asyncssh.connect(
+                "127.0.0.1", port, username="alice", known_hosts=None, agent_path=None, config=None,
+                client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
+            )
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            output = b""
+            while b"size: 80x24" not in output:
+                output += await asyncio.wait_for(process.stdout.read(65536), 10)
+            proc.send_signal(signal.SIGTERM)
+            while True:
+                chunk = await asyncio.wait_for(process.stdout.read(65536), 10)
+                if not chunk:
+                    break
+                output += chunk
+            conn.close()
+            return strip_ansi(output.decode("utf-8", "replace"))
+
+        text = asyncio.run(session_then_sigterm())
+        assert "The server is shutting down" in text
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
