@@ -1,0 +1,12 @@
+"""The game screen: a Textual app showing one seat's view of a Citadels table.
+
+    from ui import CitadelsApp, UiOptions, ViewUpdate
+    app = CitadelsApp(link, UiOptions(lang="es", name="Ana", show_chat=True, chat_send=...))
+    app.post_message(ViewUpdate(view, redacted_events))   # whenever the table changes
+
+See `ui/README.md` for the whole interface.
+"""
+from .app import CitadelsApp
+from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate
+
+__all__ = ["CitadelsApp", "ChatLine", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]

@@ -1,0 +1,1 @@
+"""Screens: the table, help (card reference, keys, rules) and the final scores."""

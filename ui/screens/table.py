@@ -1,0 +1,182 @@
+"""The table screen: everything a player sees while playing.
+
+Layout (see `ui/styles/table.tcss`): the status bar on top; the players on
+the left with, below them, your hand and the log (and the chat); the prompt on
+the right; key hints at the bottom. Under 110x34 the screen is "compact": the
+lower panel shows one of hand / log / chat (Tab switches). Each widget redraws
+only when its own part of the view changed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events, on
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+
+from ..i18n import Catalogue
+from ..widgets.chat import ChatPanel
+from ..widgets.hand import HandPanel
+from ..widgets.key_bar import KeyBar
+from ..widgets.log_view import LogView, Row
+from ..widgets.player_card import PlayerCard
+from ..widgets.prompt import DIGITS, PromptOptions, PromptPanel
+from ..widgets.status_bar import StatusBar
+
+COMPACT_WIDTH = 110
+COMPACT_HEIGHT = 34
+LOWER = ("hand", "log", "chat")
+
+
+class TableScreen(Screen):
+    BINDINGS = [
+        *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
+        Binding("escape", "back", show=False),
+        Binding("tab", "cycle_lower", show=False, priority=True),
+        Binding("pageup", "log_page(1)", show=False),
+        Binding("pagedown", "log_page(-1)", show=False),
+        Binding("end", "log_end", show=False),
+    ]
+
+    def __init__(self, cat: Catalogue, show_chat: bool = False) -> None:
+        super().__init__(id="table")
+        self.cat = cat
+        self.show_chat = show_chat
+        self.lower = "hand"
+        self.compact = True
+        self._view: Any = None
+        self._ready = False
+        self._early_rows: list[Row] = []
+
+    def compose(self):
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield VerticalScroll(id="players")
+                with Horizontal(id="lower"):
+                    yield HandPanel(id="hand")
+                    yield LogView(id="log")
+                    if self.show_chat:
+                        yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat")
+            yield PromptPanel(id="prompt")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        self._set_compact(self.app.size.width, self.app.size.height)
+        self._set_lower(self.lower)
+        self.query_one(PromptOptions).focus()
+        self._titles()
+        self._ready = True
+        if self._view is not None:  # a view that arrived before the screen was composed
+            rows, self._early_rows = self._early_rows, []
+            self.show(self._view, rows)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._set_compact(event.size.width, event.size.height)
+
+    def _set_compact(self, width: int, height: int) -> None:
+        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
+        changed = compact != self.compact
+        self.compact = compact
+        self.set_class(compact, "-compact")
+        self.set_class(not compact, "-roomy")
+        self.query_one(KeyBar).show(self.cat.t("ui.keybar" if compact else "ui.keybar_wide"))
+        if changed and self._view is not None:
+            self.show(self._view, [])
+
+    def _titles(self) -> None:
+        cat = self.cat
+        self.query_one("#players").border_title = cat.t("ui.table")
+        self.query_one("#hand").border_title = cat.t("ui.your_hand")
+        self.query_one("#log").border_title = cat.t("ui.log")
+        self.query_one("#prompt").border_title = cat.t("ui.prompt")
+        if self.show_chat:
+            self.query_one("#chat").border_title = cat.t("ui.chat")
+
+    # --- from the app ------------------------------------------------------------
+    def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
+        self.cat = cat
+        self._titles()
+        self.query_one(KeyBar).show(cat.t("ui.keybar" if self.compact else "ui.keybar_wide"))
+        if self.show_chat:
+            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"))
+        self.query_one(LogView).set_rows(rows)
+        if self._view is not None:
+            self.show(self._view, [])
+
+    def show(self, view: Any, rows: list[Row]) -> None:
+        """A new view (and new log rows): update only what changed."""
+        self._view = view
+        if not self._ready:
+            self._early_rows.extend(rows)
+            return
+        cat = self.cat
+        self.query_one(StatusBar).show(view, cat)
+        players = self.query_one("#players", VerticalScroll)
+        cards = list(players.query(PlayerCard))
+        if len(cards) != len(view.players):
+            players.remove_children()
+            order = _seat_order(view)
+            cards = [PlayerCard(s, id=f"seat-{s}") for s in order]
+            players.mount_all(cards)
+        for card in cards:
+            card.show(view, cat, self.compact)
+        self.query_one(HandPanel).show(view, cat)
+        self.query_one(PromptPanel).show(view, cat)
+        if rows:
+            self.query_one(LogView).add_rows(rows)
+
+    def refused(self, reason: str) -> None:
+        self.query_one(PromptPanel).refused(reason)
+
+    def chat_line(self, author: str, text: str) -> None:
+        if self.show_chat:
+            self.query_one(ChatPanel).add(author, text)
+
+    # --- keys ----------------------------------------------------------------------
+    def action_digit(self, digit: str) -> None:
+        self.query_one(PromptPanel).press_digit(digit)
+
+    def action_back(self) -> None:
+        if self.focused is not None and self.focused.id == "chat-input":
+            self.query_one(PromptOptions).focus()
+            return
+        self.query_one(PromptPanel).back()
+
+    def action_cycle_lower(self) -> None:
+        panels = [p for p in LOWER if p != "chat" or self.show_chat]
+        nxt = panels[(panels.index(self.lower) + 1) % len(panels)] if self.lower in panels else panels[0]
+        self._set_lower(nxt)
+        if nxt == "chat":
+            self.query_one("#chat-input").focus()
+        else:
+            self.query_one(PromptOptions).focus()
+
+    def _set_lower(self, which: str) -> None:
+        self.lower = which
+        for p in LOWER:
+            self.set_class(p == which, f"-show-{p}")
+
+    def action_log_page(self, direction: int) -> None:
+        self.query_one(LogView).page(direction)
+
+    def action_log_end(self) -> None:
+        self.query_one(LogView).to_end()
+
+    @on(PromptPanel.Chosen)
+    def _chosen(self, event: PromptPanel.Chosen) -> None:
+        event.stop()
+        self.app.send_command(event.command)
+
+    @on(ChatPanel.Said)
+    def _said(self, event: ChatPanel.Said) -> None:
+        event.stop()
+        self.app.send_chat(event.text)
+
+
+def _seat_order(view: Any) -> list[int]:
+    """Seats in table order starting with yours (you first, then to your left)."""
+    n = len(view.players)
+    me = view.seat if view.seat is not None else 0
+    return [(me + i) % n for i in range(n)]

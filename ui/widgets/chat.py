@@ -1,0 +1,42 @@
+"""The table chat: lines received, and an input line that does not blink."""
+from __future__ import annotations
+
+from textual import on
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input
+
+from .log_view import LogView, Row
+
+
+class ChatPanel(Vertical):
+    class Said(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, placeholder: str = "", **kw) -> None:
+        super().__init__(**kw)
+        self._placeholder = placeholder
+
+    def compose(self):
+        yield LogView(max_lines=200, id="chat-lines")
+        # No blinking cursor: a blinking Input repaints twice a second forever.
+        yield Input(placeholder=self._placeholder, id="chat-input", max_length=300)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
+    def add(self, author: str, text: str) -> None:
+        self.query_one(LogView).add_rows([Row(text, tag=f"{author}:", tag_style="bold")])
+
+    def set_placeholder(self, text: str) -> None:
+        self.query_one(Input).placeholder = text
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.post_message(self.Said(text))

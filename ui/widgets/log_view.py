@@ -1,0 +1,133 @@
+"""A scrollable list of sentences that costs one render per change.
+
+Not Textual's `Log` (each append relayouts the screen): a fixed-size widget
+that renders only the rows that fit, wrapped to its width, following the tail
+unless the player scrolled up (mouse wheel, PgUp/PgDn, Home/End). Appending
+or scrolling refreshes this widget only, without layout.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
+
+
+@dataclass(frozen=True)
+class Row:
+    text: str
+    style: str = ""
+    tag: str = ""  # a prefix shown in its own style ("[only you]")
+    tag_style: str = ""
+
+
+class LogView(Widget):
+    """Sentences, newest at the bottom; `max_lines` are kept."""
+
+    can_focus = False
+
+    def __init__(self, max_lines: int = 400, **kw) -> None:
+        super().__init__(**kw)
+        self.max_lines = max_lines
+        self._rows: list[Row] = []
+        self._wrapped: list[tuple[Row, list[str]]] = []
+        self._wrap_width = 0
+        self._offset = 0  # rows scrolled up from the bottom
+
+    # --- content ----------------------------------------------------------------
+    def set_rows(self, rows: list[Row]) -> None:
+        self._rows = rows[-self.max_lines:]
+        self._wrap_width = 0
+        self._offset = 0
+        self.refresh()
+
+    def add_rows(self, rows: list[Row]) -> None:
+        if not rows:
+            return
+        self._rows.extend(rows)
+        drop = len(self._rows) - self.max_lines
+        if drop > 0:
+            del self._rows[:drop]
+            self._wrap_width = 0
+        elif self._wrap_width:
+            for r in rows:
+                self._wrapped.append((r, self._wrap(r, self._wrap_width)))
+        if self._offset:
+            self._offset += sum(len(w) for _, w in self._wrapped[-len(rows):]) if self._wrap_width else 0
+        self.refresh()
+
+    @property
+    def rows(self) -> list[Row]:
+        return self._rows
+
+    # --- scrolling --------------------------------------------------------------
+    def scroll_rows(self, delta: int) -> None:
+        """Positive: back in time (up)."""
+        total = self._total(self.content_size.width)
+        limit = max(total - self.content_size.height, 0)
+        new = min(max(self._offset + delta, 0), limit)
+        if new != self._offset:
+            self._offset = new
+            self.refresh()
+
+    def page(self, direction: int) -> None:
+        self.scroll_rows(direction * max(self.content_size.height - 1, 1))
+
+    def to_end(self) -> None:
+        if self._offset:
+            self._offset = 0
+            self.refresh()
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.scroll_rows(3)
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.scroll_rows(-3)
+
+    # --- rendering --------------------------------------------------------------
+    @staticmethod
+    def _wrap(r: Row, width: int) -> list[str]:
+        text = (r.tag + " " if r.tag else "") + r.text
+        return textwrap.wrap(text, width=max(width, 8), subsequent_indent="  ") or [""]
+
+    def _ensure(self, width: int) -> None:
+        if width != self._wrap_width:
+            self._wrap_width = width
+            self._wrapped = [(r, self._wrap(r, width)) for r in self._rows]
+
+    def _total(self, width: int) -> int:
+        self._ensure(width)
+        return sum(len(w) for _, w in self._wrapped)
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return Text("")
+        self._ensure(width)
+        out: list[tuple[str, Row, bool]] = []
+        skip = self._offset
+        for r, wrapped in reversed(self._wrapped):
+            for i in range(len(wrapped) - 1, -1, -1):
+                if skip:
+                    skip -= 1
+                    continue
+                out.append((wrapped[i], r, i == 0))
+                if len(out) >= height:
+                    break
+            if len(out) >= height:
+                break
+        out.reverse()
+        text = Text(end="", no_wrap=True, overflow="crop")
+        for n, (line, r, first) in enumerate(out):
+            if n:
+                text.append("\n")
+            if first and r.tag and line.startswith(r.tag):
+                text.append(r.tag, style=r.tag_style)
+                text.append(line[len(r.tag):], style=r.style)
+            else:
+                text.append(line, style=r.style)
+        return text
