@@ -1,6 +1,8 @@
 """Thief (rank 2): names a character to rob; when it is revealed, takes all its player's gold.
 
-Not the rank-1 character, the killed one or the bewitched one.
+Not the rank-1 character, the killed one or the bewitched one. Bewitched, the
+Witch names the character and receives the gold (the robbing seat is kept in
+`g.flags["robber"]`).
 """
 from __future__ import annotations
 
@@ -24,12 +26,13 @@ class Thief(Role):
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
         g.markers.robbed = cmd.character
+        g.flags["robber"] = cmd.seat  # the Witch, when she resumes as a bewitched Thief
         ev.append(Event("robbed", seat=cmd.seat, character=cmd.character))
 
     def on_any_reveal(self, g, t, ev):
         if g.markers.robbed != t.character or t.resumed:
             return
-        thief = g.holders.get(self.name)
+        thief = g.flags.get("robber", g.holders.get(self.name))
         if thief is None:
             return
         victim = g.players[t.seat]
