@@ -7,6 +7,7 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 """
 from __future__ import annotations
 
+from .cards.districts import DISTRICTS
 from .city import complete_at, has, owned_uniques, size
 from .commands import Build
 from .events import Event
@@ -14,19 +15,18 @@ from .hooks import ROLES, UNIQUES, role_of
 from .state import Built, GameState, Turn
 
 
-def cost_for(g: GameState, seat: int, name: str) -> int:
-    from .city import base_cost
-
-    cost = base_cost(name)
-    for u in owned_uniques(g, seat):
+def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) -> int:
+    """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
+    cost = DISTRICTS[name].cost
+    for u in owned_uniques(g, seat) if uniques is None else uniques:
         cost += u.cost_change(g, seat, name)
     return max(cost, 0)
 
 
-def may_duplicate(g: GameState, t: Turn) -> bool:
+def may_duplicate(g: GameState, t: Turn, uniques: list | None = None) -> bool:
     if role_of(t.character).allows_duplicates(g, t):
         return True
-    return any(u.allows_duplicates(g, t.seat) for u in owned_uniques(g, t.seat))
+    return any(u.allows_duplicates(g, t.seat) for u in (owned_uniques(g, t.seat) if uniques is None else uniques))
 
 
 def exempt(g: GameState, t: Turn, name: str) -> bool:
@@ -81,10 +81,10 @@ def options(g: GameState, t: Turn) -> list[Build]:
             continue
         if has(g, seat, name):
             if dup_ok is None:
-                dup_ok = may_duplicate(g, t)
+                dup_ok = may_duplicate(g, t, uniques_here)
             if not dup_ok:
                 continue
-        cost = cost_for(g, seat, name)
+        cost = cost_for(g, seat, name, uniques_here)
         if p.gold >= cost:
             out.append(Build(seat, name))
         for v in uniques_here:
