@@ -1,0 +1,243 @@
+"""Determinization: from one seat's `View`, a full `GameState` consistent with it.
+
+What the seat cannot see is sampled at random: the unseen district cards are
+dealt to the other hands (keeping their sizes) and to the deck (keeping its
+size); the characters it cannot see are dealt to the other players' hidden
+slots and to the face-down discards (and to the pool being passed, during
+selection), consistently with what the view shows:
+- its own characters, the face-up discards, the revealed characters and (while
+  it chooses) the pool passed to it are fixed;
+- a hidden character of another player was not called yet (its rank is above
+  the rank being called) unless it is the killed one (a killed character stays
+  silent);
+- warrants and threats keep their public positions; the signed warrant and the
+  flowered threat, when the view does not show them, are one of them at random.
+
+Per-card state the view does not carry (`flags`, turn counters) starts empty:
+the hard bot treats a sampled world that fails as a failed sample.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..cards.characters import RANK
+from ..cards.districts import BASE_DISTRICTS, base_deck
+from ..decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
+from ..rules import RULESETS
+from ..selection import plan_steps
+from ..state import Built, GameState, Markers, Player, Selection, Turn
+
+
+def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
+    full = Counter(base_deck() + list(view.uniques))
+    known: Counter = Counter(view.players[me].hand or [])
+    for p in view.players:
+        for b in p.city:
+            known[b.name] += 1
+            known.update(b.under)
+    if view.turn is not None and view.turn.seat == me:
+        known.update(view.turn.drawn)
+    pv = view.pending
+    if pv is not None and pv.kind == "select_cards" and pv.seat == me:
+        # cards offered from a source other than my hand (e.g. cards set aside for me) are seen too
+        hand = Counter(view.players[me].hand or [])
+        drawn = Counter(view.turn.drawn if view.turn is not None and view.turn.seat == me else [])
+        extra = Counter(pv.options) - hand - drawn
+        known.update(extra)
+    unseen = list((full - known).elements())
+    rng.shuffle(unseen)
+    return unseen
+
+
+def _deal_cards(view, me: int, rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    unseen = _unseen_cards(view, me, rng)
+    need = sum(p.hand_size for p in view.players if p.seat != me) + view.deck_size
+    fillers = list(BASE_DISTRICTS)
+    while len(unseen) < need:  # a deck the view cannot account for (another edition): pad plausibly
+        unseen.append(rng.choice(fillers))
+    hands = []
+    for p in view.players:
+        if p.seat == me:
+            hands.append(list(p.hand or []))
+        else:
+            hands.append([unseen.pop() for _ in range(p.hand_size)])
+    deck = unseen[:view.deck_size]
+    return hands, deck
+
+
+def _assign(slots: list[tuple[int, int]], chars: list[str], allowed, rng: random.Random) -> dict[tuple[int, int], str] | None:
+    """Deal `chars` to `slots` at random, respecting allowed(slot, char). None if impossible."""
+    for _ in range(30):
+        pool = list(chars)
+        rng.shuffle(pool)
+        out = {}
+        order = list(slots)
+        rng.shuffle(order)
+        ok = True
+        for sl in order:
+            for i, c in enumerate(pool):
+                if allowed(sl, c):
+                    out[sl] = pool.pop(i)
+                    break
+            else:
+                ok = False
+                break
+        if ok:
+            return out
+    return None
+
+
+def determinize(view, rng: random.Random) -> GameState:
+    me = view.seat
+    if me is None:
+        raise ValueError("a spectator's view cannot be determinized for a seat")
+    rules = RULESETS[view.rules]
+    hands, deck = _deal_cards(view, me, rng)
+    mine = [c for c in view.players[me].characters if c]
+    faceup = list(view.faceup)
+    revealed_by: dict[str, int] = {}
+    for p in view.players:
+        for c in p.revealed:
+            revealed_by[c] = p.seat
+    selecting = view.phase == "selection"
+    pool_known = list(view.pool) if selecting and view.pool else None
+    hidden = [c for c in view.lineup if c not in faceup and c not in mine and c not in revealed_by]
+    if pool_known is not None:
+        for c in pool_known:
+            if c in hidden:
+                hidden.remove(c)
+    slots = [(p.seat, i) for p in view.players if p.seat != me for i, c in enumerate(p.characters) if c is None]
+    called_rank = RANK.get(view.called, 0) if (view.phase == "turns" and view.called) else 0
+    killed = view.markers.killed
+
+    def allowed(sl, c):
+        return selecting or RANK[c] > called_rank or c == killed
+
+    dealt = _assign(slots, hidden, allowed, rng) if len(hidden) >= len(slots) else None
+    if dealt is None:  # inconsistent or unexpected: ignore the call-order constraint
+        dealt = _assign(slots, hidden, lambda sl, c: True, rng) if len(hidden) >= len(slots) else {}
+        dealt = dealt or {}
+    rest = [c for c in hidden if c not in dealt.values()]
+    rng.shuffle(rest)
+
+    players = []
+    holders: dict[str, int] = {}
+    for p in view.players:
+        chars = []
+        for i, c in enumerate(p.characters):
+            name = c if c is not None else dealt.get((p.seat, i))
+            if name is not None:
+                chars.append(name)
+                holders[name] = p.seat
+        players.append(Player(name=p.name, gold=p.gold, hand=hands[p.seat],
+                              city=[Built(b.name, b.beautified, list(b.under)) for b in p.city], characters=chars))
+
+    sel = Selection(faceup=faceup)
+    if selecting:
+        if pool_known is not None:
+            sel.pool = pool_known
+        else:
+            sel.pool = rest[:view.pool_size]
+            rest = rest[view.pool_size:]
+    sel.facedown = rest
+
+    m = view.markers
+    markers = Markers(killed=m.killed, robbed=m.robbed, bewitched=m.bewitched, warrants=list(m.warrants),
+                      threats=list(m.threats), threats_revealed=list(m.threats_revealed))
+    markers.signed = m.signed if m.signed else (rng.choice(m.warrants) if m.warrants else None)
+    markers.warrant_revealed = bool(m.signed) and "Magistrate" not in mine
+    unrevealed = [t for t in m.threats if t not in m.threats_revealed]
+    markers.flowered = m.flowered if m.flowered else (rng.choice(unrevealed) if unrevealed else None)
+
+    turn = None
+    tv = view.turn
+    if tv is not None:
+        turn = Turn(seat=tv.seat, character=tv.character, gathered=tv.gathered, builds=tv.builds, limit=tv.limit,
+                    built=list(tv.built), used=list(tv.used), bewitched=tv.bewitched, resumed=tv.resumed,
+                    paused=tv.paused, drawn=list(tv.drawn))
+        turn.paid_builds = tv.builds
+        from .knowledge import dcost
+
+        turn.build_gold = sum(dcost(b) for b in tv.built)
+        if tv.seat == me and not tv.gathered and view.legal:
+            kinds = {type(c).__name__ for c in view.legal}
+            turn.gather_first = kinds <= {"TakeGold", "DrawCards"}
+        if tv.drawn and tv.seat != me:  # another player's drawn cards: unseen, take them from the deck
+            turn.drawn = [deck.pop() if deck else "Tavern" for _ in tv.drawn]
+
+    g = GameState(rules=rules, lineup=list(view.lineup), uniques=list(view.uniques), players=players, deck=deck,
+                  crown=view.crown, rng=rng.getrandbits(64), pending=GameOver(), round=view.round, phase=view.phase,
+                  selection=sel, turn=turn, holders=holders, revealed=dict(revealed_by), markers=markers,
+                  first_complete=view.first_complete, tax=view.tax, seq=view.seq)
+    # Who placed the markers face down (the view shows the real one to them only).
+    for key, char, known, public in (("warrant_owner", "Magistrate", m.signed, markers.warrant_revealed),
+                                     ("threat_owner", "Blackmailer", m.flowered, m.flowered in m.threats_revealed)):
+        if known and not public:
+            g.flags[key] = me
+        else:
+            owner = holders.get(char, -1)
+            if m.bewitched == char:
+                owner = holders.get("Witch", -1)
+            g.flags[key] = owner if owner != me else -1
+    g.called = (view.lineup.index(view.called) + 1) if (view.called and view.called in view.lineup) else 0
+    g.pending = _pending(view, g)
+    if selecting:
+        sel.steps = _remaining_steps(g, view)
+    if turn is not None and isinstance(g.pending, KeepCards):
+        turn.keep = g.pending.keep
+    return g
+
+
+def _pending(view, g: GameState):
+    pv = view.pending
+    if pv is None:
+        return GameOver()
+    k = pv.kind
+    if k == "pick_character":
+        return PickCharacter(pv.seat, pv.mode or "pick")
+    if k == "play_turn":
+        return PlayTurn(pv.seat)
+    if k == "keep_cards":
+        return KeepCards(pv.seat, pv.min or 1)
+    if k == "choice":
+        return Choice(pv.seat, pv.about or "", list(pv.options))
+    if k == "select_cards":
+        me = view.seat
+        hand = view.players[me].hand or []
+        drawn = view.turn.drawn if view.turn is not None else []
+        opts = list(pv.options)
+        if sorted(opts) == sorted(hand):
+            source = "hand"
+        elif drawn and sorted(opts) == sorted(drawn):
+            source = "drawn"
+        else:
+            source = "_bot_select"
+            g.flags[source] = opts  # type: ignore[assignment]
+        return SelectCards(pv.seat, purpose=pv.about or "", min=pv.min, max=pv.max, selected=list(pv.selected),
+                           source=source)
+    return GameOver()
+
+
+def _remaining_steps(g: GameState, view) -> list[list]:
+    """The selection steps still to come, from the planned list and the picks made so far."""
+    planned = plan_steps(g)
+    picks = sum(len(p.characters) for p in g.players)
+    pv = view.pending
+    mode = (pv.mode or "pick") if pv is not None and pv.kind == "pick_character" else None
+    seen = 0
+    for i, (kind, seat) in enumerate(planned):
+        if kind == "pick":
+            if seen == picks and mode == "pick" and seat == pv.seat:
+                return [list(s) for s in planned[i:]]
+            seen += 1
+        elif kind == "discard" and mode == "discard" and seen == picks and seat == pv.seat:
+            return [list(s) for s in planned[i:]]
+    # Not found (a procedure this module does not know): the picks still to come, in order.
+    seen = 0
+    for i, (kind, seat) in enumerate(planned):
+        if kind == "pick":
+            if seen == picks:
+                return [list(s) for s in planned[i:]]
+            seen += 1
+    return []
