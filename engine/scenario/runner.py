@@ -256,7 +256,8 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
             eq("threats revealed", _multiset(want), _multiset(g.markers.threats_revealed))
         elif key == "private":  # [{event = KIND, seen_by = [NAMES]}]: who sees the event's hidden fields
             for w in want:
-                hits = [e for e in events if e.kind == w["event"]]
+                hits = [e for e in events if e.kind == w["event"]
+                        and ("player" not in w or e.player == names.index(w["player"]))]
                 if not hits:
                     bad.append(f"event {w['event']!r} did not happen")
                 for e in hits:
