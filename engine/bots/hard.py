@@ -78,7 +78,8 @@ class HardBot:
     def search(self, legal: list, view, cands: list[int], prior: list[float], t0: float) -> int:
         me = view.seat
         rng = random.Random(hash((self.seed, view.seq, me, view.round)) & 0xFFFFFFFF)
-        deadline = t0 + self.budget_ms / 1000.0 if self.budget_ms is not None else None
+        # stop early enough that the last rollout (a few ms) still ends within the budget
+        deadline = t0 + self.budget_ms * 0.9 / 1000.0 - 0.004 if self.budget_ms is not None else None
         totals = {i: 0.0 for i in cands}
         counts = {i: 0 for i in cands}
         worlds = 0
@@ -98,8 +99,8 @@ class HardBot:
             worlds += 1
             wseed = rng.getrandbits(32)
             for i in cands:
-                if deadline is not None and time.perf_counter() >= deadline + 0.05:
-                    break  # never overrun the budget by much
+                if deadline is not None and time.perf_counter() >= deadline and worlds > 1:
+                    break
                 g = copy_state(world)
                 try:
                     apply(g, legal[i], check=False)

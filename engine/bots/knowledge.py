@@ -338,17 +338,16 @@ def _ab_armory(cmd: Ability, ctx) -> float:
 
 
 def _ab_emperor(cmd: Ability, ctx) -> float:
-    # gives the crown to someone: prefer the weakest other player; take gold unless broke on cards
+    # gives the crown to someone: prefer the weakest other player; take gold unless short of cards
     base = MID + 2
     if cmd.player is not None:
         base -= ctx.leader_weight(cmd.player)
-    if cmd.kind in ("card", "cards"):
-        base += 0.5 if len(ctx.hand) < 2 else -0.5
+    opt = cmd.option or cmd.kind or ""
+    if opt == "card":
+        base += 0.5 if len(ctx.hand) < 2 else -0.3
+    elif opt == "nothing":
+        base -= 1.0
     return base
-
-
-def _ab_artist(cmd: Ability, ctx) -> float:
-    return POST + 1 if ctx.gold >= 2 and ctx.rounds_left <= 3 else POST - 3
 
 
 def _ab_navigator(cmd: Ability, ctx) -> float:
@@ -389,14 +388,20 @@ def _ab_marshal(cmd: Ability, ctx) -> float:
 
 
 def _ab_diplomat(cmd: Ability, ctx) -> float:
-    s, d = cmd.player, cmd.district
-    mine = cmd.card or cmd.option
-    if s is None or d is None or s == ctx.me or not mine or mine not in DISTRICTS:
-        return POST - 1 if s != ctx.me else NEVER
-    gain = dcost(d) - dcost(mine)
-    pay = max(gain, 0)
-    score = gain * (1 + 0.3 * ctx.leader_weight(s)) - pay
+    # Ability(player=other, district=theirs, card=my own district given in exchange)
+    s, theirs, mine = cmd.player, cmd.district, cmd.card
+    if s is None or theirs is None or mine is None or s == ctx.me:
+        return NEVER
+    gain = dcost(theirs) - dcost(mine)
+    pay = max(gain, 0) + (1 if "Great Wall" in {b.name for b in ctx.players[s].city} else 0)
+    score = gain * (1 + 0.4 * ctx.leader_weight(s)) - pay + (0.8 if dtype(theirs) not in ctx.my_types else 0.0)
     return POST + score if score > 0.5 and pay <= ctx.gold else NEVER
+
+
+def _ab_artist(cmd: Ability, ctx) -> float:
+    # beautify one of my districts: 1 gold for 1 point, for good
+    spare = ctx.gold - (min((dcost(c) for c in ctx.hand if ctx.buildable(c)), default=0) if ctx.rounds_left > 1 else 0)
+    return POST + 1 if spare >= 1 else NEVER
 
 
 ABILITY_SCORE: dict[str, Callable] = {
@@ -408,7 +413,8 @@ ABILITY_SCORE: dict[str, Callable] = {
     "Spy": _ab_spy, "Wizard": _ab_take_from_hand, "Seer": _ab_take_from_hand,
     "Emperor": _ab_emperor, "Navigator": _ab_navigator, "Scholar": lambda cmd, ctx: PRE,
     "Marshal": _ab_marshal, "Diplomat": _ab_diplomat, "Artist": _ab_artist,
-    "Tax Collector": lambda cmd, ctx: PRE,
+    "Tax Collector": lambda cmd, ctx: PRE, "Queen": lambda cmd, ctx: PRE,
+    "Abbot": lambda cmd, ctx: MID + 1, "Alchemist": lambda cmd, ctx: POST,
     "Laboratory": _ab_laboratory, "Smithy": _ab_smithy, "Museum": _ab_museum, "Armory": _ab_armory,
 }
 
@@ -454,11 +460,32 @@ def via_cost(cmd: Build, ctx) -> float:
 # choice fn(options, ctx) -> option ; select fn(ctx) -> the cards to select (from the options)
 
 def _choice_bribe(options: list[str], ctx) -> str:
-    yes = [o for o in options if "bribe" in o or o in ("pay", "yes")]
-    no = [o for o in options if o not in yes]
-    if yes and (ctx.gold <= 3 or not no):
-        return yes[0]
-    return no[0] if no else options[0]
+    # Refusing loses all my gold half the time (one threat in two is real): bribing with half costs less.
+    return "bribe" if "bribe" in options and ctx.gold >= 1 else options[-1]
+
+
+def _reveal_if(marker: str) -> Callable:
+    def f(options: list[str], ctx) -> str:
+        real = getattr(ctx.v.markers, marker)
+        target = ctx.v.turn.character if ctx.v.turn is not None else None
+        if "reveal" in options and (real is None or real == target):
+            return "reveal"
+        return "pass" if "pass" in options else options[0]
+    return f
+
+
+def _choice_name_character(kind: str) -> Callable:
+    def f(options: list[str], ctx) -> str:
+        return max(options, key=lambda c: ctx.character_harm(c, kind=kind) if c in CHARACTERS else -99)
+    return f
+
+
+def _choice_best_card(options: list[str], ctx) -> str:
+    return max(options, key=ctx.card_worth)
+
+
+def _choice_wizard_use(options: list[str], ctx) -> str:
+    return "build" if "build" in options else options[0]
 
 
 def _choice_reveal(options: list[str], ctx) -> str:
@@ -466,7 +493,16 @@ def _choice_reveal(options: list[str], ctx) -> str:
     return yes[0] if yes else options[0]
 
 
-CHOICE: dict[str, Callable] = {}
+CHOICE: dict[str, Callable] = {
+    "Blackmailer.bribe": _choice_bribe,
+    "Blackmailer.reveal": _reveal_if("flowered"),
+    "Magistrate.reveal": _reveal_if("signed"),
+    "Blackmailer.threat": _choice_name_character("rob"),
+    "Magistrate.warrant": _choice_name_character("rob"),
+    "Wizard.take": _choice_best_card,
+    "Wizard.use": _choice_wizard_use,
+    "Theater": lambda options, ctx: "pass" if "pass" in options else options[0],
+}
 CHOICE_KEYWORDS: list[tuple[str, Callable]] = [("bribe", _choice_bribe), ("reveal", _choice_reveal),
                                                ("confiscat", _choice_reveal)]
 
@@ -503,7 +539,7 @@ def _select_keep_best(ctx, options: list[str], lo: int, hi: int) -> list[str]:
     return sorted(options, key=ctx.card_worth, reverse=True)[:max(lo, 1) if hi else 0]
 
 
-SELECT: dict[str, Callable] = {"Magician": _select_magician}
+SELECT: dict[str, Callable] = {"Magician": _select_magician, "Scholar": _select_keep_best}
 
 
 def select_cards(purpose: str, ctx, options: list[str], lo: int, hi: int) -> list[str]:
