@@ -29,6 +29,8 @@ from engine.state import copy_state
 from engine.view import redact_events, view_bytes
 
 LINEUP = ["Magistrate", "Blackmailer", "Wizard", "King", "Bishop", "Merchant", "Architect", "Warlord"]
+# The Witch may bewitch the Blackmailer: she then places the threats and only she knows the flowered one.
+WITCH_LINEUP = ["Witch", "Blackmailer", "Seer", "Emperor", "Abbot", "Alchemist", "Navigator", "Marshal"]
 
 
 def _owner(g, key: str, holder: str) -> int:
@@ -71,8 +73,10 @@ def _norm(events) -> list:
     return sorted(msgspec.json.encode(msgspec.structs.replace(e, cards=sorted(e.cards))) for e in events)
 
 
-def play_and_check(seed: int, n: int, max_commands: int = 4000) -> int:
-    chars = LINEUP + (["Artist"] if n in (3, 8) else [])
+def play_and_check(seed: int, n: int, max_commands: int = 4000, lineup: list[str] = LINEUP) -> int:
+    if n == 2 and "Emperor" in lineup:
+        lineup = [c if c != "Emperor" else "King" for c in lineup]
+    chars = lineup + (["Artist"] if n in (3, 8) else [])
     g, _ = new_game(GameConfig(players=[f"P{i}" for i in range(n)], characters=chars, seed=seed))
     bots = [RandomBot(seed * 10 + s) for s in range(n)]
     placed_threats: list[str] = []
@@ -117,11 +121,12 @@ def play_and_check(seed: int, n: int, max_commands: int = 4000) -> int:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(2, 8))
-def test_real_marker_never_leaks(seed: int, n: int) -> None:
-    play_and_check(seed, n)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 8), lineup=st.sampled_from([LINEUP, WITCH_LINEUP]))
+def test_real_marker_never_leaks(seed: int, n: int, lineup: list[str]) -> None:
+    play_and_check(seed, n, lineup=lineup)
 
 
 def test_markers_are_checked_at_all() -> None:
     # The property is vacuous if no game ever places markers: make sure it does.
     assert sum(play_and_check(seed, 4) for seed in range(3)) > 100
+    assert sum(play_and_check(seed, 5, lineup=WITCH_LINEUP) for seed in range(3)) > 100
