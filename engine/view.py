@@ -105,7 +105,10 @@ def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
         chars: list[str | None] = list(p.characters)
     else:
         chars = [c if c in revealed else None for c in p.characters]
-    return PlayerView(seat=seat, name=p.name, gold=p.gold, hand_size=len(p.hand), city=p.city,
+    city = p.city
+    if seat != me and any(b.under for b in city):  # cards under a Museum are face down: only their count shows
+        city = [msgspec.structs.replace(b, under=[""] * len(b.under)) if b.under else b for b in city]
+    return PlayerView(seat=seat, name=p.name, gold=p.gold, hand_size=len(p.hand), city=city,
                       characters=chars, revealed=revealed, hand=list(p.hand) if seat == me else None,
                       crown=g.crown == seat)
 
