@@ -1,0 +1,95 @@
+"""Bot decision times, printed as ONE JSON line.
+
+Bots of every kind play whole games (the measured kind at one seat, normal bots
+elsewhere); every decision of the measured seat is timed, including the ones
+with a single legal command, and separately the decisions with a real choice
+(2+ legal commands). The hard bot thinks within `--budget-ms` (default 300).
+
+    python benchmarks/bots.py [--games 10] [--hard-games 2] [--players 5] [--preset first-game]
+                              [--budget-ms 300] [--seed 0]
+
+Percentiles in milliseconds: p50, p90, p99, max; wall-clock time ("all", "choices") and the
+thread's CPU time for the choices ("choices_cpu": what the bot costs, without the time the OS
+gave to other processes on a shared machine).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GameConfig, apply, legal_commands, new_game, view  # noqa: E402
+from engine.bots.registry import make_bot  # noqa: E402
+
+
+def pct(xs: list[float]) -> dict:
+    if not xs:
+        return {}
+    xs = sorted(xs)
+    n = len(xs)
+
+    def at(q: float) -> float:
+        return round(xs[min(n - 1, int(q * n))] * 1000, 3)
+    return {"n": n, "p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": round(xs[-1] * 1000, 3),
+            "mean": round(sum(xs) / n * 1000, 3)}
+
+
+def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_ms: float) -> dict:
+    all_t: list[float] = []
+    real_t: list[float] = []
+    cpu_t: list[float] = []
+    for i in range(games):
+        g, _ = new_game(GameConfig(players=[f"P{s}" for s in range(players)], preset=preset, seed=seed + i))
+        me = i % players
+        opts = {"budget_ms": budget_ms} if kind == "hard" else {}
+        bots = [make_bot(kind, seed + i, **opts) if s == me else make_bot("normal", (seed + i) * 10 + s)
+                for s in range(players)]
+        while g.phase != "over":
+            seat = g.pending.seat
+            legal = legal_commands(g, seat)
+            if seat == me:
+                c = time.thread_time()
+                t = time.perf_counter()
+                v = view(g, seat)  # the view is part of a decision's cost
+                cmd = bots[seat].choose(legal, v)
+                dt = time.perf_counter() - t
+                dc = time.thread_time() - c
+                all_t.append(dt)
+                if len(legal) > 1:
+                    real_t.append(dt)
+                    cpu_t.append(dc)
+            else:
+                cmd = bots[seat].choose(legal, view(g, seat))
+            apply(g, cmd, check=False)
+    return {"games": games, "all": pct(all_t), "choices": pct(real_t), "choices_cpu": pct(cpu_t)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10, help="games per kind (random, easy, normal)")
+    ap.add_argument("--hard-games", type=int, default=2, help="games for the hard bot")
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--preset", default="first-game")
+    ap.add_argument("--budget-ms", type=float, default=300.0)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    out = {"benchmark": "bot decision time (ms, view included)", "players": a.players, "preset": a.preset,
+           "budget_ms": a.budget_ms, "kinds": {}}
+    for kind in ("random", "easy", "normal", "hard"):
+        n = a.hard_games if kind == "hard" else a.games
+        out["kinds"][kind] = measure(kind, n, a.players, a.preset, a.seed, a.budget_ms)
+    normal = out["kinds"]["normal"]["choices"]
+    hard = out["kinds"]["hard"]["choices"]
+    out["normal_under_5ms_p99"] = bool(normal) and normal["p99"] < 5.0
+    out["hard_within_budget"] = bool(hard) and hard["max"] <= a.budget_ms
+    sys.stdout.write(msgspec.json.encode(out).decode() + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
