@@ -84,3 +84,62 @@ EVENT_TEXTS.update({
                       "es": "El Recaudador ({seat}) recaudó {gold} oros de impuestos."},
 })
 # --- end of ranks 4-9 --------------------------------------------------------------------
+
+# --- unique districts (Armory ... Wishing Well) ----------------------------------------------
+# Builds paid another way are `Build(district, via=card, using=...)`: their texts are
+# ABILITY_TEXTS[(card, "build")] ({district} the district built, {using} the one destroyed).
+# The Theater's options in 2-3 player games are "<seat>:<character to give>": key "*:*".
+ABILITY_TEXTS.update({
+    ("Laboratory", None): {"en": "Laboratory: discard {card} for 2 gold — the card goes to the deck bottom; once per turn",
+                           "es": "Laboratorio: descartar {card} por 2 oros — la carta va al fondo del mazo; una vez por turno"},
+    ("Smithy", None): {"en": "Smithy: pay 2 gold, gain 3 cards — once per turn",
+                       "es": "Herrería: pagar 2 oros y ganar 3 cartas — una vez por turno"},
+    ("Museum", None): {"en": "Museum: put {card} under the Museum — face down; 1 point per card at game end; once per turn",
+                       "es": "Museo: poner {card} bajo el Museo — boca abajo; 1 punto por carta al final; una vez por turno"},
+    ("Armory", None): {"en": "Armory: destroy {player}'s {district} — your Armory is destroyed too",
+                       "es": "Armería: destruir {district} de {player} — tu Armería también se destruye"},
+    ("Framework", "build"): {"en": "Build {district} by destroying the Framework — instead of paying its cost",
+                             "es": "Construir {district} destruyendo el Andamio — en lugar de pagar su costo"},
+    ("Necropolis", "build"): {"en": "Build the Necropolis by destroying your {using} — instead of paying its cost",
+                              "es": "Construir la Necrópolis destruyendo tu {using} — en lugar de pagar su costo"},
+    ("Thieves' Den", "build"): {"en": "Build the Thieves' Den paying with cards — each card from your hand pays 1 gold",
+                                "es": "Construir la Guarida de Ladrones pagando con cartas — cada carta de tu mano paga 1 oro"},
+})
+CHOICE_TEXTS.update({
+    "Theater": {
+        "pass": {"en": "Keep your character", "es": "Quedarte con tu personaje"},
+        "*": {"en": "Exchange your character with {player}'s, unseen",
+              "es": "Cambiar tu personaje por el de {player}, sin verlo"},
+        "*:*": {"en": "Give your {character} to {player} and take one of theirs at random",
+                "es": "Dar tu {character} a {player} y tomar uno de los suyos al azar"},
+    },
+})
+SELECT_TEXTS.update({
+    "Thieves' Den": {"en": "Choose the cards that pay for the Thieves' Den, 1 gold each; gold pays the rest",
+                     "es": "Elige las cartas que pagan la Guarida de Ladrones, 1 oro cada una; el oro paga el resto"},
+})
+EVENT_TEXTS.update({
+    "laboratory": {"en": "{seat} discards a card at the Laboratory for 2 gold.",
+                   "es": "{seat} descarta una carta en el Laboratorio por 2 oros."},
+    "smithy": {"en": "{seat} pays 2 gold at the Smithy and gains {count} cards.",
+               "es": "{seat} paga 2 oros en la Herrería y gana {count} cartas."},
+    "museum": {"en": "{seat} puts a card under the Museum ({count} there now).",
+               "es": "{seat} pone una carta bajo el Museo (ahora hay {count})."},
+    "armory": {"en": "{seat} destroys the Armory to destroy {player}'s {district}.",
+               "es": "{seat} destruye la Armería para destruir {district} de {player}."},
+    "sacrificed": {"en": "{seat} destroys their {district} to build ({option}).",
+                   "es": "{seat} destruye su {district} para construir ({option})."},
+    "thieves_den": {"en": "{seat} pays for the Thieves' Den with {count} cards and {gold} gold.",
+                    "es": "{seat} paga la Guarida de Ladrones con {count} cartas y {gold} oros."},
+    "park": {"en": "{seat} has no cards left: the Park gives {count} cards.",
+             "es": "{seat} no tiene cartas: el Parque le da {count} cartas."},
+    "poor_house": {"en": "{seat} has no gold left: the Poor House gives 1 gold.",
+                   "es": "{seat} no tiene oro: el Hospicio le da 1 oro."},
+    "theater": {"en": "{seat} uses the Theater: exchanges characters with {player}.",
+                "es": "{seat} usa el Teatro: cambia de personaje con {player}."},
+    "theater_received": {"en": "{seat} now holds the {character}.",
+                         "es": "{seat} tiene ahora el personaje {character}."},
+    "theater_passed": {"en": "{seat} keeps their character (Theater).",
+                       "es": "{seat} se queda con su personaje (Teatro)."},
+})
+# --- end of unique districts -------------------------------------------------------------------
