@@ -35,7 +35,7 @@ def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
     for p in view.players:
         for b in p.city:
             known[b.name] += 1
-            known.update(b.under)
+            known.update(c for c in b.under if c)  # another seat's Museum cards show as "" (face down)
     if view.turn is not None and view.turn.seat == me:
         known.update(view.turn.drawn)
     pv = view.pending
@@ -50,9 +50,11 @@ def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
     return unseen
 
 
-def _deal_cards(view, me: int, rng: random.Random) -> tuple[list[list[str]], list[str]]:
+def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = None) -> tuple[list[list[str]], list[str]]:
+    """Deal the unseen cards; `spare` receives one card per face-down card under a Museum."""
     unseen = _unseen_cards(view, me, rng)
-    need = sum(p.hand_size for p in view.players if p.seat != me) + view.deck_size
+    hidden_under = sum(1 for p in view.players for b in p.city for c in b.under if not c)
+    need = sum(p.hand_size for p in view.players if p.seat != me) + view.deck_size + hidden_under
     fillers = list(BASE_DISTRICTS)
     while len(unseen) < need:  # a deck the view cannot account for (another edition): pad plausibly
         unseen.append(rng.choice(fillers))
@@ -63,6 +65,8 @@ def _deal_cards(view, me: int, rng: random.Random) -> tuple[list[list[str]], lis
         else:
             hands.append([unseen.pop() for _ in range(p.hand_size)])
     deck = unseen[:view.deck_size]
+    if spare is not None:
+        spare.extend(unseen[view.deck_size:view.deck_size + hidden_under])
     return hands, deck
 
 
@@ -93,7 +97,8 @@ def determinize(view, rng: random.Random) -> GameState:
     if me is None:
         raise ValueError("a spectator's view cannot be determinized for a seat")
     rules = RULESETS[view.rules]
-    hands, deck = _deal_cards(view, me, rng)
+    under_cards: list[str] = []
+    hands, deck = _deal_cards(view, me, rng, under_cards)
     mine = [c for c in view.players[me].characters if c]
     faceup = list(view.faceup)
     revealed_by: dict[str, int] = {}
@@ -131,7 +136,8 @@ def determinize(view, rng: random.Random) -> GameState:
                 chars.append(name)
                 holders[name] = p.seat
         players.append(Player(name=p.name, gold=p.gold, hand=hands[p.seat],
-                              city=[Built(b.name, b.beautified, list(b.under)) for b in p.city], characters=chars))
+                              city=[Built(b.name, b.beautified, [c or under_cards.pop() for c in b.under])
+                                    for b in p.city], characters=chars))
 
     sel = Selection(faceup=faceup)
     if selecting:
