@@ -82,6 +82,11 @@ class PromptPanel(Vertical):
         return self._stack[-1] if self._stack else None
 
     @property
+    def sent(self) -> bool:
+        """A command was sent and its answer (a new view) has not arrived yet."""
+        return self._sent
+
+    @property
     def depth(self) -> int:
         return len(self._stack)
 

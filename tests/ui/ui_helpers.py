@@ -1,0 +1,78 @@
+"""Helpers for the UI tests: a deterministic local table and the screen as text."""
+from __future__ import annotations
+
+import io
+import random
+from typing import Awaitable, Callable
+
+from rich.console import Console
+
+from engine import GameConfig
+from engine.commands import Build, Unselect
+from ui.widgets.prompt import DIGITS, PromptPanel
+from ui import CitadelsApp, UiOptions
+from ui.local_game import LocalTable
+
+NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
+
+
+def make_app(players: int = 4, seed: int = 1, lang: str = "en", preset: str = "first-game",
+             human: int = 0, **opts) -> tuple[CitadelsApp, LocalTable]:
+    table = LocalTable(GameConfig(players=NAMES[:players], preset=preset, seed=seed), human_seat=human,
+                       bot_delay=0)
+    app = CitadelsApp(table, UiOptions(lang=lang, name=NAMES[human], **opts))
+    return app, table
+
+
+def screen_text(app: CitadelsApp) -> str:
+    """What the terminal shows now, as plain text (the whole screen stack)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
+                      record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def choose(rng: random.Random, entries) -> int:
+    """A random choice that keeps games short: builds often, rarely puts cards back."""
+    real = [i for i, e in enumerate(entries) if not e.back]
+    builds = [i for i in real if isinstance(entries[i].command, Build)
+              or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))]
+    if builds and rng.random() < 0.7:
+        return rng.choice(builds)
+    keep = [i for i in real if not isinstance(entries[i].command, Unselect)] or real
+    return rng.choice(keep)
+
+
+async def play_by_keys(app, table, pilot, seed: int, max_presses: int = 4000,
+                       before_key: Callable[[], Awaitable[None] | None] | None = None) -> int:
+    """Answer every decision of the human seat with keys: digits, arrows + Enter, Esc."""
+    rng = random.Random(seed)
+    prompt = app.table.query_one(PromptPanel)
+    presses = 0
+    idle = 0
+    while not table.over and presses < max_presses:
+        menu = prompt.menu
+        entries = menu.entries if menu is not None else []
+        if not entries or prompt.sent:
+            idle += 1
+            assert idle < 200, "no choice offered and the game does not move"
+            await pilot.pause()
+            continue
+        idle = 0
+        if before_key is not None:
+            r = before_key()
+            if r is not None:
+                await r
+        i = choose(rng, entries)
+        r = rng.random()
+        if r < 0.05 and prompt.depth > 1:
+            await pilot.press("escape")
+        elif r < 0.25 or i >= len(DIGITS):  # arrows then Enter
+            await pilot.press("home", *["down"] * i, "enter")
+        else:
+            await pilot.press(DIGITS[i])
+        presses += 1
+    await pilot.pause()
+    print("key presses:", presses)
+    return presses
