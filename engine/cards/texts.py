@@ -143,3 +143,89 @@ EVENT_TEXTS.update({
                        "es": "{seat} se queda con su personaje (Teatro)."},
 })
 # --- end of unique districts -------------------------------------------------------------------
+
+# --- ranks 1-3 (Witch, Magistrate, Spy, Blackmailer, Wizard, Seer) ----------------------------
+# In the Magistrate.warrant, Blackmailer.threat and Wizard.take choices the option is a character
+# or a district name: "*" stands for it, written {option}.
+ABILITY_TEXTS.update({
+    ("Witch", None): {"en": "Bewitch the {character} — your turn pauses; when the {character} is called, its player only gathers and you resume as the {character}",
+                      "es": "Embrujar a {character} — tu turno se pausa; cuando llamen a {character}, su jugador sólo recoge recursos y tú reanudas como {character}"},
+    ("Magistrate", None): {"en": "Sign the warrant for the {character} — then choose two more characters for unsigned warrants; if the {character} pays to build, you may take that district",
+                           "es": "Firmar la orden para {character} — luego eliges otros dos personajes para órdenes sin firmar; si {character} paga por construir, puedes quedarte ese distrito"},
+    ("Spy", None): {"en": "Spy on {player}'s hand for {kind} districts — take 1 gold from them (as far as it goes) and 1 card from the deck per matching card",
+                    "es": "Espiar la mano de {player} buscando distritos de tipo {kind} — por cada carta de ese tipo tomas 1 oro suyo (mientras tenga) y 1 carta del mazo"},
+    ("Blackmailer", None): {"en": "Put the flowered threat on the {character} — then choose a second character for the plain threat",
+                            "es": "Poner la amenaza florida sobre {character} — luego eliges un segundo personaje para la amenaza sin marcar"},
+    ("Wizard", None): {"en": "Look at {player}'s hand — take one card, then build it at once (outside your limit) or keep it",
+                       "es": "Mirar la mano de {player} — tomas una carta y la construyes ya (fuera de tu límite) o te la quedas"},
+    ("Seer", None): {"en": "Take a random card from each other player — then give one card back to each of them",
+                     "es": "Tomar una carta al azar de cada otro jugador — luego le devuelves una carta a cada uno"},
+})
+CHOICE_TEXTS.update({
+    "Magistrate.warrant": {"*": {"en": "Unsigned warrant on the {option} — it threatens nothing, it hides the signed one",
+                                 "es": "Orden sin firmar sobre {option} — no amenaza nada, esconde la firmada"}},
+    "Magistrate.reveal": {
+        "reveal": {"en": "Reveal the signed warrant — take the district into your city for free; its builder gets the gold back",
+                   "es": "Revelar la orden firmada — el distrito pasa gratis a tu ciudad; quien lo pagó recupera el oro"},
+        "pass": {"en": "Do not reveal — the district is built in its builder's city",
+                 "es": "No revelar — el distrito se construye en la ciudad de quien lo pagó"},
+    },
+    "Blackmailer.threat": {"*": {"en": "Plain threat on the {option}",
+                                 "es": "Amenaza sin marcar sobre {option}"}},
+    "Blackmailer.bribe": {
+        "bribe": {"en": "Bribe the Blackmailer — give half your gold (rounded down); your threat is removed unrevealed",
+                  "es": "Sobornar al Chantajista — le das la mitad de tu oro (redondeando abajo); tu amenaza se retira sin revelarse"},
+        "refuse": {"en": "Refuse — the Blackmailer may reveal your threat; if it is the flowered one, you lose all your gold",
+                   "es": "Negarse — el Chantajista puede revelar tu amenaza; si es la florida, pierdes todo tu oro"},
+    },
+    "Blackmailer.reveal": {
+        "reveal": {"en": "Reveal the threat — if it is the flowered one, take all their gold",
+                   "es": "Revelar la amenaza — si es la florida, te llevas todo su oro"},
+        "pass": {"en": "Do not reveal — the threat stays face down",
+                 "es": "No revelar — la amenaza sigue boca abajo"},
+    },
+    "Wizard.take": {"*": {"en": "Take the {option}", "es": "Tomar {option}"}},
+    "Wizard.use": {
+        "build": {"en": "Build it now — pay its cost; it does not count toward your build limit",
+                  "es": "Construirlo ya — pagas su costo; no cuenta para tu límite de construcción"},
+        "keep": {"en": "Keep it — add it to your hand", "es": "Quedártelo — lo añades a tu mano"},
+    },
+})
+SELECT_TEXTS.update({
+    "Seer": {"en": "Choose the card to give back to the player named in the log (any card of your hand)",
+             "es": "Elige la carta que devuelves al jugador indicado en el registro (cualquier carta de tu mano)"},
+})
+EVENT_TEXTS.update({
+    "bewitched": {"en": "{seat} (Witch) bewitches the {character}.", "es": "{seat} (Bruja) embruja a {character}."},
+    "witch_resumed": {"en": "{seat} (Witch) resumes her turn as the {character}; {player} only gathered.",
+                      "es": "{seat} (Bruja) reanuda su turno como {character}; {player} sólo recogió recursos."},
+    "warrants_placed": {"en": "{seat} (Magistrate) puts three warrants face down on characters.",
+                        "es": "{seat} (Magistrado) pone tres órdenes boca abajo sobre personajes."},
+    "warrant_signed": {"en": "You signed the warrant on the {character}.", "es": "Firmaste la orden sobre {character}."},
+    "warrant_revealed": {"en": "{seat} reveals the signed warrant on the {character}: takes {player}'s {district}; {player} gets {gold} gold back.",
+                         "es": "{seat} revela la orden firmada sobre {character}: se queda {district} de {player}; {player} recupera {gold} oro."},
+    "warrant_passed": {"en": "{seat} (Magistrate) does not reveal a warrant; {player} builds the {district}.",
+                       "es": "{seat} (Magistrado) no revela ninguna orden; {player} construye {district}."},
+    "spied": {"en": "{seat} (Spy) looks at {player}'s hand for {option} districts: {count} found, takes {gold} gold.",
+              "es": "{seat} (Espía) mira la mano de {player} buscando distritos de tipo {option}: {count} encontrados, toma {gold} oro."},
+    "spy_gained": {"en": "{seat} (Spy) gains {count} cards.", "es": "{seat} (Espía) gana {count} cartas."},
+    "threats_placed": {"en": "{seat} (Blackmailer) puts two threats face down on characters.",
+                       "es": "{seat} (Chantajista) pone dos amenazas boca abajo sobre personajes."},
+    "threat_flowered": {"en": "You put the flowered threat on the {character}.",
+                        "es": "Pusiste la amenaza florida sobre {character}."},
+    "bribed": {"en": "{seat} bribes {player} with {gold} gold; the threat on the {character} is removed unrevealed.",
+               "es": "{seat} soborna a {player} con {gold} oro; la amenaza sobre {character} se retira sin revelarse."},
+    "bribe_refused": {"en": "{seat} refuses to bribe {player}.", "es": "{seat} se niega a sobornar a {player}."},
+    "threat_revealed": {"en": "{seat} reveals the threat on the {character} ({option}): takes {gold} gold from {player}.",
+                        "es": "{seat} revela la amenaza sobre {character} ({option}): toma {gold} oro de {player}."},
+    "threat_kept": {"en": "{seat} does not reveal the threat on the {character}.",
+                    "es": "{seat} no revela la amenaza sobre {character}."},
+    "wizard_looked": {"en": "{seat} (Wizard) looks at {player}'s hand.", "es": "{seat} (Mago) mira la mano de {player}."},
+    "wizard_took": {"en": "{seat} (Wizard) takes a card from {player}.", "es": "{seat} (Mago) toma una carta de {player}."},
+    "seer_took": {"en": "{seat} (Seer) takes a random card from {player}.",
+                  "es": "{seat} (Vidente) toma una carta al azar de {player}."},
+    "seer_give_to": {"en": "{seat} (Seer) chooses a card to give to {player}.",
+                     "es": "{seat} (Vidente) elige una carta para dar a {player}."},
+    "seer_gave": {"en": "{seat} (Seer) gives a card to {player}.", "es": "{seat} (Vidente) da una carta a {player}."},
+})
+# --- end of ranks 1-3 ---------------------------------------------------------------------------
