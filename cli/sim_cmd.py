@@ -26,8 +26,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "with a 95%% confidence interval (ties count as fractional wins)")
     p.add_argument("--budget-ms", type=float, default=None,
                    help="the hard bot's thinking time per decision in ms (default 300, at most 1000)")
+    p.add_argument("--budget-clock", choices=["wall", "cpu"], default=None,
+                   help="what the hard bot's budget measures: elapsed time (default) or its CPU time "
+                        "(for tournaments on a busy machine)")
     p.add_argument("--no-check", action="store_true", help="check invariants only at game end (for speed figures)")
+    p.add_argument("--save-dir", default=None, metavar="DIR",
+                   help="write each game's save file in DIR (sim-<players>p-seed<seed>.save; see `citadels save`)")
     p.set_defaults(func=run)
+
+
+def _saver(args: argparse.Namespace):
+    if not args.save_dir:
+        return None
+    from cli.save_cmd import sim_saver
+
+    return sim_saver(args.save_dir)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,10 +50,12 @@ def run(args: argparse.Namespace) -> int:
     chars = [c.strip() for c in args.characters.split(",") if c.strip()] if args.characters else None
     seats = [k.strip() for k in args.seats.split(",") if k.strip()] if args.seats else None
     options = {"budget_ms": args.budget_ms} if args.budget_ms is not None else {}
+    if args.budget_clock:
+        options["clock"] = args.budget_clock
     try:
         result = simulate(len(seats) if seats else args.players, args.games, seed=args.seed, preset=args.preset,
                           characters=chars, rules=args.rules, check_every=not args.no_check, seats=seats,
-                          bot_options=options)
+                          bot_options=options, on_game=_saver(args))
     except (SetupError, ValueError) as e:
         print(f"citadels sim: {e}", file=sys.stderr)
         return 2

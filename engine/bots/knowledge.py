@@ -501,8 +501,31 @@ CHOICE: dict[str, Callable] = {
     "Magistrate.warrant": _choice_name_character("rob"),
     "Wizard.take": _choice_best_card,
     "Wizard.use": _choice_wizard_use,
-    "Theater": lambda options, ctx: "pass" if "pass" in options else options[0],
+    "Theater": lambda options, ctx: _choice_theater(options, ctx),
 }
+
+
+def _choice_theater(options: list[str], ctx) -> str:
+    """Swap (blind) when my character is weak, preferably with the leader; else pass."""
+    mine = [c for c in ctx.my_chars()]
+    best, best_v = "pass", 0.8
+    for o in options:
+        if o == "pass":
+            continue
+        seat_s, _, give = o.partition(":")
+        try:
+            s = int(seat_s)
+        except ValueError:
+            continue
+        given = give or (mine[0] if mine else None)
+        if given is None or s == ctx.me or not 0 <= s < ctx.n:
+            continue
+        f = PICK_VALUE.get(given)
+        my_v = f(ctx) if f is not None else generic_pick(ctx, given)
+        v = 2.5 - my_v + 0.3 * ctx.leader_weight(s)
+        if v > best_v:
+            best, best_v = o, v
+    return best if best in options else options[0]
 CHOICE_KEYWORDS: list[tuple[str, Callable]] = [("bribe", _choice_bribe), ("reveal", _choice_reveal),
                                                ("confiscat", _choice_reveal)]
 
