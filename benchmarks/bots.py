@@ -6,7 +6,7 @@ with a single legal command, and separately the decisions with a real choice
 (2+ legal commands). The hard bot thinks within `--budget-ms` (default 300).
 
     python benchmarks/bots.py [--games 10] [--hard-games 2] [--players 5] [--preset first-game]
-                              [--budget-ms 300] [--seed 0]
+                              [--budget-ms 300] [--seed 0] [--pool-tables 4 --pool-workers 2]
 
 Percentiles in milliseconds: p50, p90, p99, max; wall-clock time ("all", "choices") and the
 thread's CPU time for the choices ("choices_cpu": what the bot costs, without the time the OS
@@ -69,6 +69,59 @@ def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_
     return {"games": games, "all": pct(all_t), "choices": pct(real_t), "choices_cpu": pct(cpu_t)}
 
 
+def pool_loop_lag(tables: int, decisions: int, budget_ms: float, workers: int) -> dict:
+    """Hard bots thinking at `tables` tables through server/bot_pool.py while the event loop
+    measures how late a 10 ms timer fires (what every other table's key-to-screen path waits)."""
+    import asyncio
+
+    from server.bot_pool import BotPool
+
+    views = []
+    seed = 0
+    while len(views) < tables * decisions:
+        g, _ = new_game(GameConfig(players=[f"P{s}" for s in range(5)], seed=seed))
+        bots = [make_bot("normal", s) for s in range(5)]
+        while g.phase != "over" and len(views) < tables * decisions * (seed + 1) // 3 + 1:
+            seat = g.pending.seat
+            v = view(g, seat)
+            if len(v.legal) > 2:
+                views.append(v)
+            apply(g, bots[seat].choose(legal_commands(g, seat), v), check=False)
+        seed += 1
+    views = views[:tables * decisions]
+
+    async def run() -> dict:
+        lags: list[float] = []
+        stop = False
+
+        async def ticker():
+            while not stop:
+                t = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - t - 0.01)
+
+        async def table(i: int, pool) -> list[float]:
+            out = []
+            for k in range(decisions):
+                t = time.perf_counter()
+                await pool.decide("hard", views[i * decisions + k], seed=i * 100 + k, budget_ms=budget_ms)
+                out.append(time.perf_counter() - t)
+            return out
+
+        async with BotPool(workers=workers) as pool:
+            await pool.warm_up()
+            tick = asyncio.create_task(ticker())
+            t0 = time.perf_counter()
+            per = await asyncio.gather(*[table(i, pool) for i in range(tables)])
+            elapsed = time.perf_counter() - t0
+            stop = True
+            await tick
+            return {"tables": tables, "decisions": tables * decisions, "workers": workers, "budget_ms": budget_ms,
+                    "seconds": round(elapsed, 2), "decision_ms": pct([x for p in per for x in p]),
+                    "loop_lag_ms": pct(lags), "fallbacks": pool.fallbacks}
+    return asyncio.run(run())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per kind (random, easy, normal)")
@@ -77,12 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="first-game")
     ap.add_argument("--budget-ms", type=float, default=300.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pool-tables", type=int, default=0,
+                    help="also measure the event loop's lag while hard bots think at this many tables "
+                         "through server/bot_pool.py (0: skip)")
+    ap.add_argument("--pool-workers", type=int, default=2)
     a = ap.parse_args(argv)
     out = {"benchmark": "bot decision time (ms, view included)", "players": a.players, "preset": a.preset,
            "budget_ms": a.budget_ms, "kinds": {}}
     for kind in ("random", "easy", "normal", "hard"):
         n = a.hard_games if kind == "hard" else a.games
         out["kinds"][kind] = measure(kind, n, a.players, a.preset, a.seed, a.budget_ms)
+    if a.pool_tables:
+        out["pool"] = pool_loop_lag(a.pool_tables, 5, a.budget_ms, a.pool_workers)
     normal = out["kinds"]["normal"]["choices"]
     hard = out["kinds"]["hard"]["choices"]
     out["normal_under_5ms_p99"] = bool(normal) and normal["p99"] < 5.0
