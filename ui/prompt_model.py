@@ -38,6 +38,7 @@ class Entry:
     submenu: "Menu | None" = None
     confirm: bool = False  # abilities ask for confirmation after showing what they do
     back: bool = False
+    inline: bool = False  # show the detail under the label when there is room (character cards)
 
 
 @dataclass
@@ -232,11 +233,11 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
         return Entry(label or _build_label(ctx, cmd), build_does(ctx, cmd), command=cmd)
     if isinstance(cmd, Pick):
         lab = label or character_label(cat, cmd.character)
-        return Entry(lab, cat.character_text(cmd.character), command=cmd)
+        return Entry(lab, cat.character_text(cmd.character), command=cmd, inline=True)
     if isinstance(cmd, DiscardCharacter):
         lab = label or Text(cat.t("cmd.discard", character=cat.ranked(cmd.character)), end="")
         return Entry(lab, cat.t("cmd.discard_does", character=cat.character(cmd.character)) + " "
-                     + cat.character_text(cmd.character), command=cmd)
+                     + cat.character_text(cmd.character), command=cmd, inline=True)
     if isinstance(cmd, TakeGold):
         return Entry(Text(cat.t("cmd.take_gold"), end=""), cat.t("cmd.take_gold_does"), command=cmd)
     if isinstance(cmd, DrawCards):

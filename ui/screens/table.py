@@ -1,10 +1,11 @@
 """The table screen: everything a player sees while playing.
 
-Layout (see `ui/styles/table.tcss`): the status bar on top; the players on
-the left with, below them, your hand and the log (and the chat); the prompt on
-the right; key hints at the bottom. Under 110x34 the screen is "compact": the
-lower panel shows one of hand / log / chat (Tab switches). Each widget redraws
-only when its own part of the view changed.
+Layout (a grid, see `ui/styles/table.tcss`): the status bar on top; the
+players on the left with, below them, your hand and the log (and the chat);
+the prompt on the right; key hints at the bottom. Under 110x34 the screen is
+"compact": the lower panel shows one of hand / log / chat (Tab switches).
+Few widgets, no nested containers (Textual renders every visible widget of a
+frame): each one redraws only when its own part of the view changed.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
 from ..i18n import Catalogue
@@ -20,8 +20,8 @@ from ..widgets.chat import ChatPanel
 from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
 from ..widgets.log_view import LogView, Row
-from ..widgets.player_card import PlayerCard
-from ..widgets.prompt import DIGITS, PromptOptions, PromptPanel
+from ..widgets.players import PlayersPanel
+from ..widgets.prompt import DIGITS, PromptPanel
 from ..widgets.status_bar import StatusBar
 
 COMPACT_WIDTH = 110
@@ -50,22 +50,20 @@ class TableScreen(Screen):
         self._early_rows: list[Row] = []
 
     def compose(self):
+        self.set_class(self.show_chat, "-chat")
         yield StatusBar(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield VerticalScroll(id="players")
-                with Horizontal(id="lower"):
-                    yield HandPanel(id="hand")
-                    yield LogView(id="log")
-                    if self.show_chat:
-                        yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat")
-            yield PromptPanel(id="prompt")
+        yield PlayersPanel(id="players")
+        yield PromptPanel(id="prompt")
+        yield HandPanel(id="hand", classes="lower")
+        yield LogView(id="log", classes="lower")
+        if self.show_chat:
+            yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat", classes="lower")
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self._set_compact(self.app.size.width, self.app.size.height)
         self._set_lower(self.lower)
-        self.query_one(PromptOptions).focus()
+        self.query_one(PromptPanel).focus()
         self._titles()
         self._ready = True
         if self._view is not None:  # a view that arrived before the screen was composed
@@ -113,17 +111,9 @@ class TableScreen(Screen):
             return
         cat = self.cat
         self.query_one(StatusBar).show(view, cat)
-        players = self.query_one("#players", VerticalScroll)
-        cards = list(players.query(PlayerCard))
-        if len(cards) != len(view.players):
-            players.remove_children()
-            order = _seat_order(view)
-            cards = [PlayerCard(s, id=f"seat-{s}") for s in order]
-            players.mount_all(cards)
-        for card in cards:
-            card.show(view, cat, self.compact)
+        self.query_one(PlayersPanel).show(view, cat, self.compact)
         self.query_one(HandPanel).show(view, cat)
-        self.query_one(PromptPanel).show(view, cat)
+        self.query_one(PromptPanel).show(view, cat, roomy=not self.compact)
         if rows:
             self.query_one(LogView).add_rows(rows)
 
@@ -140,7 +130,7 @@ class TableScreen(Screen):
 
     def action_back(self) -> None:
         if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(PromptOptions).focus()
+            self.query_one(PromptPanel).focus()
             return
         self.query_one(PromptPanel).back()
 
@@ -151,7 +141,7 @@ class TableScreen(Screen):
         if nxt == "chat":
             self.query_one("#chat-input").focus()
         else:
-            self.query_one(PromptOptions).focus()
+            self.query_one(PromptPanel).focus()
 
     def _set_lower(self, which: str) -> None:
         self.lower = which
@@ -174,9 +164,3 @@ class TableScreen(Screen):
         event.stop()
         self.app.send_chat(event.text)
 
-
-def _seat_order(view: Any) -> list[int]:
-    """Seats in table order starting with yours (you first, then to your left)."""
-    n = len(view.players)
-    me = view.seat if view.seat is not None else 0
-    return [(me + i) % n for i in range(n)]

@@ -1,76 +1,69 @@
 """You: your gold, your characters with their ability text, your hand with each
-card's type, cost and (for unique districts) effect."""
+card's type, cost and (for unique districts) effect. One widget; it redraws
+only when your cards, characters or gold change."""
 from __future__ import annotations
 
 from typing import Any
 
 import msgspec
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
-from ..cards import character_label, district_line
+from engine.cards.districts import DISTRICTS, TYPES
+
+from ..cards import character_label, district_token, district_type
 from ..i18n import Catalogue
+from .text_panel import TextPanel, wrap
 
 _enc = msgspec.msgpack.Encoder()
+_ORDER = {name: TYPES.index(d.type) * 100 + d.cost for name, d in DISTRICTS.items()}
 
 
-class HandText(Static):
-    pass
-
-
-class HandPanel(VerticalScroll):
-    """A scrollable panel holding one Static; redrawn only when your cards change."""
-
-    can_focus = False
-    _key: bytes | None = None
-
-    def compose(self):
-        yield HandText(id="hand-text")
+class HandPanel(TextPanel):
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._key: bytes | None = None
+        self._data: tuple | None = None
 
     def show(self, view: Any, cat: Catalogue) -> bool:
         if view.seat is None:
             return False
         me = view.players[view.seat]
-        drawn = view.turn.drawn if view.turn is not None else []
-        key = _enc.encode((cat.lang, me.gold, me.hand, me.characters, drawn))
+        key = _enc.encode((cat.lang, me.gold, me.hand, me.characters))
         if key == self._key:
             return False
         self._key = key
-        self.query_one(HandText).update(self.render_text(view, cat))
+        self._data = (me, cat)
+        self.changed()
         return True
 
-    @staticmethod
-    def render_text(view: Any, cat: Catalogue) -> Text:
-        me = view.players[view.seat]
-        t = Text(end="")
-        t.append(me.name, style="bold")
-        t.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(me.hand or []))}\n")
-        t.append(cat.t("ui.your_characters") + "\n", style="bold underline")
+    def lines(self, width: int) -> list[Text]:
+        if self._data is None:
+            return []
+        me, cat = self._data
+        console = self.app.console
+        out: list[Text] = []
+        head = Text(me.name, style="bold", end="")
+        head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(me.hand or []))}")
+        out += wrap(head, width, console)
+        out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
         if not me.characters:
-            t.append("  " + cat.t("ui.no_character") + "\n", style="dim")
+            out.append(Text("  " + cat.t("ui.no_character"), style="dim", end=""))
         for ch in me.characters:
-            t.append("  ")
+            t = Text(" ", end="")
             t.append_text(character_label(cat, ch))
             if ch is not None:
                 t.append(" " + cat.character_text(ch), style="italic")
-            t.append("\n")
-        t.append(cat.t("ui.your_hand") + "\n", style="bold underline")
+            out += wrap(t, width, console, indent=3)
+        out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
         hand = me.hand or []
         if not hand:
-            t.append("  " + cat.t("ui.hand_empty") + "\n", style="dim")
-        for card in sorted(hand, key=lambda c: (c not in _order, _order.get(c, 0), c)):
-            t.append("  ")
-            t.append_text(district_line(cat, card))
-            t.append("\n")
-        t.rstrip()
-        return t
-
-
-def _type_order() -> dict[str, int]:
-    from engine.cards.districts import DISTRICTS, TYPES
-
-    return {name: TYPES.index(d.type) * 100 + d.cost for name, d in DISTRICTS.items()}
-
-
-_order = _type_order()
+            out.append(Text("  " + cat.t("ui.hand_empty"), style="dim", end=""))
+        for card in sorted(hand, key=lambda c: (_ORDER.get(c, 999), c)):
+            t = Text(" ", end="")
+            t.append_text(district_token(cat, card))
+            if district_type(card) == "unique":
+                text = cat.district_text(card)
+                if text:
+                    t.append(" " + text, style="italic")
+            out += wrap(t, width, console, indent=3)
+        return out

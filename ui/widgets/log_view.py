@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
-from textual.widget import Widget
+
+from .line_widget import LineWidget
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Row:
     tag_style: str = ""
 
 
-class LogView(Widget):
+class LogView(LineWidget):
     """Sentences, newest at the bottom; `max_lines` are kept."""
 
     can_focus = False
@@ -41,7 +42,7 @@ class LogView(Widget):
         self._rows = rows[-self.max_lines:]
         self._wrap_width = 0
         self._offset = 0
-        self.refresh()
+        self.invalidate()
 
     def add_rows(self, rows: list[Row]) -> None:
         if not rows:
@@ -56,7 +57,7 @@ class LogView(Widget):
                 self._wrapped.append((r, self._wrap(r, self._wrap_width)))
         if self._offset:
             self._offset += sum(len(w) for _, w in self._wrapped[-len(rows):]) if self._wrap_width else 0
-        self.refresh()
+        self.invalidate()
 
     @property
     def rows(self) -> list[Row]:
@@ -70,7 +71,7 @@ class LogView(Widget):
         new = min(max(self._offset + delta, 0), limit)
         if new != self._offset:
             self._offset = new
-            self.refresh()
+            self.invalidate()
 
     def page(self, direction: int) -> None:
         self.scroll_rows(direction * max(self.content_size.height - 1, 1))
@@ -78,7 +79,7 @@ class LogView(Widget):
     def to_end(self) -> None:
         if self._offset:
             self._offset = 0
-            self.refresh()
+            self.invalidate()
 
     def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
@@ -103,10 +104,7 @@ class LogView(Widget):
         self._ensure(width)
         return sum(len(w) for _, w in self._wrapped)
 
-    def render(self) -> Text:
-        width, height = self.content_size
-        if width <= 0 or height <= 0:
-            return Text("")
+    def build(self, width: int, height: int) -> list[Text]:
         self._ensure(width)
         out: list[tuple[str, Row, bool]] = []
         skip = self._offset
@@ -121,13 +119,12 @@ class LogView(Widget):
             if len(out) >= height:
                 break
         out.reverse()
-        text = Text(end="", no_wrap=True, overflow="crop")
-        for n, (line, r, first) in enumerate(out):
-            if n:
-                text.append("\n")
+        lines = []
+        for line, r, first in out:
             if first and r.tag and line.startswith(r.tag):
-                text.append(r.tag, style=r.tag_style)
-                text.append(line[len(r.tag):], style=r.style)
+                t = Text(r.tag, style=r.tag_style, end="")
+                t.append(line[len(r.tag):], style=r.style)
             else:
-                text.append(line, style=r.style)
-        return text
+                t = Text(line, style=r.style, end="")
+            lines.append(t)
+        return lines

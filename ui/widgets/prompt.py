@@ -5,6 +5,10 @@ and 0), reachable with the arrows and Enter, and clickable. Groups open a list
 of their legal targets; abilities show what they will do and ask to confirm;
 Esc (or the last line, "Back") goes up a level. While another seat decides,
 the title says who we wait for.
+
+One widget that renders its title, its list and the description of the
+highlighted choice itself: moving the highlight or receiving a new menu is a
+repaint of this widget only, never a new layout.
 """
 from __future__ import annotations
 
@@ -12,24 +16,29 @@ from typing import Any
 
 import msgspec
 from rich.text import Text
-from textual import on
-from textual.containers import Vertical
+from textual import events
+from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from ..i18n import Catalogue
 from ..prompt_model import Entry, Menu, build_menu, confirm_menu
+from .line_widget import LineWidget
+from .text_panel import wrap
 
 _enc = msgspec.msgpack.Encoder()
 DIGITS = "1234567890"
 
 
-class PromptOptions(OptionList):
-    """The list of choices (Textual's OptionList: one widget, keyboard and mouse)."""
+class PromptPanel(LineWidget):
+    can_focus = True
+    BINDINGS = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("home", "move_to(0)", show=False),
+        Binding("end", "move_to(-1)", show=False),
+        Binding("enter", "select", show=False),
+    ]
 
-
-class PromptPanel(Vertical):
     class Chosen(Message):
         """The player chose a command to send to the table."""
 
@@ -45,26 +54,26 @@ class PromptPanel(Vertical):
         self._stack: list[Menu] = []
         self._path: list[int] = []
         self._sent = False
-        self._view: Any = None
-        self._shown: tuple | None = None
-
-    def compose(self):
-        yield Static(id="prompt-title")
-        yield PromptOptions(id="prompt-options")
-        yield Static(id="prompt-detail")
+        self.roomy = False  # room to show character texts in the list
+        self.highlighted = 0
+        self._scroll = 0
+        self._row_map: dict[int, int] = {}
+        self._note: Text | None = None  # a refusal, shown instead of the description
 
     # --- state from the view -----------------------------------------------------
-    def show(self, view: Any, cat: Catalogue) -> bool:
-        key = _enc.encode((cat.lang, view.seq, view.legal, view.pending, view.turn))
+    def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
+        key = _enc.encode((cat.lang, view.seq, view.legal, view.pending, view.turn, roomy))
         if key == self._key and cat is self.cat:
             return False
         self._key = key
         self.cat = cat
-        self._view = view
+        self.roomy = roomy
         legal_key = _enc.encode((cat.lang, view.legal, view.pending))
-        path = self._path if legal_key == self._legal_key else []
+        same_choices = legal_key == self._legal_key
+        path = self._path if same_choices else []
         self._legal_key = legal_key
         self._sent = False
+        self._note = None
         self._stack = [build_menu(view, cat)]
         # keep the player's place in the menus when their choices did not change
         self._path = []
@@ -74,7 +83,11 @@ class PromptPanel(Vertical):
                 break
             self._stack.append(self._with_back(menu.entries[i].submenu))
             self._path.append(i)
-        self._render_menu()
+        if not same_choices:
+            self.highlighted = 0
+            self._scroll = 0
+        self.highlighted = min(self.highlighted, max(len(self.menu.entries) - 1, 0))
+        self.invalidate()
         return True
 
     @property
@@ -96,59 +109,44 @@ class PromptPanel(Vertical):
         back = Entry(Text("← " + self.cat.t("prompt.back"), style="dim", end=""), "", back=True)
         return Menu(title=menu.title, hint=menu.hint, entries=[*menu.entries, back])
 
-    def _render_menu(self, highlight: int = 0) -> None:
-        menu = self._stack[-1]
-        title = Text(menu.title, style="bold", end="")
-        if menu.hint:
-            title.append("\n" + menu.hint, style="italic")
-        self._set_static("#prompt-title", title)
-        options = self.query_one(PromptOptions)
-        shown = (id(menu), len(menu.entries))
-        options.clear_options()
-        opts = []
-        for i, e in enumerate(menu.entries):
-            label = Text(end="")
-            label.append(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold")
-            label.append_text(e.label)
-            if e.submenu is not None:
-                label.append(" ›", style="bold")
-            opts.append(Option(label))
-        options.add_options(opts)
-        self._shown = shown
-        if opts:
-            options.highlighted = min(highlight, len(opts) - 1)
-        self._show_detail(options.highlighted)
-
-    def _set_static(self, selector: str, content: Text) -> None:
-        self.query_one(selector, Static).update(content, layout=False)
-
-    def _show_detail(self, index: int | None) -> None:
-        menu = self.menu
-        text = ""
-        if menu is not None and index is not None and 0 <= index < len(menu.entries):
-            text = menu.entries[index].detail
-        self._set_static("#prompt-detail", Text(text, style="italic", end=""))
+    def _open(self, menu: Menu, came_from: int) -> None:
+        self._stack.append(self._with_back(menu))
+        self._path.append(came_from)
+        self.highlighted = 0
+        self._scroll = 0
+        self._note = None
+        self.invalidate()
 
     def refused(self, reason: str) -> None:
         self._sent = False
-        self._set_static("#prompt-detail", Text(self.cat.t("ui.refused", reason=reason) if self.cat else reason,
-                                                style="bold reverse", end=""))
+        text = self.cat.t("ui.refused", reason=reason) if self.cat else reason
+        self._note = Text(text, style="bold reverse", end="")
+        self.invalidate()
 
     # --- input -------------------------------------------------------------------
-    @on(OptionList.OptionHighlighted)
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        self._show_detail(event.option_index)
+    def action_move(self, delta: int) -> None:
+        n = len(self.menu.entries) if self.menu else 0
+        if n:
+            self.highlight((self.highlighted + delta) % n)
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.activate(event.option_index)
+    def action_move_to(self, index: int) -> None:
+        n = len(self.menu.entries) if self.menu else 0
+        if n:
+            self.highlight(index % n)
+
+    def action_select(self) -> None:
+        self.activate(self.highlighted)
+
+    def highlight(self, index: int) -> None:
+        if index != self.highlighted or self._note is not None:
+            self.highlighted = index
+            self._note = None
+            self.invalidate()
 
     def press_digit(self, digit: str) -> None:
         i = DIGITS.find(digit)
         if self.menu is not None and 0 <= i < len(self.menu.entries):
-            self.query_one(PromptOptions).highlighted = i
+            self.highlight(i)
             self.activate(i)
 
     def activate(self, index: int) -> None:
@@ -159,13 +157,9 @@ class PromptPanel(Vertical):
         if e.back:
             self.back()
         elif e.submenu is not None:
-            self._stack.append(self._with_back(e.submenu))
-            self._path.append(index)
-            self._render_menu()
+            self._open(e.submenu, index)
         elif e.confirm:
-            self._stack.append(self._with_back(confirm_menu(self.cat, e)))
-            self._path.append(-1)
-            self._render_menu()
+            self._open(confirm_menu(self.cat, e), index)
         elif e.command is not None:
             self._sent = True
             self.post_message(self.Chosen(e.command))
@@ -175,5 +169,92 @@ class PromptPanel(Vertical):
             return False
         self._stack.pop()
         came_from = self._path.pop() if self._path else 0
-        self._render_menu(highlight=max(came_from, 0))
+        self.highlighted = max(came_from, 0)
+        self._note = None
+        self.invalidate()
         return True
+
+    def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self._row_map.get(offset.y)
+        if index is not None:
+            event.stop()
+            self.highlight(index)
+            self.activate(index)
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.action_move(1)
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.action_move(-1)
+
+    # --- rendering ------------------------------------------------------------------
+    def build(self, width: int, height: int) -> list[Text]:
+        if self.menu is None:
+            return []
+        console = self.app.console
+        menu = self.menu
+        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        if menu.hint:
+            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
+        detail_rows = min(8 if self.roomy else 5, max(height // 3, 2))
+        entries = menu.entries
+        if entries:
+            if self._note is not None:
+                detail = self._note
+            else:
+                e = entries[min(self.highlighted, len(entries) - 1)]
+                detail = Text(e.detail, style="italic", end="")
+            bottom = [Text("╌" * width, style="dim", end="")]
+            bottom += wrap(Text(" ", end="") + detail, width, console, indent=1)[:detail_rows]
+        else:
+            bottom = [self._note] if self._note is not None else []
+        top = top[: max(height - len(bottom) - 1, 1)]
+        room = max(height - len(top) - len(bottom), 0)
+        # the list: entries wrapped, the highlighted one kept in view
+        blocks: list[list[Text]] = []
+        for i, e in enumerate(entries):
+            label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
+            label.append_text(e.label)
+            if e.submenu is not None:
+                label.append(" ›", style="bold")
+            if self.roomy and e.inline and e.detail:
+                label.append("\n  " + e.detail, style="italic dim")
+            block = wrap(label, width, console, indent=2)
+            if i == self.highlighted:
+                for line in block:
+                    line.pad_right(width - line.cell_len)
+                    line.stylize("reverse")
+            blocks.append(block)
+        starts = []
+        row = 0
+        for b in blocks:
+            starts.append(row)
+            row += len(b)
+        if blocks:
+            h = min(self.highlighted, len(blocks) - 1)
+            first, last = starts[h], starts[h] + len(blocks[h])
+            if first < self._scroll:
+                self._scroll = first
+            elif last > self._scroll + room:
+                self._scroll = max(last - room, 0)
+            self._scroll = min(self._scroll, max(row - room, 0))
+        listing: list[Text] = []
+        self._row_map = {}
+        y0 = len(top)
+        for i, b in enumerate(blocks):
+            for j, line in enumerate(b):
+                r = starts[i] + j - self._scroll
+                if 0 <= r < room:
+                    listing.append(line)
+                    self._row_map[y0 + r] = i
+        if self._scroll > 0 and listing:
+            listing[0] = Text("  ↑ …", style="dim", end="")
+        if starts and self._scroll + room < row and listing:
+            listing[-1] = Text("  ↓ …", style="dim", end="")
+        listing += [Text("", end="")] * (room - len(listing))
+        return top + listing + bottom

@@ -5,7 +5,8 @@ from typing import Any
 
 import msgspec
 from rich.text import Text
-from textual.widgets import Static
+
+from .line_widget import LineWidget
 
 from ..cards import character_label
 from ..i18n import Catalogue
@@ -14,10 +15,19 @@ from ..prompt_model import waiting_sentence
 _enc = msgspec.msgpack.Encoder()
 
 
-class StatusBar(Static):
+class StatusBar(LineWidget):
     """Two fixed lines: where the game is, then what is on the characters."""
 
     _key: bytes | None = None
+    _text: Text | None = None
+
+    def build(self, width: int, height: int) -> list[Text]:
+        if self._text is None:
+            return []
+        lines = self._text.split("\n")
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        return list(lines)
 
     def show(self, view: Any, cat: Catalogue) -> bool:
         key = _enc.encode((cat.lang, view.round, view.phase, view.called, view.crown, view.deck_size, view.faceup,
@@ -27,7 +37,8 @@ class StatusBar(Static):
         if key == self._key:
             return False
         self._key = key
-        self.update(self.render_text(view, cat), layout=False)
+        self._text = self.render_text(view, cat)
+        self.invalidate()
         return True
 
     @staticmethod

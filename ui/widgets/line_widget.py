@@ -1,0 +1,89 @@
+"""A widget drawn line by line from Rich `Text` lines, repainting only the lines that changed.
+
+Textual's default path re-wraps and re-styles every line of a widget each
+time it changes. Here a subclass builds its lines (`build(width, height)`,
+already wrapped and at most `width` cells). `invalidate()` rebuilds them,
+compares them with the lines on screen and marks only the changed lines dirty
+(a partial repaint of this widget; `layout=True` only when its height may
+change). `render_line` converts each line to a `Strip` through a small cache
+keyed by the line's text and styles.
+"""
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+MAX_STRIPS = 256
+
+
+def _same(a: Text, b: Text) -> bool:
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
+class LineWidget(Widget):
+    can_focus = False
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._built: tuple[int, int, list[Text]] | None = None
+        self._strips: dict[tuple, Strip] = {}
+        self._base: Style | None = None
+
+    def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
+        return []
+
+    def invalidate(self, layout: bool = False) -> None:
+        """The content changed: repaint the lines that differ (all of them if the size changed)."""
+        old = self._built
+        self._built = None
+        if layout or old is None or not self.is_mounted:
+            self.refresh(layout=layout)
+            return
+        width, height = self.content_size
+        if (width, height) != (old[0], old[1]) or width <= 0:
+            self.refresh()
+            return
+        new = self.built_lines(width, height)
+        before = old[2]
+        dirty = [Region(0, y, width, 1) for y in range(max(len(new), len(before)))
+                 if y >= len(new) or y >= len(before) or not _same(new[y], before[y])]
+        if dirty:
+            self.refresh(*dirty)
+
+    def built_lines(self, width: int, height: int) -> list[Text]:
+        built = self._built
+        if built is None or built[0] != width or built[1] != height:
+            built = self._built = (width, height, self.build(width, height) if width > 0 and height > 0 else [])
+        return built[2]
+
+    def notify_style_update(self) -> None:
+        self._base = None
+        self._strips.clear()
+        super().notify_style_update()
+
+    def _on_resize(self, event: events.Resize) -> None:
+        self._built = None
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.content_size
+        base = self._base
+        if base is None:
+            base = self._base = self.rich_style
+        lines = self.built_lines(width, height)
+        if y >= len(lines) or width <= 0:
+            return Strip.blank(width, base)
+        line = lines[y]
+        key = (line.plain, tuple(line.spans), line.style, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) >= MAX_STRIPS:
+                self._strips.clear()
+            segments = Segment.apply_style(line.render(self.app.console, end=""), base)
+            strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
+            self._strips[key] = strip
+        return strip
