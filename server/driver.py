@@ -135,6 +135,22 @@ def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | No
     return downgrade
 
 
+class _SessionParser(XTermParser):
+    """Textual's parser without its class-level cache of kitty key sequences.
+
+    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on an instance
+    method (Textual 8.2.8): its keys hold parser instances, which hold their
+    suspended generator and the last Key event, whose sender is the app. Every
+    session that typed a key would stay in memory, app and all, until 1024
+    later sequences pushed it out. Parsing a sequence again costs microseconds.
+    """
+
+    _parse_uncached = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
+
+    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
+        return self._parse_uncached(sequence)
+
+
 class ChannelLink(Protocol):
     """What the driver needs from its SSH session (see server/session.py)."""
 
@@ -187,7 +203,7 @@ class SSHDriver(Driver):
         self._input_enabled = False
         self._first_frame = False
         # Input
-        self._parser = XTermParser(False)  # debug=True would open keys.log in the cwd
+        self._parser = _SessionParser(False)  # debug=True would open keys.log in the cwd
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending_input = bytearray()
         self._input_handle: asyncio.TimerHandle | None = None
@@ -454,7 +470,7 @@ class SSHDriver(Driver):
             # The parser is a generator: after an error it is finished. Start a
             # fresh one so that the session keeps working.
             log.warning("input parser failed; resetting it", exc_info=True)
-            self._parser = XTermParser(False)
+            self._parser = _SessionParser(False)
             self._in_paste = False
             self._marker = ""
 
@@ -527,7 +543,7 @@ class SSHDriver(Driver):
                 self.process_message(event)
         except Exception:
             log.warning("input parser failed on tick; resetting it", exc_info=True)
-            self._parser = XTermParser(False)
+            self._parser = _SessionParser(False)
             return
         self._schedule_escape_tick()
 

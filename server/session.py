@@ -28,6 +28,7 @@ import contextvars
 import functools
 import itertools
 import logging
+import socket
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -482,7 +483,10 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return self._config.port
 
     def _host_name(self) -> str:
-        return self._config.host
+        host = self._config.host
+        if host in ("", "0.0.0.0", "::"):
+            return socket.gethostname()
+        return host
 
     async def _run(self) -> None:
         """The session task, in a fresh context: start slot, app, goodbye."""

@@ -89,14 +89,21 @@ class GcTuner:
     Raised thresholds while the server runs; ``gc.freeze()`` shortly after
     apps start (the frozen objects are never scanned again, so full
     collections stop pausing the loop); and, when sessions have left and the
-    server is quiet, ``gc.unfreeze()`` + ``gc.collect()`` + ``gc.freeze()`` to
-    free their cycles. The previous thresholds are restored on stop.
+    server is quiet (no app start and no input for ``gc_quiet_seconds``,
+    checked every ``gc_collect_interval_seconds``; at once when the last
+    session leaves; regardless of quiet after ten intervals),
+    ``gc.unfreeze()`` + ``gc.collect()`` + ``gc.freeze()`` to free their
+    cycles. That collection scans the whole heap: its pause grows with the
+    number of live sessions (logged at INFO past 100 ms). The previous
+    thresholds are restored on stop.
     """
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, count_sessions: Callable[[], int]) -> None:
         self._config = config
+        self._count_sessions = count_sessions
         self._old_thresholds: tuple[int, int, int] | None = None
         self._freeze_handle: asyncio.TimerHandle | None = None
+        self._idle_handle: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_start = 0.0
         self._last_input = 0.0
@@ -120,9 +127,10 @@ class GcTuner:
         self._task = loop.create_task(self._maintain(), name="citadels-gc", context=contextvars.Context())
 
     def stop(self) -> None:
-        if self._freeze_handle is not None:
-            self._freeze_handle.cancel()
-            self._freeze_handle = None
+        for handle in (self._freeze_handle, self._idle_handle):
+            if handle is not None:
+                handle.cancel()
+        self._freeze_handle = self._idle_handle = None
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -137,8 +145,17 @@ class GcTuner:
             loop = asyncio.get_running_loop()
             self._freeze_handle = loop.call_later(self._config.gc_freeze_delay_seconds, self._freeze)
 
-    def session_closed(self) -> None:
+    def session_closed(self, remaining: int) -> None:
         self._departed += 1
+        if remaining == 0 and self.enabled and self._old_thresholds is not None and self._idle_handle is None:
+            # Nobody is left to notice a pause: collect now rather than later.
+            loop = asyncio.get_running_loop()
+            self._idle_handle = loop.call_later(self._config.gc_quiet_seconds, self._collect_if_empty)
+
+    def _collect_if_empty(self) -> None:
+        self._idle_handle = None
+        if self._departed and self._count_sessions() == 0:
+            self.collect_now()
 
     def note_input(self) -> None:
         self._last_input = time.monotonic()
@@ -161,7 +178,8 @@ class GcTuner:
         self.collections += 1
         self._departed = 0
         self._last_collect = time.monotonic()
-        log_event(log, logging.DEBUG, "gc collect", ms=round(self.last_collect_ms, 1))
+        level = logging.INFO if self.last_collect_ms >= 100 else logging.DEBUG
+        log_event(log, level, "gc collect", ms=round(self.last_collect_ms, 1), sessions=self._count_sessions())
 
     async def _maintain(self) -> None:
         interval = self._config.gc_collect_interval_seconds
@@ -313,7 +331,7 @@ class Server:
         self._closing = False
         self._close_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
-        self.gc = GcTuner(config)
+        self.gc = GcTuner(config, lambda: len(self._sessions))
 
     # --- SessionHost
     @property
@@ -333,7 +351,7 @@ class Server:
     def session_closed(self, session: SSHSession) -> None:
         self._sessions.discard(session)
         self.ended_session_stats.append(session.stats())
-        self.gc.session_closed()
+        self.gc.session_closed(len(self._sessions))
         _clear_textual_instance_caches()
 
     def app_started(self, session: SSHSession) -> None:
