@@ -7,6 +7,8 @@ Prints ONE JSON line:
     once, each mounted with its first view), from tracemalloc;
   - mb_per_app_rss: the same from the process's resident set size (includes
     allocator overhead; noisy for small N);
+  - start_cpu_ms_per_app: CPU to start an app and draw its first view
+    (includes the pilot's own waiting overhead);
   - cpu_ms_per_update: process CPU per view update in one app (handle the
     message, update the widgets whose data changed, render the frame),
     measured over a recorded bots-only game, minus the cost of the same
@@ -51,6 +53,19 @@ def record_game(players: int = 5, seed: int = 7, seat: int = 0) -> list[ViewUpda
 def rss_mb() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+async def start_cost(n: int, size: tuple[int, int], first) -> float:
+    """CPU ms to start an app and draw its first view (apps started one after another)."""
+    total = 0.0
+    for _ in range(n):
+        c0 = time.process_time()
+        app = CitadelsApp(None, UiOptions())
+        async with app.run_test(size=size) as pilot:
+            app.post_message(ViewUpdate(*first))
+            await pilot.pause()
+            total += time.process_time() - c0
+    return total / n * 1000
 
 
 async def memory_per_app(n: int, size: tuple[int, int], first) -> tuple[float, float]:
@@ -107,10 +122,11 @@ def main() -> None:
     updates = game[: args.updates + 1]
     mb_tm, mb_rss = asyncio.run(memory_per_app(args.apps, (w, h), game[len(game) // 2]))
     cpu_ms, n = asyncio.run(cpu_per_update(updates, (w, h)))
+    start_ms = asyncio.run(start_cost(5, (w, h), game[len(game) // 2]))
     print(json.dumps({
         "benchmark": "ui_update", "size": f"{w}x{h}", "apps": args.apps,
         "mb_per_app_tracemalloc": round(mb_tm, 2), "mb_per_app_rss": round(mb_rss, 2),
-        "updates": n, "cpu_ms_per_update": round(cpu_ms, 2),
+        "updates": n, "cpu_ms_per_update": round(cpu_ms, 2), "start_cpu_ms_per_app": round(start_ms, 1),
     }))
 
 
