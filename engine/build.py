@@ -147,6 +147,15 @@ def check_complete(g: GameState, seat: int, ev: list[Event]) -> None:
         ev.append(Event("city_completed", seat=seat, option="first"))
 
 
+def remove_built(g: GameState, seat: int, b: Built) -> Built:
+    """Take this very district (not another copy of it) out of a city."""
+    city = g.players[seat].city
+    for i, x in enumerate(city):
+        if x is b:
+            return city.pop(i)
+    raise KeyError(b.name)
+
+
 def remove_district(g: GameState, seat: int, name: str) -> Built:
     """Take a district out of a city (for destruction, exchange, seizure)."""
     city = g.players[seat].city

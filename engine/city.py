@@ -34,6 +34,23 @@ def find(g: GameState, seat: int, name: str) -> Built | None:
     return None
 
 
+def copy_tag(b: Built) -> str | None:
+    """Tells apart two copies of one district (Quarry) when one is beautified (Artist)."""
+    return "beautified" if b.beautified else None
+
+
+def distinct_copies(city: list[Built]) -> list[Built]:
+    """One district per (name, beautified): the targets a player can tell apart."""
+    return list({(b.name, b.beautified): b for b in city}.values())
+
+
+def find_copy(g: GameState, seat: int, name: str | None, tag: str | None) -> Built | None:
+    for b in g.players[seat].city:
+        if b.name == name and copy_tag(b) == tag:
+            return b
+    return None
+
+
 def owned_uniques(g: GameState, seat: int) -> list:
     """The rule objects of the unique districts in `seat`'s city, in city order."""
     return [UNIQUES[b.name] for b in g.players[seat].city if b.name in UNIQUES]

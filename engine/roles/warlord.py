@@ -5,8 +5,8 @@ the deck bottom (with any cards under a Museum)."""
 from __future__ import annotations
 
 from .. import deck
-from ..build import remove_district
-from ..city import is_complete, rank8_immune, rank8_price, shielded, value
+from ..build import remove_built
+from ..city import copy_tag, distinct_copies, find_copy, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
 from ..hooks import Role, role
@@ -28,18 +28,18 @@ class Warlord(Role):
         for seat, p in enumerate(g.players):
             if not p.city or is_complete(g, seat) or shielded(g, seat):
                 continue
-            for b in {b.name: b for b in p.city}.values():
+            for b in distinct_copies(p.city):
                 if not rank8_immune(g, seat, b) and destroy_price(g, seat, b) <= gold:
-                    out.append(Ability(t.seat, self.name, player=seat, district=b.name))
+                    out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b)))
         return out
 
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
         victim = cmd.player
-        b = next(b for b in g.players[victim].city if b.name == cmd.district)
+        b = find_copy(g, victim, cmd.district, cmd.option)
         price = destroy_price(g, victim, b)
         g.players[cmd.seat].gold -= price
-        remove_district(g, victim, b.name)
+        remove_built(g, victim, b)
         deck.to_bottom(g, [b.name] + b.under)
         ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price,
                         character=self.name))
