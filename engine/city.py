@@ -34,9 +34,12 @@ def find(g: GameState, seat: int, name: str) -> Built | None:
     return None
 
 
-def copy_tag(b: Built) -> str | None:
-    """Tells apart two copies of one district (Quarry) when one is beautified (Artist)."""
-    return "beautified" if b.beautified else None
+def copy_tag(b: Built, city: list[Built]) -> str | None:
+    """Tells apart two copies of one district in a city (Quarry) when only one is beautified
+    (Artist): "beautified" names that copy; None otherwise (no ambiguity)."""
+    if b.beautified and any(x.name == b.name and not x.beautified for x in city):
+        return "beautified"
+    return None
 
 
 def distinct_copies(city: list[Built]) -> list[Built]:
@@ -45,10 +48,11 @@ def distinct_copies(city: list[Built]) -> list[Built]:
 
 
 def find_copy(g: GameState, seat: int, name: str | None, tag: str | None) -> Built | None:
-    for b in g.players[seat].city:
-        if b.name == name and copy_tag(b) == tag:
-            return b
-    return None
+    """The district a command names: the beautified copy if tagged so, else a plain one."""
+    copies = [b for b in g.players[seat].city if b.name == name]
+    if tag == "beautified":
+        return next((b for b in copies if b.beautified), None)
+    return next((b for b in copies if not b.beautified), copies[0] if copies else None)
 
 
 def owned_uniques(g: GameState, seat: int) -> list:

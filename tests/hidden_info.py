@@ -1,7 +1,7 @@
 """Test support: redraw everything one seat cannot see.
 
 `redraw(g, seat, rnd)` returns a copy of `g` in which the other players' hands,
-the deck order, the unrevealed characters of other players, the face-down
+the cards under their Museums, the deck order, the unrevealed characters of other players, the face-down
 discards and the characters being passed (when not to `seat`) are dealt
 again at random, and the generator state changed. The seat's view must not
 change: that is the hidden-information property.
@@ -18,13 +18,20 @@ def redraw(g: GameState, seat: int, rnd: random.Random) -> GameState:
     h = copy_state(g)
     # District cards: other hands and the deck, sizes kept.
     others = [s for s in range(len(h.players)) if s != seat]
+    # Cards under another player's Museum are face down too.
     pool = list(h.deck)
+    under = [b for s in others for b in h.players[s].city if b.under]
     for s in others:
         pool.extend(h.players[s].hand)
+    for b in under:
+        pool.extend(b.under)
     rnd.shuffle(pool)
     for s in others:
         n = len(h.players[s].hand)
         h.players[s].hand, pool = pool[:n], pool[n:]
+    for b in under:
+        n = len(b.under)
+        b.under, pool = pool[:n], pool[n:]
     h.deck = pool
     # Characters: unrevealed ones of other players, face-down discards, the pool when not ours.
     p = h.pending

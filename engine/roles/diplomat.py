@@ -14,7 +14,9 @@ theirs only; that extra goes to the bank). Districts move with their
 beautification and any cards under them (Museum). Nothing is built: no tax,
 no build limit. A Monument exchanged may complete a city (both are checked).
 
-Command: Ability(name="Diplomat", player=other, district=theirs, card=his own district).
+Command: Ability(name="Diplomat", player=other, district=theirs, card=his own district);
+with two copies of one district in a city (Quarry) and one beautified, `option`
+tells which of theirs and `kind` which of his ("beautified" or None).
 
 Events: exchanged (seat, player, district = taken, card = given, gold = paid to
 the other player, count = extra paid to the bank).
@@ -22,7 +24,7 @@ the other player, count = extra paid to the bank).
 from __future__ import annotations
 
 from ..build import check_complete
-from ..city import has, is_complete, rank8_immune, rank8_price, shielded, value
+from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
 from ..hooks import Role, role
@@ -36,16 +38,18 @@ def _price(g, me, mine, seat, theirs) -> tuple[int, int]:
 def _mine(g, me):
     out = {}
     for b in g.players[me].city:
-        if b.name not in out and not rank8_immune(g, me, b):
-            out[b.name] = b
+        key = (b.name, copy_tag(b, g.players[me].city))
+        if key not in out and not rank8_immune(g, me, b):
+            out[key] = b
     return out
 
 
 def _theirs(g, me, seat):
     out = {}
     for b in g.players[seat].city:
-        if b.name not in out and not rank8_immune(g, seat, b) and not has(g, me, b.name):
-            out[b.name] = b
+        key = (b.name, copy_tag(b, g.players[seat].city))
+        if key not in out and not rank8_immune(g, seat, b) and not has(g, me, b.name):
+            out[key] = b
     return out
 
 
@@ -72,14 +76,15 @@ class Diplomat(Role):
                         continue
                     diff, extra = _price(g, me, mb, seat, tb)
                     if diff + extra <= gold:
-                        out.append(Ability(me, self.name, player=seat, district=tb.name, card=mb.name))
+                        out.append(Ability(me, self.name, player=seat, district=tb.name, card=mb.name,
+                                           option=copy_tag(tb, p.city), kind=copy_tag(mb, g.players[me].city)))
         return out
 
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
         me, other = cmd.seat, cmd.player
-        mb = _mine(g, me)[cmd.card]
-        tb = _theirs(g, me, other)[cmd.district]
+        mb = _mine(g, me)[(cmd.card, cmd.kind)]
+        tb = _theirs(g, me, other)[(cmd.district, cmd.option)]
         diff, extra = _price(g, me, mb, other, tb)
         g.players[me].gold -= diff + extra
         g.players[other].gold += diff

@@ -14,7 +14,7 @@ Events: seized (seat, player, district, gold = paid to the owner, count = extra 
 from __future__ import annotations
 
 from ..build import check_complete, remove_district
-from ..city import has, is_complete, rank8_immune, rank8_price, shielded, value
+from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
 from ..hooks import Role, role
@@ -23,12 +23,13 @@ MAX_COST = 3
 
 
 def _candidates(g, me, seat):
-    """The seizable districts of `seat`'s city: (Built, price) by district name."""
+    """The seizable districts of `seat`'s city: (Built, price) by (name, copy tag)."""
     out = {}
     for b in g.players[seat].city:
-        if b.name in out or value(b) > MAX_COST or has(g, me, b.name) or rank8_immune(g, seat, b):
+        key = (b.name, copy_tag(b, g.players[seat].city))
+        if key in out or value(b) > MAX_COST or has(g, me, b.name) or rank8_immune(g, seat, b):
             continue
-        out[b.name] = (b, value(b) + rank8_price(g, seat, b))
+        out[key] = (b, value(b) + rank8_price(g, seat, b))
     return out
 
 
@@ -44,15 +45,15 @@ class Marshal(Role):
         for seat, p in enumerate(g.players):
             if seat == t.seat or not p.city or is_complete(g, seat) or shielded(g, seat):
                 continue
-            for name, (b, price) in _candidates(g, t.seat, seat).items():
+            for (name, tag), (b, price) in _candidates(g, t.seat, seat).items():
                 if price <= gold:
-                    out.append(Ability(t.seat, self.name, player=seat, district=name))
+                    out.append(Ability(t.seat, self.name, player=seat, district=name, option=tag))
         return out
 
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
         owner = cmd.player
-        b, price = _candidates(g, cmd.seat, owner)[cmd.district]
+        b, price = _candidates(g, cmd.seat, owner)[(cmd.district, cmd.option)]
         cost = value(b)
         g.players[cmd.seat].gold -= price
         g.players[owner].gold += cost

@@ -30,7 +30,7 @@ class Warlord(Role):
                 continue
             for b in distinct_copies(p.city):
                 if not rank8_immune(g, seat, b) and destroy_price(g, seat, b) <= gold:
-                    out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b)))
+                    out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b, p.city)))
         return out
 
     def act(self, g, cmd, ev):
