@@ -15,7 +15,6 @@ so that the disk measured is the one the server would use, not a tmpfs).
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import sys

@@ -39,7 +39,8 @@ Using it from the table actor (one table, one task; not thread-safe)::
     table = store.create(table_id, cfg, seats, state)       # a new game: state from engine.new_game(cfg)
     ...
     events = engine.apply(state, cmd)                       # for each command, then ONE line:
-    if notice := table.record(cmd, state): announce(notice) # persisted before any view goes out
+    if notice := await table.arecord(cmd, state): announce(notice)  # on disk before any view goes out
+                                                            # (or table.record(...): same, blocking the loop)
     ...
     store.export(table, path)                               # the creator saves to a named file
     table = store.adopt(savefile_from_lobby, new_id)        # a lobby entry loads a save
@@ -268,6 +269,20 @@ class TableSave:
         Returns only after the command is on disk (or the failure is known). Returns a SaveNotice when
         saving starts failing or works again, else None. Never raises for I/O.
         """
+        self._take(cmd, state, now)
+        return self._persist(cmd)
+
+    async def arecord(self, cmd: Command, state: GameState | None = None,
+                      now: datetime | None = None) -> SaveNotice | None:
+        """`record` with the disk work (write + fdatasync) in a worker thread, so that a slow disk
+        stalls only this table (which awaits it before showing anything), not the server's event loop.
+        Nothing may change the game while this is awaited (the actor applies one command at a time)."""
+        import asyncio
+
+        self._take(cmd, state, now)
+        return await asyncio.to_thread(self._persist, cmd)
+
+    def _take(self, cmd: Command, state: GameState | None, now: datetime | None) -> None:
         if self.finished:
             raise ValueError(f"table {self.id}: the game is over and saved; nothing more to record")
         if state is not None:
@@ -278,7 +293,6 @@ class TableSave:
             raise ValueError(f"table {self.id}: the state is after {self.save.state.seq} commands, the log would have "
                              f"{len(self.save.log) + 1}: record each applied command exactly once")
         self.save.updated = now or utcnow()
-        return self._persist(cmd)
 
     def apply(self, cmd: Command, now: datetime | None = None) -> tuple[list, SaveNotice | None]:
         """engine.apply then record: (events, notice). IllegalCommand propagates, nothing recorded."""

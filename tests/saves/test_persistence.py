@@ -12,7 +12,7 @@ from engine.state import encode
 from server import persistence
 from server.persistence import LOG_HEADER, RECORD, PersistenceError, SaveStore, read_log, read_save_file
 
-from .games import NAMES, T0, bots_for, first_game, play, seats_for
+from .games import NAMES, T0, bots_for, first_game, seats_for
 
 
 def start(store: SaveStore, table_id="t1", n=4, seed=3):
@@ -316,3 +316,31 @@ def test_one_server_per_folder(tmp_path):
     a.unlock()
     b.lock()
     b.unlock()
+
+
+async def test_arecord_keeps_the_event_loop_free(tmp_path):
+    import asyncio
+
+    store = SaveStore(tmp_path, snapshot_every=15)
+    cfg, g, table = start(store)
+    bots = bots_for(4, 0)
+    ticks = 0
+    stop = False
+
+    async def ticker():
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    log = []
+    for _ in range(60):
+        cmd = bots[g.pending.seat].choose(legal_commands(g, g.pending.seat))
+        apply(g, cmd)
+        log.append(cmd)
+        assert await table.arecord(cmd, g) is None
+    stop = True
+    await task
+    assert ticks >= 60  # the loop ran other tasks while the disk worked
+    assert SaveStore(tmp_path).open("t1").save.log == log
