@@ -25,7 +25,7 @@ _ANSI = re.compile(
 )
 
 
-def strip_ansi(text: str) -> str:
+def _strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
@@ -54,7 +54,7 @@ class Terminal:
 
     def text(self, since_mark: bool = True) -> str:
         data = bytes(self.raw[self._mark :] if since_mark else self.raw)
-        return strip_ansi(data.decode("utf-8", "replace"))
+        return _strip_ansi(data.decode("utf-8", "replace"))
 
     async def read_some(self, timeout: float = 0.2) -> bool:
         """Read what is available; False at end of output."""
@@ -98,12 +98,27 @@ class Terminal:
         self.conn.close()
 
 
-async def wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
+async def _wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} not reached within {timeout}s")
         await asyncio.sleep(0.02)
+
+
+# Helpers are handed out as fixtures, so that test modules import nothing from
+# this folder (its package name would be "server", like the real package).
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., Any]:
+    """await wait_until(predicate, timeout=10, what="...") polls every 20 ms."""
+    return _wait_until
+
+
+@pytest.fixture
+def strip_ansi() -> Callable[[str], str]:
+    return _strip_ansi
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from .conftest import wait_until
 
 # A small client window makes asyncssh's flow control bite after a few frames.
 SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}
@@ -23,7 +22,7 @@ async def _echo(term, key: str, timeout: float = 5.0) -> None:
     await term.wait_for(f"last key: {key}", timeout=timeout)
 
 
-async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal):
+async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal, wait_until):
     server = await start(output_stall_timeout_seconds=1.5)
     slow = await open_terminal(server, username="slow", size=(200, 60), session_options=SMALL_WINDOW)
     fast = await open_terminal(server, username="fast")
@@ -49,7 +48,7 @@ async def test_client_that_stops_reading_is_dropped_without_stalling_others(star
     await _echo(fast, "z")
 
 
-async def test_backlog_bound_closes_the_session(start, open_terminal):
+async def test_backlog_bound_closes_the_session(start, open_terminal, wait_until):
     # A bound smaller than one full frame: the first big repaint that cannot
     # leave closes the session at once.
     server = await start(max_output_backlog_bytes=50_000, output_high_water_bytes=10_000_000)

@@ -14,7 +14,6 @@ import pytest
 from server.demo_app import DemoApp
 from server.logging_setup import JsonFormatter, TextFormatter, log_event
 
-from .conftest import wait_until
 
 MARKER: contextvars.ContextVar[str] = contextvars.ContextVar("marker")
 
@@ -38,7 +37,7 @@ async def test_apps_run_in_fresh_contexts(start, open_terminal):
     assert seen["one"] == (None, True) and seen["two"] == (None, True)
 
 
-async def test_served_apps_leave_sys_stdout_alone(start, open_terminal, capsys):
+async def test_served_apps_leave_sys_stdout_alone(start, open_terminal, capsys, wait_until):
     before_out, before_err = sys.stdout, sys.stderr
     server = await start()
     terms = [await open_terminal(server, username=f"u{i}") for i in range(3)]
@@ -52,7 +51,7 @@ async def test_served_apps_leave_sys_stdout_alone(start, open_terminal, capsys):
     assert "server output" in capsys.readouterr().out
 
 
-async def test_typed_input_never_reaches_the_logs(start, open_terminal, caplog):
+async def test_typed_input_never_reaches_the_logs(start, open_terminal, caplog, wait_until):
     caplog.set_level(logging.DEBUG)
     server = await start()
     term = await open_terminal(server, username="typist")
@@ -88,7 +87,7 @@ def test_log_event_respects_levels(caplog):
     assert caplog.records[0].fields == {"x": 2}
 
 
-async def test_login_timeout_closes_idle_connections(start):
+async def test_login_timeout_closes_idle_connections(start, wait_until):
     server = await start(login_timeout_seconds=1.0)
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     banner = await asyncio.wait_for(reader.readline(), 5)
@@ -110,7 +109,7 @@ async def test_extreme_sizes_render(start, open_terminal, size):
     await term.wait_for("size: 80x24")
 
 
-async def test_departed_sessions_are_freed(start, open_terminal):
+async def test_departed_sessions_are_freed(start, open_terminal, wait_until):
     """Nothing keeps an ended session's app alive (Textual's class-level caches
     included): keys, escape sequences and pastes go through each one first."""
     import gc

@@ -9,8 +9,6 @@ import asyncssh
 import pytest
 from asyncssh.packet import Boolean, String, UInt32
 
-from .conftest import wait_until
-
 
 def _one_line(text: str) -> str:
     lines = [line for line in text.replace("\r", "").split("\n") if line.strip()]
@@ -99,7 +97,7 @@ async def test_environment_requests_are_bounded(start, open_terminal, infos):
     assert "HUGE" not in infos[0].env
 
 
-async def test_per_address_cap(start, open_terminal, connect):
+async def test_per_address_cap(start, open_terminal, connect, wait_until):
     server = await start(max_sessions_per_address=2)
     first = await open_terminal(server)
     second = await open_terminal(server)

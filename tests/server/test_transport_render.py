@@ -10,8 +10,6 @@ import asyncssh
 
 from server.session import color_system_for
 
-from .conftest import wait_until
-
 
 async def test_pty_client_sees_the_app(start, open_terminal, client_key, infos):
     server = await start()
@@ -176,7 +174,7 @@ async def test_garbage_input_does_not_break_the_session_or_server(start, open_te
     await other.wait_for("last key: (none yet)")
 
 
-async def test_ctrl_q_ends_the_session(start, open_terminal):
+async def test_ctrl_q_ends_the_session(start, open_terminal, wait_until):
     server = await start()
     term = await open_terminal(server)
     await term.wait_for("size: 80x24")
@@ -199,19 +197,14 @@ async def test_app_code_closes_its_session_with_a_message(start, open_terminal, 
     assert term.process.exit_status == 0
 
 
-async def test_client_disconnect_ends_the_app(start, open_terminal):
+async def test_client_disconnect_ends_the_app(start, open_terminal, wait_until):
     server = await start()
     term = await open_terminal(server)
     await term.wait_for("size: 80x24")
     assert server.session_count == 1
     term.close()
     await wait_until(lambda: server.session_count == 0, what="session removed")
-    assert server.connection_count == 0 or await _eventually_no_connections(server)
-
-
-async def _eventually_no_connections(server) -> bool:
     await wait_until(lambda: server.connection_count == 0, what="connection removed")
-    return True
 
 
 async def test_app_crash_is_contained(start, open_terminal):

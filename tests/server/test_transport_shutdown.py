@@ -18,7 +18,6 @@ import pytest
 
 from server.session import ServerStopping
 
-from .conftest import strip_ansi, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -100,7 +99,7 @@ async def test_join_burst_starts_a_few_apps_at_a_time(start, open_terminal):
     assert server.session_count == 8
 
 
-async def test_gc_is_tuned_while_serving_and_restored_after(start, open_terminal):
+async def test_gc_is_tuned_while_serving_and_restored_after(start, open_terminal, wait_until):
     before = gc.get_threshold()
     server = await start(gc_tuning=True, gc_freeze_delay_seconds=0.1, gc_threshold0=12345, gc_quiet_seconds=0.2)
     try:
@@ -119,7 +118,7 @@ async def test_gc_is_tuned_while_serving_and_restored_after(start, open_terminal
     assert gc.get_freeze_count() == 0
 
 
-def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path):
+def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, strip_ansi):
     script = textwrap.dedent(
         f"""
         from server.config import ServerConfig
