@@ -9,25 +9,11 @@ from __future__ import annotations
 
 import itertools
 
-from msgspec import Struct, field
-
-from .cards.characters import RANK
+from .cards.editions import rank
 from .cards.districts import DISTRICTS, TYPES
 from .city import complete_at, size, value
 from .hooks import UNIQUES
-from .state import GameState
-
-
-class Score(Struct, omit_defaults=True):
-    seat: int
-    districts: int = 0
-    all_types: int = 0
-    first_complete: int = 0
-    complete: int = 0
-    bonuses: dict[str, int] = field(default_factory=dict)
-    total: int = 0
-    choices: dict[str, str] = field(default_factory=dict)  # e.g. {"Haunted Quarter": "military"}
-    tiebreak: int = -1  # highest rank revealed in the last round
+from .state import GameState, Score  # noqa: F401  (Score re-exported)
 
 
 def _types(g: GameState, seat: int, ctx: dict) -> set[str]:
@@ -40,7 +26,7 @@ def _types(g: GameState, seat: int, ctx: dict) -> set[str]:
 def score_player(g: GameState, seat: int, ctx: dict) -> Score:
     p = g.players[seat]
     s = Score(seat=seat, choices={k: v for k, v in ctx.items() if isinstance(v, str)})
-    s.districts = sum(value(b) for b in p.city)
+    s.districts = sum(value(b, g) for b in p.city)
     if _types(g, seat, ctx) >= set(TYPES):
         s.all_types = 3
     if g.first_complete == seat:
@@ -88,7 +74,10 @@ def best_score(g: GameState, seat: int) -> Score:
         if best is None or s.total > best.total:
             best = s
     assert best is not None
-    ranks = [RANK[c] for c, s in g.revealed.items() if s == seat]
+    if g.rules.tiebreak == "gold":  # 2000 rules (open point): most gold left, then shared
+        best.tiebreak = g.players[seat].gold
+        return best
+    ranks = [rank(g.rules.edition, c) for c, s in g.revealed.items() if s == seat]
     best.tiebreak = max(ranks) if ranks else -1
     return best
 

@@ -76,6 +76,20 @@ class Markers(Struct):
     threats_revealed: list[str] = field(default_factory=list)
 
 
+class Score(Struct, omit_defaults=True):
+    """One player's final score with its breakdown."""
+
+    seat: int
+    districts: int = 0
+    all_types: int = 0
+    first_complete: int = 0
+    complete: int = 0
+    bonuses: dict[str, int] = field(default_factory=dict)  # by unique district name
+    total: int = 0
+    choices: dict[str, str] = field(default_factory=dict)  # e.g. {"Haunted Quarter": "military"}
+    tiebreak: int = -1  # highest rank revealed in the last round
+
+
 class GameState(Struct):
     rules: RuleSet
     lineup: list[str]  # characters in play, in rank order
@@ -96,7 +110,7 @@ class GameState(Struct):
     first_complete: int | None = None  # the seat that completed a city first
     tax: int = 0  # gold on the Tax Collector's token
     seq: int = 0  # commands applied so far
-    scores: list | None = None  # filled at game end (list of Score)
+    scores: list[Score] | None = None  # filled at game end
     winners: list[int] = field(default_factory=list)
     flags: dict[str, int] = field(default_factory=dict)  # small per-game values for cards
 
