@@ -2,10 +2,17 @@
 
 `LogWriter` turns redacted events into `LogLine`s. It remembers which
 character each seat revealed this round, so that "Ben (Warlord) destroyed Ana's
-Market for 1 gold" names the character even when the event does not. An event
-whose hidden fields were blanked for this seat uses the `<kind>_hidden`
-sentence; one whose fields this seat alone may see is marked private. Unknown
-kinds get a generic sentence.
+Market for 1 gold" names the character even when the event does not (an
+event's own `character` names the actor only for the kinds in `ACTOR_KINDS`;
+elsewhere it is a target: "kills the King").
+
+Private events: the engine lists in `private` the seats that may see an
+event's hidden fields (`character`, `card`, `cards`) and blanks them for
+everyone else. A seat in `private` gets the full sentence, marked private
+("only you"); any other seat gets the `<kind>_hidden` sentence, a public
+account that names nothing hidden ("Ben receives another character
+(Theater)"). Then `<kind>_<option>` and `<kind>`; unknown kinds get a generic
+sentence.
 """
 from __future__ import annotations
 
@@ -16,6 +23,13 @@ from .i18n import Catalogue
 
 # Kinds that are bookkeeping rather than news: shown dimmed.
 QUIET = {"called", "turn_ended"}
+# Kinds whose `character` is the actor's own character (elsewhere it is a target or a subject).
+ACTOR_KINDS = {"income", "extra_gold", "extra_cards", "turn_ended", "beautified", "abbot_tithe", "scholar_drew",
+               "scholar_kept", "tax_collected", "alchemist_refund", "exchanged", "seized", "destroyed"}
+# Kinds that name the actor alone, without a character.
+PLAIN_WHO = {"revealed", "character_picked", "character_discarded", "called", "round_started", "game_started",
+             "took_facedown", "theater", "theater_received", "theater_passed", "game_ended", "city_completed",
+             "crown_moved", "crown_kept", "ballroom_thanks", "plague_passed", "plague_started"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +51,26 @@ class LogWriter:
             return names[seat]
         return self.cat.t("ui.nobody")
 
+    def keys(self, ev: Any, hidden: bool) -> list[str]:
+        """The catalogue keys that may tell this event, best first."""
+        kind = ev.kind
+        keys = []
+        if kind == "character_discarded" and ev.seat >= 0 and not ev.character and ev.count:
+            keys.append("event.character_discarded_rest")
+        if hidden or (ev.private is not None and not ev.character and not ev.card and not ev.cards
+                      and kind in ("character_picked", "character_discarded", "kept_card")):
+            if ev.option:
+                keys.append(f"event.{kind}_{ev.option}_hidden")
+            keys.append(f"event.{kind}_hidden")
+        if kind == "characters_discarded" and not ev.cards:
+            keys.append("event.characters_discarded_none")
+        if ev.option:
+            keys.append(f"event.{kind}_{ev.option}")
+            if kind == "built":
+                keys.append("event.built_via")
+        keys.append(f"event.{kind}")
+        return keys
+
     def line(self, ev: Any, names: list[str]) -> LogLine:
         cat = self.cat
         kind = ev.kind
@@ -46,45 +80,28 @@ class LogWriter:
             self.playing[ev.seat] = ev.character
         hidden = ev.private is not None and (self.seat is None or self.seat not in ev.private)
         private = ev.private is not None and not hidden
-        character = ev.character or self.playing.get(ev.seat)
         who = self._name(names, ev.seat)
-        if character and kind not in ("revealed", "character_picked", "character_discarded", "called",
-                                      "killed", "robbed", "round_started", "game_started"):
-            who = f"{who} ({cat.character(character)})"
-        if kind in ("killed", "robbed"):
-            actor = self.playing.get(ev.seat)
+        if kind not in PLAIN_WHO:
+            actor = ev.character if kind in ACTOR_KINDS and ev.character else self.playing.get(ev.seat)
             if actor:
                 who = f"{who} ({cat.character(actor)})"
         fields = {
             "who": who,
+            "seat": self._name(names, ev.seat),
             "player": self._name(names, ev.player),
-            "character": cat.character(ev.character) if ev.character else "?",
+            "character": cat.character(ev.character) if ev.character else None,
             "rank": cat.rank(ev.character) or ev.count,
-            "district": cat.district(ev.district) if ev.district else "?",
-            "card": cat.card(ev.card) if ev.card else "?",
+            "district": cat.district(ev.district) if ev.district else None,
+            "card": cat.card(ev.card) if ev.card else None,
             "cards": cat.names([cat.card(c) for c in ev.cards]),
             "gold": ev.gold,
             "count": ev.count,
-            "option": cat.card(ev.option) if ev.option else "",
+            "option": cat.value(ev.option) if ev.option else "",
             "kind": kind,
         }
-        keys = []
-        if kind == "character_discarded" and ev.seat >= 0 and not ev.character and ev.count:
-            keys.append("event.character_discarded_rest")
-        if hidden or (ev.private is not None and not ev.character and not ev.card and not ev.cards
-                      and kind in ("character_picked", "character_discarded", "kept_card")):
-            keys.append(f"event.{kind}_hidden")
-        if kind == "characters_discarded" and not ev.cards:
-            keys.append("event.characters_discarded_none")
-        if ev.option:
-            keys.append(f"event.{kind}_{ev.option}")
-            if kind == "built":
-                keys.append("event.built_via")
-        keys.append(f"event.{kind}")
-        for k in keys:
-            if cat.has(k):
-                text = cat.t(k, **fields)
-                break
+        key = cat.first(*self.keys(ev, hidden))
+        if key is not None:
+            text = cat.t(key, **fields)
         else:
             detail = []
             for f in ("player", "character", "district", "card"):

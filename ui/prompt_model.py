@@ -5,9 +5,11 @@ into a `Menu` of `Entry`s. Commands are grouped by what they are (Build,
 Income, each `Ability` by card name and option); a group whose commands differ
 in their target fields becomes a sub-menu that narrows one field at a time
 (player, then character, district, card, type), so every list shows only
-legal targets. A new card needs only catalogue entries (`ability.<Card>`,
-`ability.<Card>_does`, or `ability.<Card>.<option>` ...), never code here:
-unknown cards, options, choices and command kinds get generic labels.
+legal targets. A new card needs only catalogue entries in
+`ui/i18n/cards.<lang>.toml` (`ability.<Card>`, `ability.<Card>_does`,
+`ability.<Card>.<option>`, `build.<Card>`, `choice.<about>.<option>`,
+`select.<purpose>` ...), never code here: unknown cards, options, choices and
+command kinds get generic labels.
 """
 from __future__ import annotations
 
@@ -83,12 +85,42 @@ def waiting_sentence(view: Any, cat: Catalogue) -> str:
         return cat.t("waiting.choice", name=who(view, cat, pd.seat, character), about=about_label(cat, pd.about))
     if kind == "select_cards":
         return cat.t("waiting.select_cards", name=who(view, cat, pd.seat, character),
-                     about=cat.t(f"select.{pd.about}", fallback=pd.about or "?"))
+                     about=select_label(cat, pd.about))
     return cat.t("waiting.other", name=who(view, cat, pd.seat, character))
 
 
 def about_label(cat: Catalogue, about: str | None) -> str:
-    return cat.t(f"choice.{about}", fallback=(about or "?"))
+    """The question of a `Choice`: `choice.<about>`, or the raw key."""
+    return cat.t(f"choice.{about}", fallback=about or "?")
+
+
+def select_label(cat: Catalogue, purpose: str | None) -> str:
+    """What a `SelectCards` chooses: `select.<purpose>`, or the raw key."""
+    return cat.t(f"select.{purpose}", fallback=purpose or "?")
+
+
+def choice_texts(view: Any, cat: Catalogue, about: str | None, option: str) -> tuple[str, str, bool]:
+    """(label, what it does, known) for the answer `option` to the `Choice` `about`.
+
+    Keys, first found: `choice.<about>.<option>`; `choice.<about>.*:*` for "<seat>:<character>";
+    `choice.<about>.*` for a seat ({player}) or any other value ({option}, translated);
+    `choice.<option>` (yes/no ...). `_does` after the same key says what it does."""
+    fields: dict[str, object] = {"option": cat.value(option)}
+    seat, _, rest = option.partition(":")
+    generic = "*"
+    if seat.isdigit():  # a seat, or "<seat>:<character>"
+        s = int(seat)
+        fields["option"] = fields["player"] = view.players[s].name if 0 <= s < len(view.players) else seat
+        if rest:
+            fields["character"] = cat.character(rest)
+            generic = "*:*"
+    key = cat.first(f"choice.{about}.{option}", f"choice.{about}.{generic}", f"choice.{option}")
+    if key is None:
+        label = cat.t("choice.fallback", option=fields["option"])
+        return label, cat.t("cmd.choose_does", option=label), False
+    label = cat.t(key, **fields)
+    does = cat.t(key + "_does", **fields) if cat.has(key + "_does") else cat.t("cmd.choose_does", option=label)
+    return label, does, True
 
 
 class _Ctx:
@@ -115,25 +147,29 @@ class _Ctx:
         return str(base) if d else "?"
 
     def fields(self, cmd: Any) -> dict[str, object]:
+        """The command's fields as words: names for seats, translated card names; None when absent
+        (a sentence that needs an absent field shows "?")."""
         cat = self.cat
         out: dict[str, object] = {}
         for f in ("character", "player", "district", "card", "kind", "option", "via", "using", "gold", "name"):
             v = getattr(cmd, f, None)
             if v is None:
-                out[f] = "?"
+                out[f] = None
             elif f == "character":
-                out[f] = cat.ranked(v)
+                out[f] = cat.character(v)
+                out["rank"] = cat.rank(v)
             elif f == "player":
                 out[f] = self.player_name(v)
-            elif f in ("district", "card", "via", "using"):
+            elif f in ("district", "card", "via", "using", "name"):
                 out[f] = cat.card(v)
             elif f == "kind":
                 out[f] = cat.kind(v)
-            elif f == "name":
-                out[f] = cat.card(v)
+            elif f == "option":
+                out[f] = cat.value(v)
             else:
                 out[f] = v
-        out["cost"] = self.built_cost(getattr(cmd, "player", None), getattr(cmd, "district", None))
+        district = getattr(cmd, "district", None)
+        out["cost"] = self.built_cost(getattr(cmd, "player", None), district) if district else None
         return out
 
     # --- labels of target values -------------------------------------------------------
@@ -194,12 +230,19 @@ def ability_does(ctx: _Ctx, cmd: Ability) -> str:
         if cat.has(k + "_does"):
             return cat.t(k + "_does", **f)
     text = cat.character_text(cmd.name) if cmd.name in CHARACTERS else cat.district_text(cmd.name)
-    targets = ", ".join(f"{k}: {f[k]}" for k in ABILITY_FIELDS + ("option",) if getattr(cmd, k, None) is not None)
+    targets = ", ".join(f"{k}: {f[k] or '?'}" for k in ABILITY_FIELDS + ("option",)
+                        if getattr(cmd, k, None) is not None)
     return cat.t("ability.fallback_does", text=text + (f" ({targets})" if targets else ""))
 
 
 def _build_label(ctx: _Ctx, cmd: Build) -> Text:
     return district_token(ctx.cat, cmd.district)
+
+
+def build_label(cat: Catalogue, via: str) -> str:
+    """The label of the builds paid another way, by `via` (`build.<via>`)."""
+    key = f"build.{via}"
+    return cat.t(key) if cat.has(key) else cat.t("cmd.build_via", via=cat.card(via))
 
 
 def build_does(ctx: _Ctx, cmd: Build) -> str:
@@ -208,6 +251,8 @@ def build_does(ctx: _Ctx, cmd: Build) -> str:
         d = DISTRICTS.get(cmd.district)
         return cat.t("cmd.build_one_does", district=cat.district(cmd.district), cost=d.cost if d else "?",
                      type=cat.type_name(district_type(cmd.district)))
+    if cat.has(f"build.{cmd.via}_does"):
+        return cat.t(f"build.{cmd.via}_does", **ctx.fields(cmd))
     text = cat.t("cmd.build_via_does", district=cat.district(cmd.district), via=cat.card(cmd.via))
     extra = [str(v) for v in (cat.card(cmd.using) if cmd.using else None, ctx.player_name(cmd.player)
                               if cmd.player is not None else None) if v]
@@ -262,9 +307,9 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
                                                          cards=total - cmd.gold), command=cmd)
     if isinstance(cmd, Choose):
         about = view.pending.about if view.pending is not None else None
-        text = cat.t(f"choice.{about}.{cmd.option}", fallback=cat.t(f"choice.{cmd.option}",
-                                                                     fallback=cmd.option))
-        does = cat.t(f"choice.{about}.{cmd.option}_does", fallback=cat.t("cmd.choose_does", option=text))
+        text, does, _ = choice_texts(view, cat, about, cmd.option)
+        if label is None and cmd.option in DISTRICTS:  # a card to take: shown as a card (type, cost)
+            label = district_token(cat, cmd.option)
         return Entry(label or Text(text, end=""), does, command=cmd)
     if isinstance(cmd, Select):
         lab = Text("[ ] ", end="")
@@ -278,7 +323,8 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
         pd = view.pending
         n = len(pd.selected) if pd is not None else 0
         purpose = pd.about if pd is not None else None
-        text = cat.t(f"select.{purpose}_confirm", fallback=cat.t("cmd.confirm"), n=n)
+        key = f"select.{purpose}_confirm"
+        text = cat.t(key, n=n) if cat.has(key) else cat.t("cmd.confirm")
         return Entry(Text(text, style="bold", end=""), cat.t("cmd.confirm_does", n=n), command=cmd)
     kind = _tag(cmd)
     return Entry(Text(cat.t(f"cmd.{kind}", fallback=cat.t("cmd.unknown", kind=kind)), end=""),
@@ -351,7 +397,7 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
             label = Text(cat.t("cmd.build"), end="")
             return Entry(label, cat.t("cmd.build_does"),
                          submenu=_submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build")))
-        label = Text(cat.t("cmd.build_via", via=cat.card(via)), end="")
+        label = Text(build_label(cat, via), end="")
         if len(cmds) == 1 and cmds[0].district == via:  # a card with its own way to be built
             lab = Text(cat.t("cmd.build_special", district="").strip() + " ", end="")
             lab.append_text(district_token(cat, via))
@@ -359,7 +405,7 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
             return leaf(ctx, cmds[0], label=lab)
         if len(cmds) == 1:
             return leaf(ctx, cmds[0], label=label + Text(": ") + district_token(cat, cmds[0].district))
-        return Entry(label, cat.district_text(via) or cat.character_text(via),
+        return Entry(label, cat.character_text(via) if via in CHARACTERS else cat.district_text(via),
                      submenu=_submenu(ctx, cmds, BUILD_FIELDS, label.plain))
     if kind == "income":
         if len(cmds) == 1:
@@ -395,8 +441,10 @@ def title_for(view: Any, cat: Catalogue) -> tuple[str, str]:
     if kind == "choice":
         return cat.t("prompt.choice", about=about_label(cat, pd.about)), ""
     if kind == "select_cards":
-        return (cat.t("prompt.select_cards", about=cat.t(f"select.{pd.about}", fallback=pd.about or "?")),
-                cat.t("prompt.select_hint", n=len(pd.selected), min=pd.min, max=pd.max))
+        hint = cat.t("prompt.select_hint", n=len(pd.selected), min=pd.min, max=pd.max)
+        if cat.has(f"select.{pd.about}_hint"):
+            hint = cat.t(f"select.{pd.about}_hint") + " " + hint
+        return cat.t("prompt.select_cards", about=select_label(cat, pd.about)), hint
     if kind == "game_over":
         return cat.t("prompt.game_over"), cat.t("prompt.game_over_hint")
     return cat.t("ui.prompt"), ""

@@ -1,12 +1,20 @@
 """Message catalogues: every user-facing sentence of the UI, per language.
 
-`Catalogue(lang)` reads `ui/i18n/<lang>.toml` (parsed once per process and
-shared by every app) and answers `t("section.key", **fields)`. A key missing
-in a language falls back to English; a key missing everywhere returns the
-`fallback` given by the caller (or the key itself), so a new card or event
-kind never breaks the screen. Card names come from the engine's tables
-(`engine.cards`): English names are the code's names, Spanish names the 2016
-rulebook's.
+Two files per language, merged into one catalogue: `ui/i18n/<lang>.toml` (the
+screen's own words) and `ui/i18n/cards.<lang>.toml` (every card's commands,
+questions, card choices, log sentences and rule texts: the one place for card
+texts; see its header for the keys). A key may be defined in only one of them.
+
+`Catalogue(lang)` (parsed once per process and shared by every app) answers
+`t("section.key", **fields)`. A key missing in a language falls back to
+English; a key missing everywhere returns the `fallback` given by the caller
+(or the key itself), so a new card or event kind never breaks the screen.
+Card names come from the engine's tables (`engine.cards`): English names are
+the code's names, Spanish names the 2016 rulebook's.
+
+`Catalogue.audit`: set it to a list and every generic fallback, missing key,
+English stand-in for a Spanish text and unfilled {placeholder} is recorded
+there (the coverage test reads it; `None`, the default, costs nothing).
 """
 from __future__ import annotations
 
@@ -22,23 +30,48 @@ LANGUAGES = ("en", "es")
 _DIR = Path(__file__).parent
 
 
+FILES = ("{lang}.toml", "cards.{lang}.toml")  # the screen's words, the cards' texts
+# Keys whose text is a generic stand-in for something the catalogue does not know.
+GENERIC = frozenset({"ability.fallback", "ability.fallback_option", "ability.fallback_does", "event.fallback",
+                     "choice.fallback", "cmd.unknown", "cmd.unknown_does", "cmd.choose_does", "cmd.build_via",
+                     "cmd.build_via_does", "help.no_text"})
+
+
 @functools.cache
 def _load(lang: str) -> dict[str, str]:
-    """The catalogue of one language, flattened to "section.key" -> text."""
-    with open(_DIR / f"{lang}.toml", "rb") as f:
-        data = tomllib.load(f)
+    """The catalogue of one language (both files), flattened to "section.key" -> text."""
     flat: dict[str, str] = {}
-    for section, entries in data.items():
-        for key, text in entries.items():
-            flat[f"{section}.{key}"] = text.strip("\n") if isinstance(text, str) else str(text)
+    for name in FILES:
+        path = _DIR / name.format(lang=lang)
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        for section, entries in data.items():
+            for key, text in entries.items():
+                k = f"{section}.{key}"
+                if k in flat:
+                    raise ValueError(f"{path.name}: {k!r} is already defined in another catalogue file")
+                flat[k] = text.strip("\n") if isinstance(text, str) else str(text)
     return flat
 
 
 class _Fields(dict):
-    """Format fields that leave an unknown placeholder visible instead of failing."""
+    """Format fields that leave an unknown placeholder visible ("?") instead of failing."""
 
-    def __missing__(self, key: str) -> str:
+    def __init__(self, fields: dict, misses: list[str] | None, key: str) -> None:
+        super().__init__(fields)
+        self.misses = misses
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        if self.misses is not None:
+            self.misses.append(f"unfilled:{self.key}:{{{name}}}")
         return "?"
+
+    def __getitem__(self, name: str) -> object:
+        v = super().__getitem__(name)
+        if v is None:
+            return self.__missing__(name)
+        return v
 
 
 _formatter = string.Formatter()
@@ -53,15 +86,29 @@ class Catalogue:
         self.lang = lang
         self._texts = _load(lang)
         self._en = _load("en")
+        self.audit: list[str] | None = None
 
     def has(self, key: str) -> bool:
         return key in self._texts or key in self._en
+
+    def first(self, *keys: str) -> str | None:
+        """The first of `keys` the catalogue holds (None: none of them)."""
+        for k in keys:
+            if k in self._texts or k in self._en:
+                return k
+        return None
 
     def raw(self, key: str, fallback: str | None = None) -> str:
         text = self._texts.get(key)
         if text is None:
             text = self._en.get(key)
+            if self.audit is not None and text is not None:
+                self.audit.append(f"english:{key}")
+        if self.audit is not None and key in GENERIC:
+            self.audit.append(f"generic:{key}")
         if text is None:
+            if self.audit is not None:
+                self.audit.append(f"missing:{key}")
             return key if fallback is None else fallback
         return text
 
@@ -69,7 +116,7 @@ class Catalogue:
         text = self.raw(key, fallback)
         if not fields and "{" not in text:
             return text
-        return _formatter.vformat(text, (), _Fields(fields))
+        return _formatter.vformat(text, (), _Fields(fields, self.audit, key))
 
     # --- card names and types --------------------------------------------------
     def character(self, name: str | None) -> str:
@@ -115,8 +162,21 @@ class Catalogue:
             return self.t(f"resources.{kind}")
         return self.type_name(kind)
 
+    def value(self, v: str | None) -> str:
+        """A free value (an event's or a choice's option): a card, a character, a type, a resource."""
+        if v is None:
+            return "?"
+        if v in CHARACTERS:
+            return self.character(v)
+        if v in DISTRICTS:
+            return self.district(v)
+        if self.has(f"types.{v}") or v in ("gold", "cards"):
+            return self.kind(v)
+        return v
+
     def character_text(self, name: str) -> str:
-        return self.t(f"character_text.{name}", fallback=self.t("help.no_text"))
+        key = f"character_text.{name}"
+        return self.t(key) if self.has(key) else self.t("help.no_text")
 
     def district_text(self, name: str) -> str:
         return self.t(f"district_text.{name}", fallback="")
