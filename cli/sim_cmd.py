@@ -19,7 +19,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--preset", default=None, help="a preset line-up by name (default: first-game)")
     p.add_argument("--characters", default=None,
                    help="a custom line-up: comma-separated character names, one per rank 1-8 (+ optional rank 9)")
-    p.add_argument("--rules", default="2016", help="rule set (default 2016)")
+    p.add_argument("--rules", default="2016",
+                   help="rule set: 2016, 2016-classic-variant, classic, classic-variant, original-2000, dark-city "
+                        "(default 2016); with dark-city, --characters may list only the Dark City characters "
+                        "swapped in (e.g. Witch,Queen)")
+    p.add_argument("--variant", action="append", default=None, metavar="NAME",
+                   help="a variant of the rule set, repeatable: short-7, short-6, plague (2000 rule sets)")
+    p.add_argument("--uniques", default=None,
+                   help="dark-city: comma-separated Dark City purple districts to add (2-6)")
     p.add_argument("--seats", default=None,
                    help="bot kinds, one per seat, e.g. hard,normal,normal,random (sets the player count); the "
                         "kinds rotate round the table game by game and the JSON line gets each kind's win rate "
@@ -55,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = simulate(len(seats) if seats else args.players, args.games, seed=args.seed, preset=args.preset,
                           characters=chars, rules=args.rules, check_every=not args.no_check, seats=seats,
-                          bot_options=options, on_game=_saver(args))
+                          bot_options=options, on_game=_saver(args), variants=args.variant,
+                          uniques=[u.strip() for u in args.uniques.split(",")] if args.uniques else None)
     except (SetupError, ValueError) as e:
         print(f"citadels sim: {e}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ Public API:
 """
 from . import roles as _roles  # noqa: F401  (registers the characters)
 from . import uniques as _uniques  # noqa: F401  (registers the unique districts)
+from . import variants as _variants  # noqa: F401  (registers the rules variants: the Plague)
 from .apply import apply, explain, waiting_for
 from .commands import Command
 from .errors import IllegalCommand, SetupError

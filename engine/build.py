@@ -8,7 +8,7 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
-from .city import complete_at, has, owned_uniques, size
+from .city import complete_at, has, owned_uniques, printed_cost, size
 from .commands import Build
 from .events import Event
 from .hooks import ROLES, UNIQUES, role_of
@@ -17,7 +17,7 @@ from .state import Built, GameState, Turn
 
 def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) -> int:
     """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
-    cost = DISTRICTS[name].cost
+    cost = printed_cost(g, name)
     for u in owned_uniques(g, seat) if uniques is None else uniques:
         cost += u.cost_change(g, seat, name)
     return max(cost, 0)
@@ -126,6 +126,9 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         if r.intercept_build(g, t, name, paid, via, ev):
             return
     place(g, t.seat, Built(name), ev, paid=paid, via=via)
+    u = UNIQUES.get(name)
+    if u is not None and g.rules.edition != "2016":
+        u.on_built(g, t.seat, ev)  # older districts acting when built (Lighthouse, Bell Tower)
 
 
 def place(g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None,
@@ -152,7 +155,10 @@ def remove_built(g: GameState, seat: int, b: Built) -> Built:
     city = g.players[seat].city
     for i, x in enumerate(city):
         if x is b:
-            return city.pop(i)
+            city.pop(i)
+            if b.name in UNIQUES:
+                UNIQUES[b.name].on_removed(g, seat)
+            return b
     raise KeyError(b.name)
 
 
@@ -161,5 +167,8 @@ def remove_district(g: GameState, seat: int, name: str) -> Built:
     city = g.players[seat].city
     for i, b in enumerate(city):
         if b.name == name:
-            return city.pop(i)
+            city.pop(i)
+            if name in UNIQUES:
+                UNIQUES[name].on_removed(g, seat)
+            return b
     raise KeyError(name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
+from .cards.editions import COSTS
 from .hooks import ROLES, UNIQUES, unique_of
 from .rules import complete_size
 from .state import Built, GameState
@@ -15,9 +16,17 @@ def base_cost(name: str) -> int:
     return DISTRICTS[name].cost
 
 
-def value(b: Built) -> int:
-    """A built district's cost (and score): printed cost, +1 if beautified."""
-    return DISTRICTS[b.name].cost + (1 if b.beautified else 0)
+def printed_cost(g: GameState | None, name: str) -> int:
+    """A district's printed cost in the edition in play (2000: Observatory 5, Factory 6...)."""
+    over = COSTS.get(g.rules.edition) if g is not None else None
+    if over and name in over:
+        return over[name]
+    return DISTRICTS[name].cost
+
+
+def value(b: Built, g: GameState | None = None) -> int:
+    """A built district's cost (and score): printed cost, +1 if beautified (`g`: the edition's cost)."""
+    return printed_cost(g, b.name) + (1 if b.beautified else 0)
 
 
 def has(g: GameState, seat: int, name: str) -> bool:
@@ -69,7 +78,8 @@ def size(g: GameState, seat: int) -> int:
 
 
 def complete_at(g: GameState) -> int:
-    return complete_size(g.rules, len(g.players))
+    # g.flags["complete_at"]: a card changed it for this game (the Bell Tower's announcement)
+    return g.flags.get("complete_at") or complete_size(g.rules, len(g.players))
 
 
 def is_complete(g: GameState, seat: int) -> bool:

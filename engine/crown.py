@@ -12,3 +12,9 @@ def give_crown(g: GameState, seat: int, ev: list[Event], by: str) -> None:
     old = g.crown
     g.crown = seat
     ev.append(Event("crown_moved", seat=seat, player=old, character=by))
+    if g.rules.edition != "2016":  # older districts that react to the crown changing hands (Throne Room)
+        from .city import owned_uniques
+
+        for s in range(len(g.players)):
+            for u in owned_uniques(g, s):
+                u.on_crown_moved(g, s, old, seat, ev)

@@ -5,11 +5,11 @@ It knows no card by name; it calls the hooks of `engine.hooks`.
 from __future__ import annotations
 
 from . import selection
-from .cards.characters import RANK
+from .cards.editions import rank
 from .city import owned_uniques
 from .decisions import GameOver, PlayTurn
 from .events import Event
-from .hooks import ROLES, role_of
+from .hooks import ROLES, active_variants, role_of
 from .state import GameState, Markers, Turn
 
 
@@ -54,13 +54,26 @@ def call_next(g: GameState, ev: list[Event]) -> None:
     while g.called < len(lineup):
         ch = lineup[g.called]
         g.called += 1
-        ev.append(Event("called", character=ch, count=RANK[ch]))
+        ev.append(Event("called", character=ch, count=rank(g.rules.edition, ch)))
         seat = g.holders.get(ch)
-        if seat is None or g.markers.killed == ch:
+        if seat is None:
+            continue
+        if g.markers.killed == ch:
+            if any(u.killed_may_gather(g, seat) for u in owned_uniques(g, seat)):
+                gather_only_turn(g, seat, ch, ev)  # the Hospital (2000)
+                return
             continue
         begin_turn(g, seat, ch, ev)
         return
     end_round(g, ev)
+
+
+def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event]) -> None:
+    """A killed character's player still gathers resources, and nothing else: no reveal, no
+    build, no ability, no end-of-turn effects (the turn ends once resources are gathered)."""
+    begin_turn(g, seat, ch, ev, resumed=True)
+    g.turn.bewitched = True  # "only gathers" (turn.legal, flow.finish_gather)
+    ev.append(Event("gather_only", seat=seat, character=ch))  # public: the turn shows who plays
 
 
 def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> None:
@@ -75,6 +88,12 @@ def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool 
         for r in lineup_roles(g):
             r.on_any_reveal(g, t, ev)
         role.on_reveal(g, t, ev)
+        if g.rules.edition != "2016":  # older districts that react to any reveal (the Ballroom)
+            for s in range(len(g.players)):
+                for u in owned_uniques(g, s):
+                    u.on_any_reveal(g, s, t, ev)
+        for v in active_variants(g):
+            v.turn_start(g, t, ev)  # the Plague's discard
 
 
 def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
@@ -115,6 +134,13 @@ def end_round(g: GameState, ev: list[Event]) -> None:
         if roles[i].end_round(g, ev):
             g.flags["end_round_from"] = i + 1
             return
+    killed = g.markers.killed
+    if g.rules.reveal_killed and killed in g.holders:
+        if killed not in g.revealed:  # 2000: the killed character reveals only now (a King heir did already)
+            g.revealed[killed] = g.holders[killed]
+            ev.append(Event("revealed", seat=g.holders[killed], character=killed, option="killed"))
+        for r in roles:
+            r.on_killed_revealed(g, g.holders[killed], ev)
     ev.append(Event("round_ended", count=g.round))
     if g.first_complete is not None:
         end_game(g, ev)

@@ -96,6 +96,10 @@ class Role:
         """Why one of its ability commands is refused now, for the player."""
         return None
 
+    def on_killed_revealed(self, g: GameState, seat: int, ev: Events) -> None:
+        """2000 rules (RuleSet.reveal_killed): at round end the killed character was revealed;
+        `seat` held it (the Assassin's Plague contact)."""
+
 
 class Unique:
     """The rules of one unique district; `seat` owns it."""
@@ -179,11 +183,54 @@ class Unique:
         """Bonus points at game end for this card in `seat`'s hand (the Secret Vault)."""
         return 0
 
+    # --- older editions (engine/cards/editions.py) ----------------------------
+    def keep_count(self, g: GameState, seat: int, keep: int) -> int:
+        """How many drawn cards are kept when gathering cards (2000: Observatory with Library keep 2)."""
+        return keep
+
+    def on_built(self, g: GameState, seat: int, ev: Events) -> None:
+        """This district was just built in `seat`'s city (Lighthouse, Bell Tower); may set a decision."""
+
+    def on_removed(self, g: GameState, seat: int) -> None:
+        """This district left `seat`'s city by destruction or seizure (the Bell Tower's end returns)."""
+
+    def on_crown_moved(self, g: GameState, seat: int, old: int, new: int, ev: Events) -> None:
+        """The crown changed hands; `seat` owns this district (Throne Room)."""
+
+    def on_any_reveal(self, g: GameState, seat: int, t: Turn, ev: Events) -> None:
+        """A character was revealed (its turn starts); `seat` owns this district (Ballroom)."""
+
+    def killed_may_gather(self, g: GameState, seat: int) -> bool:
+        """True if `seat`, killed this round, still gathers resources when called (Hospital)."""
+        return False
+
+    def on_rank8_destroyed(self, g: GameState, seat: int, victim: int, district: str, ev: Events) -> bool:
+        """The Warlord destroyed `district` in `victim`'s city (it waits in the turn's `aside`);
+        `seat` owns this district. Return True if a decision is now pending (Graveyard)."""
+        return False
+
+
+class Variant:
+    """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
+    interactions through `contact`; the flow asks `turn_start` at every turn's start."""
+
+    name: str = ""
+
+    def start(self, g: GameState, ev: Events) -> None:
+        """The game is set up."""
+
+    def turn_start(self, g: GameState, t: Turn, ev: Events) -> None:
+        """A turn starts (after the reveal and its reactions); may set a decision."""
+
+    def contact(self, g: GameState, a: int, b: int, by: str, ev: Events) -> None:
+        """Seats `a` and `b` interacted through the ability of `by` (kill, robbery, tax, ...)."""
+
 
 ROLES: dict[str, Role] = {}
 UNIQUES: dict[str, Unique] = {}
 CHOICES: dict[str, Callable] = {}  # about -> fn(g, seat, option, ev)
 SELECTS: dict[str, Callable] = {}  # purpose -> fn(g, seat, cards, ev)
+VARIANTS: dict[str, Variant] = {}
 _DEFAULT_ROLE = Role()
 _DEFAULT_UNIQUE = Unique()
 
@@ -196,6 +243,23 @@ def role(cls: type[Role]) -> type[Role]:
 def unique(cls: type[Unique]) -> type[Unique]:
     UNIQUES[cls.name] = cls()
     return cls
+
+
+def variant(cls: type[Variant]) -> type[Variant]:
+    VARIANTS[cls.name] = cls()
+    return cls
+
+
+def active_variants(g: GameState) -> list[Variant]:
+    return [VARIANTS[v] for v in g.rules.variants if v in VARIANTS]
+
+
+def contact(g: GameState, a: int | None, b: int | None, by: str, ev: Events) -> None:
+    """Two players interacted through a card's ability (for variants: the Plague passes)."""
+    if a is None or b is None or a == b or not g.rules.variants:
+        return
+    for v in active_variants(g):
+        v.contact(g, a, b, by, ev)
 
 
 def choice(about: str) -> Callable:

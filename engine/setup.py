@@ -4,15 +4,16 @@ from __future__ import annotations
 from msgspec import Struct
 
 from . import flow
-from .cards.characters import CHARACTERS, RANK
+from .cards.characters import CHARACTERS, ORIGINAL_EIGHT
+from .cards.editions import rank
 from .cards.districts import UNIQUE_DISTRICTS, base_deck
 from .cards.lineups import PRESETS
 from .decisions import PickCharacter
 from .errors import SetupError
 from .events import Event
-from .hooks import ROLES
+from .hooks import ROLES, active_variants
 from .rng import Rng, seed_state
-from .rules import RULESETS
+from .rules import RULESETS, VARIANTS, with_variants
 from .state import GameState, Player
 
 
@@ -27,6 +28,7 @@ class GameConfig(Struct, omit_defaults=True):
     seed: int = 0
     crown: int | None = None  # None: a random seat
     rank9: bool | None = None  # with 4-7 players and a preset: use its rank 9 (default: yes if it names one)
+    variants: list[str] | None = None  # rule-set variants: "short-7", "short-6", "plague" (RuleSet.options)
 
 
 # The rulebook's substitutes for characters a player count cannot use.
@@ -45,6 +47,10 @@ def resolve_lineup(cfg: GameConfig) -> tuple[list[str], list[str]]:
     rules = RULESETS.get(cfg.rules)
     if rules is None:
         raise SetupError(f"Unknown rule set {cfg.rules!r}; known: {_one_line(list(RULESETS))}.")
+    if rules.edition != "2016":  # Classic box, 2000, Dark City: their own line-ups and decks
+        from .edition_setup import older_lineup
+
+        return older_lineup(cfg, rules)
     if cfg.preset == RANDOM:  # a legal line-up drawn from the seed (engine/lineup_random.py)
         from .lineup_random import random_lineup
 
@@ -77,29 +83,38 @@ def resolve_lineup(cfg: GameConfig) -> tuple[list[str], list[str]]:
 
 def check_lineup(chars: list[str], n: int, rules: str = "2016") -> list[str]:
     """Refuse an impossible line-up with a sentence that says why."""
+    rules_obj = RULESETS[rules]
     for c in chars:
         if c not in CHARACTERS:
             raise SetupError(f"Unknown character {c!r}; known: {_one_line(list(CHARACTERS))}.")
         if c not in ROLES:
             raise SetupError(f"The {c} is not playable yet in this version.")
-    chars = sorted(chars, key=lambda c: RANK[c])
-    ranks = [RANK[c] for c in chars]
+        if rules_obj.characters and c not in rules_obj.characters:
+            raise SetupError(f"The {c} is not part of the {rules_obj.title} rules.")
+    ed = rules_obj.edition
+    chars = sorted(chars, key=lambda c: rank(ed, c))
+    ranks = [rank(ed, c) for c in chars]
     for r in range(1, 9):
         if ranks.count(r) != 1:
-            names = [c for c in chars if RANK[c] == r]
+            names = [c for c in chars if rank(ed, c) == r]
             if not names:
                 raise SetupError(f"The line-up needs one rank-{r} character.")
             raise SetupError(f"The line-up has more than one rank-{r} character: {_one_line(names)}.")
     if ranks.count(9) > 1:
         raise SetupError("The line-up may have only one rank-9 character.")
-    rules_obj = RULESETS[rules]
     if not rules_obj.min_players <= n <= rules_obj.max_players:
         raise SetupError(f"This rule set is for {rules_obj.min_players} to {rules_obj.max_players} players, not {n}.")
     has9 = 9 in ranks
     if n == 2 and has9:
         raise SetupError("2-player games use ranks 1-8 only: remove the rank-9 character.")
-    if n in (3, 8) and not has9:
+    if (n == 8 or (n == 3 and rules_obj.three_player_characters == 9)) and not has9:
         raise SetupError(f"{n} players need a rank-9 character.")
+    if n == 3 and has9 and rules_obj.three_player_characters == 8:
+        raise SetupError("3-player games of these rules use the 8 characters of ranks 1-8: remove the rank-9 character.")
+    swapped = [c for c in chars if c not in ORIGINAL_EIGHT and rank(ed, c) <= 8]
+    if len(swapped) > rules_obj.max_substitutes:
+        raise SetupError(f"Swap in at most {rules_obj.max_substitutes} Dark City characters for basic ones "
+                         f"(the rules: one or two), not {len(swapped)}: {_one_line(swapped)}.")
     if n == 2 and "Emperor" in chars:
         raise SetupError("The Emperor is not used with 2 players: use the King or the Patrician instead.")
     if n < 5 and "Queen" in chars:
@@ -139,8 +154,15 @@ def new_game(cfg: GameConfig) -> tuple[GameState, list[Event]]:
         crown = cfg.crown
     else:
         raise SetupError(f"There is no seat {cfg.crown} to give the crown to.")
-    g = GameState(rules=RULESETS[cfg.rules], lineup=chars, uniques=uniques, players=players, deck=deck,
+    rules = RULESETS[cfg.rules]
+    for v in cfg.variants or []:
+        if v not in rules.options:
+            raise SetupError(f"The {rules.title} rules have no variant {v!r}"
+                             + (f"; known: {_one_line([o for o in rules.options if o in VARIANTS])}." if rules.options else "."))
+    g = GameState(rules=with_variants(rules, cfg.variants or []), lineup=chars, uniques=uniques, players=players, deck=deck,
                   crown=crown, rng=rng.state, pending=PickCharacter(crown))
     ev = [Event("game_started", seat=crown, count=n)]
+    for v in active_variants(g):
+        v.start(g, ev)  # the Plague: its first holder
     flow.start_round(g, ev)
     return g, ev

@@ -66,7 +66,8 @@ def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Ca
 def run(players: int, games: int, seed: int = 0, preset: str | None = None, characters: list[str] | None = None,
         rules: str = "2016", check_every: bool = True, bot_factory: Callable | None = None,
         seats: list[str] | None = None, bot_options: dict | None = None,
-        on_game: Callable | None = None) -> SimResult:
+        on_game: Callable | None = None, variants: list[str] | None = None,
+        uniques: list[str] | None = None) -> SimResult:
     """Play `games` games. With `seats` (bot kinds, one per seat), the kinds are rotated round the
     table game by game and each kind's win rate is reported (ties count as fractional wins)."""
     if seats:
@@ -80,7 +81,7 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
     lineups: list[list[str]] = []
     for i in range(games):
         cfg = GameConfig(players=names, preset=preset if not characters else None, characters=characters,
-                         rules=rules, seed=seed + i)
+                         rules=rules, seed=seed + i, variants=variants, uniques=uniques)
         g, _ = new_game(cfg)
         if i == 0:
             lineups.append(list(g.lineup))

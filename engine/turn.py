@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import build, deck, flow
 from .cards.characters import CHARACTERS
+from .cards.editions import income as edition_income
 from .city import count_type, owned_uniques
 from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
 from .decisions import KeepCards
@@ -11,28 +12,36 @@ from .hooks import UNIQUES, role_of
 from .state import GameState, Turn
 
 
+def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
+    """(district type, "gold" | "cards" | "mix") of a character's income in the edition in play."""
+    if g.rules.edition != "2016":
+        return edition_income(g.rules.edition, character)
+    c = CHARACTERS.get(character)
+    return (c.income_type, c.income_kind) if c is not None else (None, None)
+
+
 def income_count(g: GameState, t: Turn) -> int:
-    c = CHARACTERS[t.character]
-    return count_type(g, t.seat, c.income_type) if c.income_type else 0
+    kind = income_of(g, t.character)[0]
+    return count_type(g, t.seat, kind) if kind else 0
 
 
 def income_options(g: GameState, t: Turn) -> list[Income]:
-    c = CHARACTERS.get(t.character)
-    if c is None or c.income_type is None or "income" in t.used:
+    income_type, income_kind = income_of(g, t.character)
+    if income_type is None or "income" in t.used:
         return []
     n = income_count(g, t)
     if n == 0:
         return []
-    if c.income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
+    if income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
         return [Income(t.seat, gold=k) for k in range(n, -1, -1)]
     return [Income(t.seat)]
 
 
 def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
-    c = CHARACTERS[t.character]
+    income_kind = income_of(g, t.character)[1]
     n = income_count(g, t)
     t.used.append("income")
-    gold = n if c.income_kind == "gold" else (cmd.gold or 0) if c.income_kind == "mix" else 0
+    gold = n if income_kind == "gold" else (cmd.gold or 0) if income_kind == "mix" else 0
     cards = n - gold
     p = g.players[t.seat]
     p.gold += gold
@@ -81,19 +90,21 @@ def take_gold(g: GameState, t: Turn, ev: list[Event]) -> None:
 def draw_cards(g: GameState, t: Turn, ev: list[Event]) -> None:
     n = 2
     keep_all = False
+    keep_n = 1
     for u in owned_uniques(g, t.seat):
         n = u.draw_count(g, t.seat, n)
         keep_all = keep_all or u.keep_all(g, t.seat)
+        keep_n = u.keep_count(g, t.seat, keep_n)
     drawn = deck.draw(g, n)
-    if keep_all or len(drawn) <= 1:
+    if keep_all or len(drawn) <= keep_n:
         g.players[t.seat].hand.extend(drawn)
         ev.append(Event("gathered_cards", seat=t.seat, count=len(drawn), cards=drawn, private=[t.seat]))
         flow.finish_gather(g, t, ev)
         return
     t.drawn = drawn
-    t.keep = 1
+    t.keep = keep_n
     ev.append(Event("drew_cards", seat=t.seat, count=len(drawn), cards=list(drawn), private=[t.seat]))
-    g.pending = KeepCards(t.seat, 1)
+    g.pending = KeepCards(t.seat, keep_n)
 
 
 def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:

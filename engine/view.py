@@ -91,6 +91,7 @@ class View(Struct, omit_defaults=True):
     markers: MarkersView = field(default_factory=MarkersView)
     tax: int = 0
     first_complete: int | None = None
+    plague: int | None = None  # the Plague variant: the sick seat (public)
     pending: PendingView | None = None
     legal: list[Command] = field(default_factory=list)
     scores: list[Score] | None = None
@@ -164,7 +165,8 @@ def view(g: GameState, seat: int | None) -> View:
         complete_at=complete_at(g), faceup=list(sel.faceup), facedown_count=len(sel.facedown),
         pool=list(sel.pool) if my_pick else [], pool_size=len(sel.pool) if g.phase == "selection" else 0,
         called=g.lineup[g.called - 1] if g.phase == "turns" and g.called else None, turn=tv,
-        markers=_markers(g, seat), tax=g.tax, first_complete=g.first_complete, pending=_pending(g, seat),
+        markers=_markers(g, seat), tax=g.tax, first_complete=g.first_complete, plague=g.flags.get("plague"),
+        pending=_pending(g, seat),
         legal=legal_commands(g, seat) if seat is not None else [], scores=g.scores, winners=list(g.winners),
         seq=g.seq,
     )

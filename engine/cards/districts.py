@@ -81,6 +81,13 @@ DISTRICTS: dict[str, District] = {**BASE_DISTRICTS, **UNIQUE_DISTRICTS}
 assert sum(d.copies for d in BASE_DISTRICTS.values()) == 54
 assert len(UNIQUE_DISTRICTS) == 30
 
+# Purple districts of the older editions only (Graveyard, University, the Dark City's Lighthouse...):
+# known to every lookup by name, never part of a 2016 deck (engine/cards/editions.py).
+from .editions import OLDER_UNIQUES as _OLDER  # noqa: E402
+
+OLDER_UNIQUE_DISTRICTS: dict[str, District] = {r[0]: District(r[0], "unique", r[1], 1, r[2], r[4]) for r in _OLDER}
+DISTRICTS.update(OLDER_UNIQUE_DISTRICTS)
+
 
 def base_deck() -> list[str]:
     """The 54 base district cards, by name (copies repeated)."""

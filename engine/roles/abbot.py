@@ -8,6 +8,11 @@ must give him 1 gold: an Ability(player=...) naming one of the richest players
 Once per turn; he claims it when he likes (abilities are used when the player
 chooses, and a richer player may appear after he builds).
 
+2000 edition (The Dark City): income 1 gold per religious district, no cards
+(engine/cards/editions.py INCOME); the richest player gives him 1 gold, and nothing if
+several players are tied richest (the Abbot himself counted: nothing if he is among
+them). One Ability(player=the richest), once, at any time of his turn.
+
 Events: abbot_tithe (seat = the Abbot, player = the giver, gold = 1).
 """
 from __future__ import annotations
@@ -33,7 +38,10 @@ class Abbot(Role):
     def abilities(self, g, t):
         if self.name in t.used:
             return []
-        return [Ability(t.seat, self.name, player=s) for s in richest_others(g, t.seat)]
+        rich = richest_others(g, t.seat)
+        if g.rules.edition == "2000" and len(rich) > 1:
+            return []  # a tie for the richest: nothing
+        return [Ability(t.seat, self.name, player=s) for s in rich]
 
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
@@ -45,4 +53,6 @@ class Abbot(Role):
         rich = richest_others(g, cmd.seat)
         if not rich:
             return "You are among the richest players: nobody gives you gold."
+        if g.rules.edition == "2000" and len(rich) > 1:
+            return "The richest players are tied: nobody gives you gold."
         return "Only the richest player gives you 1 gold (choose one of the richest if they are tied)."

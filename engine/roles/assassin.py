@@ -1,9 +1,14 @@
-"""Assassin (rank 1): names another character, who skips its whole turn silently."""
+"""Assassin (rank 1): names another character, who skips its whole turn silently.
+
+2000 rules (RuleSet.reveal_killed): the victim reveals only at round end (the flow
+does it); the Plague passes between the Assassin and the victim's player then
+(`hooks.contact`), never earlier, so the token tells nothing before the reveal.
+"""
 from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Role, contact, role
 from ._targets import nameable
 
 
@@ -20,3 +25,6 @@ class Assassin(Role):
         g.turn.used.append(self.name)
         g.markers.killed = cmd.character
         ev.append(Event("killed", seat=cmd.seat, character=cmd.character))
+
+    def on_killed_revealed(self, g, seat, ev):
+        contact(g, g.holders.get(self.name), seat, self.name, ev)

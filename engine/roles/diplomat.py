@@ -18,6 +18,10 @@ Command: Ability(name="Diplomat", player=other, district=theirs, card=his own di
 with two copies of one district in a city (Quarry) and one beautified, `option`
 tells which of theirs and `kind` which of his ("beautified" or None).
 
+2000 edition (The Dark City): the same rules (open points decided: no district of a
+complete city, nothing identical either way, as in 2016); the Graveyard is not used
+with him (engine/edition_setup.py); the Plague passes with an exchange.
+
 Events: exchanged (seat, player, district = taken, card = given, gold = paid to
 the other player, count = extra paid to the bank).
 """
@@ -27,12 +31,12 @@ from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Role, contact, role
 
 
 def _price(g, me, mine, seat, theirs) -> tuple[int, int]:
     """(gold to the other player, extra gold to the bank)."""
-    return max(value(theirs) - value(mine), 0), rank8_price(g, seat, theirs)
+    return max(value(theirs, g) - value(mine, g), 0), rank8_price(g, seat, theirs)
 
 
 def _mine(g, me):
@@ -96,6 +100,7 @@ class Diplomat(Role):
                         character=self.name))
         check_complete(g, me, ev)
         check_complete(g, other, ev)
+        contact(g, me, other, self.name, ev)  # the Plague (2000 variant)
 
     def why(self, g, cmd):
         if cmd.player is None or not 0 <= cmd.player < len(g.players) or cmd.player == cmd.seat:

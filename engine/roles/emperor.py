@@ -17,6 +17,13 @@ player; the flow waits for it before the next round or the end of the game.
 Never used with 2 players (setup.check_lineup); with 3 or more players there is
 always someone who is neither the holder nor the Emperor.
 
+2000 edition (The Dark City): the crowned player chooses what to give: 1 gold or 1
+card of their choice from their hand (nothing if they have neither). One
+Ability(player=...) per eligible player (option None), then a Choice (about
+"Emperor.tribute", options "gold" and the distinct cards of that hand, seen only by
+that player); the Emperor's turn goes on once it is answered. Open point decided: a
+killed Emperor is handled as in 2016 (his adviser gives the crown at round end).
+
 Events: crown_moved (from engine.crown, character "Emperor"), emperor_took
 (player, gold=1 or card private to both players, option "gold"/"card"/"nothing"),
 revealed (option "adviser") for the killed Emperor at round end.
@@ -31,6 +38,8 @@ from ..events import Event
 from ..hooks import Role, choice, role
 from ..rng import Rng
 
+TRIBUTE = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
+
 
 def eligible(g, seat: int) -> list[int]:
     """Who may receive the crown from `seat`: neither its holder nor `seat`."""
@@ -44,6 +53,8 @@ class Emperor(Role):
     def abilities(self, g, t):
         if self.name in t.used:
             return []
+        if g.rules.edition == "2000":
+            return [Ability(t.seat, self.name, player=s) for s in eligible(g, t.seat)]
         out = []
         for s in eligible(g, t.seat):
             p = g.players[s]
@@ -60,6 +71,12 @@ class Emperor(Role):
         target = cmd.player
         give_crown(g, target, ev, self.name)
         victim, me = g.players[target], g.players[cmd.seat]
+        if g.rules.edition == "2000":  # the crowned player chooses what to give
+            if victim.gold or victim.hand:
+                g.pending = Choice(target, TRIBUTE, (["gold"] if victim.gold else []) + list(dict.fromkeys(victim.hand)))
+            else:
+                ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
+            return
         if cmd.option == "gold":
             victim.gold -= 1
             me.gold += 1
@@ -103,6 +120,21 @@ class Emperor(Role):
         g.revealed.setdefault(self.name, seat)
         g.pending = Choice(seat, about="Emperor.crown", options=[str(s) for s in eligible(g, seat)])
         return True
+
+
+@choice("Emperor.tribute")
+def tribute(g, seat, option, ev):
+    emperor = g.turn.seat
+    victim, me = g.players[seat], g.players[emperor]
+    if option == "gold":
+        victim.gold -= 1
+        me.gold += 1
+        ev.append(Event("emperor_took", seat=emperor, player=seat, gold=1, option="gold"))
+    else:
+        victim.hand.remove(option)
+        me.hand.append(option)
+        ev.append(Event("emperor_took", seat=emperor, player=seat, card=option, count=1, option="card",
+                        private=[emperor, seat]))
 
 
 @choice("Emperor.crown")

@@ -11,6 +11,12 @@ Open point decided here: a bewitched rank-4 character is revealed by its holder
 when called (flow.begin_turn records g.revealed), and the Witch resumes without
 revealing it; so the Queen's neighbour test uses that holder's seat.
 
+2000 edition (The Dark City; `004_...` "possessore della corona"): she gains 3 gold if
+seated next to the crown holder (after rank 4 has acted: the King, or the player the
+Emperor crowned). If the rank-4 character was killed, this is checked and paid at round
+end (after the heir takes the crown). Open point decided: with no rank-4 character in
+play this round (unpicked or face down) she is paid if seated next to the crown holder.
+
 Events: queen_gold (gold=3, player = the rank-4 character's player, character = that character).
 """
 from __future__ import annotations
@@ -41,6 +47,11 @@ class Queen(Role):
     def abilities(self, g, t):
         if self.name in t.used:
             return []
+        if g.rules.edition == "2000":
+            c = rank4(g)
+            if c is not None and g.markers.killed == c and c in g.holders:
+                return []  # checked at round end
+            return [Ability(t.seat, self.name)] if neighbours(g, t.seat, g.crown) else []
         s = self._rank4_seat(g)
         if s is None or not neighbours(g, t.seat, s):
             return []
@@ -50,14 +61,15 @@ class Queen(Role):
         g.turn.used.append(self.name)
         g.players[cmd.seat].gold += 3
         c = rank4(g)
-        ev.append(Event("queen_gold", seat=cmd.seat, player=g.revealed[c], character=c, gold=3))
+        who = g.crown if g.rules.edition == "2000" else g.revealed[c]
+        ev.append(Event("queen_gold", seat=cmd.seat, player=who, character=c, gold=3))
 
     def end_round(self, g, ev):
         c = rank4(g)
-        if c is None or g.markers.killed != c:
+        if c is None or g.markers.killed != c or c not in g.holders:
             return None
         queen = g.holders.get(self.name)
-        seat = g.holders.get(c)
+        seat = g.holders.get(c) if g.rules.edition != "2000" else g.crown
         if queen is None or seat is None or not neighbours(g, queen, seat):
             return None
         g.players[queen].gold += 3
@@ -65,4 +77,6 @@ class Queen(Role):
         return None
 
     def why(self, g, cmd):
+        if g.rules.edition == "2000":
+            return "The Queen gains 3 gold only when seated next to the crown holder."
         return "The Queen gains 3 gold only when seated next to the player who revealed the rank-4 character."

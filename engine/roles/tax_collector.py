@@ -11,13 +11,25 @@ all the gold on the token.
 
 Districts moved by the Diplomat, the Marshal or destroyed are not built: no tax.
 
-Events: taxed (seat paid 1 gold), tax_collected (gold).
+2000 edition (The Dark City, rank 2; `004_...`): no token. Whenever another player
+builds one or more districts in his own turn and still has gold, he gives the Tax
+Collector's player 1 gold, once per turn (not per district). A rank-1 player who built
+before the Tax Collector was revealed pays when he is revealed ("retroactively"; the
+builders are noted in `g.flags[OWED]` as a bit mask, whoever holds the Tax Collector, so
+nothing leaks). Open point decided: a killed, unpicked or face-down Tax Collector
+collects nothing (he is never revealed during the turns). Bewitched, the Witch takes
+over his power once she resumes (she is the payee). The Plague passes with each payment.
+
+Events: taxed (seat paid 1 gold; 2000: player = the Tax Collector's seat), tax_collected (gold).
 """
 from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Role, contact, role
+
+OWED = "Tax Collector.owed"  # 2000: seats (bit mask) who built before he was revealed
+PAID = "Tax Collector.paid"  # Turn.extra: this turn's builder has been taxed
 
 
 @role
@@ -25,6 +37,8 @@ class TaxCollector(Role):
     name = "Tax Collector"
 
     def after_build(self, g, seat, district, ev):
+        if g.rules.edition == "2000":
+            return self._after_build_2000(g, seat, ev)
         t = g.turn
         if t is not None and t.character == self.name and t.seat == seat:
             return  # the Tax Collector does not pay the tax in his own turn
@@ -34,6 +48,45 @@ class TaxCollector(Role):
         p.gold -= 1
         g.tax += 1
         ev.append(Event("taxed", seat=seat, district=district, gold=1, character=self.name))
+
+    # --- 2000 -------------------------------------------------------------------
+    def _payee(self, g) -> int | None:
+        if self.name not in g.revealed:
+            return None
+        if g.markers.bewitched == self.name and "Witch" in g.holders:
+            return g.holders["Witch"]  # she has his power this round (his player only gathers)
+        return g.revealed[self.name]
+
+    def _after_build_2000(self, g, seat, ev):
+        t = g.turn
+        if t is None or t.seat != seat or t.extra.get(PAID):
+            return  # only builds in the builder's own turn, once per turn
+        t.extra[PAID] = 1
+        if self.name not in g.revealed:
+            g.flags[OWED] = g.flags.get(OWED, 0) | (1 << seat)  # pays when he is revealed
+            return
+        self._pay(g, seat, self._payee(g), ev)
+
+    def _pay(self, g, seat, payee, ev):
+        p = g.players[seat]
+        if payee is None or payee == seat or p.gold <= 0:
+            return
+        p.gold -= 1
+        g.players[payee].gold += 1
+        ev.append(Event("taxed", seat=seat, player=payee, gold=1, character=self.name))
+        contact(g, payee, seat, self.name, ev)
+
+    def on_reveal(self, g, t, ev):
+        if g.rules.edition != "2000":
+            return
+        owed = g.flags.pop(OWED, 0)
+        for s in range(len(g.players)):
+            if owed >> s & 1:
+                self._pay(g, s, self._payee(g), ev)
+
+    def end_round(self, g, ev):
+        g.flags.pop(OWED, None)
+        return None
 
     def abilities(self, g, t):
         if self.name in t.used or g.tax <= 0:

@@ -2,13 +2,14 @@
 
 Not the rank-1 character, the killed one or the bewitched one. Bewitched, the
 Witch names the character and receives the gold (the robbing seat is kept in
-`g.flags["robber"]`).
+`g.flags["robber"]`). The Plague (2000 variant) passes between the Thief and the robbed
+player at the robbery (`hooks.contact`).
 """
 from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Role, contact, role
 from ._targets import nameable
 
 
@@ -40,3 +41,4 @@ class Thief(Role):
         victim.gold = 0
         g.players[thief].gold += gold
         ev.append(Event("stole", seat=thief, player=t.seat, character=t.character, gold=gold))
+        contact(g, thief, t.seat, self.name, ev)

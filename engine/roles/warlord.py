@@ -1,19 +1,31 @@
 """Warlord (rank 8): gold per military district; may destroy one district for its
 cost minus 1, not in a complete city (his own included), not a district the
 Bishop protects or the Keep; the Great Wall adds 1. Destroyed districts go to
-the deck bottom (with any cards under a Museum)."""
+the deck bottom (with any cards under a Museum).
+
+Older editions (g.rules): in the 2000 rules (`rank8_at_end`) he destroys "at the end
+of his turn": the ability is offered once he has gathered, and using it ends his
+turn (build and take income first); a complete city is one of 8 districts there
+(7 once a Bell Tower is announced: city.complete_at). A Graveyard owner other than
+the Warlord may then take the destroyed district into hand for 1 gold (Classic and
+2000: `Unique.on_rank8_destroyed`; the card waits in the turn's `aside` meanwhile).
+The Plague passes between the Warlord and his victim (`hooks.contact`).
+"""
 from __future__ import annotations
 
 from .. import deck
 from ..build import remove_built
-from ..city import copy_tag, distinct_copies, find_copy, is_complete, rank8_immune, rank8_price, shielded, value
+from ..city import (copy_tag, distinct_copies, find_copy, is_complete, owned_uniques, rank8_immune, rank8_price,
+                    shielded, value)
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Role, contact, role
+
+ENDS = "ends"  # Turn.extra: the turn ends once the pending decision is answered (2000 Warlord)
 
 
 def destroy_price(g, seat, b) -> int:
-    return max(value(b) - 1, 0) + rank8_price(g, seat, b)
+    return max(value(b, g) - 1, 0) + rank8_price(g, seat, b)
 
 
 @role
@@ -21,7 +33,7 @@ class Warlord(Role):
     name = "Warlord"
 
     def abilities(self, g, t):
-        if self.name in t.used:
+        if self.name in t.used or (g.rules.rank8_at_end and not t.gathered):
             return []
         gold = g.players[t.seat].gold
         out = []
@@ -40,11 +52,31 @@ class Warlord(Role):
         price = destroy_price(g, victim, b)
         g.players[cmd.seat].gold -= price
         remove_built(g, victim, b)
-        deck.to_bottom(g, [b.name] + b.under)
         ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price,
                         character=self.name))
+        contact(g, cmd.seat, victim, self.name, ev)
+        t = g.turn
+        if g.rules.rank8_at_end:
+            t.extra[ENDS] = 1  # the turn ends once the destruction is settled
+        if g.rules.edition != "2016":
+            t.aside.append(b.name)  # waits: a Graveyard may take it
+            deck.to_bottom(g, b.under)
+            for s in range(len(g.players)):
+                for u in owned_uniques(g, s):
+                    if u.on_rank8_destroyed(g, s, victim, b.name, ev):
+                        return  # its decision settles the card (and ends the turn if ENDS)
+            t.aside.remove(b.name)
+            deck.to_bottom(g, [b.name])
+        else:
+            deck.to_bottom(g, [b.name] + b.under)
+        if t.extra.get(ENDS):
+            from .. import flow
+
+            flow.end_turn(g, ev)
 
     def why(self, g, cmd):
+        if g.rules.rank8_at_end and not g.turn.gathered:
+            return "The Warlord destroys at the end of his turn: gather resources first."
         if cmd.player is None or not 0 <= cmd.player < len(g.players):
             return "Name a player whose district to destroy."
         if is_complete(g, cmd.player):

@@ -7,6 +7,9 @@ Flow: `Ability(Wizard, player=<seat>)` (players with cards), then `Choice`
 `Choice` "Wizard.use": "build" (when he can pay and the card may be built) or
 "keep". While that second question is open the card is set aside (`Turn.aside`).
 
+2000 edition: only the card built at once may be identical to a district of his city;
+his other builds follow the usual rule.
+
 Events (kinds):
 - `wizard_looked`: seat (the Wizard) looks at `player`'s hand, `cards` it (private to both).
 - `wizard_took`: seat takes `card` from `player` (card private to both; `count` 1 public).
@@ -52,7 +55,7 @@ class Wizard(Role):
         return None
 
     def allows_duplicates(self, g, t):
-        return True
+        return g.rules.edition != "2000" or t.extra.get(NOW) == 1
 
     def exempt_from_limit(self, g, t, district):
         return t.extra.get(NOW) == 1

@@ -55,11 +55,11 @@ class Scenario(Struct):
 
 SETUP_KEYS = {"rules", "characters", "preset", "uniques", "seed", "crown", "deck", "phase", "turn", "round",
               "faceup", "facedown", "killed", "robbed", "bewitched", "character_order", "first_complete", "tax",
-              "warrants", "signed", "threats", "flowered", "flags", "refused"}
+              "warrants", "signed", "threats", "flowered", "flags", "refused", "variants", "plague"}
 PLAYER_KEYS = {"name", "gold", "hand", "city", "characters", "revealed"}
 STEP_KEYS = {"player", "do", "refused", "expect", "target", "character", "district", "card", "option", "via",
              "using", "kind", "gold", "name"}
-EXPECT_KEYS = {"players", "crown", "pending", "turn", "phase", "round", "winner", "scores", "breakdown",
+EXPECT_KEYS = {"plague", "complete_at", "players", "crown", "pending", "turn", "phase", "round", "winner", "scores", "breakdown",
                "deck_top", "deck_bottom", "deck_size", "legal_includes", "legal_excludes", "killed", "robbed",
                "bewitched", "faceup", "facedown_count", "tax", "events", "no_events", "first_complete",
                "warrants", "threats", "called", "signed", "flowered", "warrant_revealed", "threats_revealed",
@@ -170,6 +170,8 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
     crown = setup.get("crown")
     if crown is not None and crown not in names:
         raise fail(f"crown {crown!r} is not one of the players", "crown")
+    if "plague" in setup and setup["plague"] not in names:
+        raise fail(f"plague {setup['plague']!r} is not one of the players", "plague")
     return Scenario(path=path, title=title, source=str(data.get("source", "")), setup=setup, players=players,
                     steps=steps, expect=expect, text=text)
 

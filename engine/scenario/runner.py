@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from .. import flow
 from ..apply import apply
+from ..city import complete_at
 from ..cards.characters import RANK
 from ..cards.districts import base_deck
 from ..cards.lineups import PRESETS
@@ -24,7 +25,7 @@ from ..events import Event
 from ..invariants import all_cards, check
 from ..legal import legal_commands
 from ..rng import Rng, seed_state
-from ..rules import RULESETS
+from ..rules import RULESETS, with_variants
 from ..scoring import final_scores, winners
 from ..setup import GameConfig, check_lineup, resolve_lineup
 from ..state import Built, GameState, Markers, Player, encode
@@ -48,7 +49,11 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
     n = len(names)
     rules = s.get("rules", "2016")
     try:
-        if "characters" in s:
+        if RULESETS[rules].edition != "2016":  # the older rule sets' own line-ups and decks
+            chars, uniques = resolve_lineup(GameConfig(players=names, characters=s.get("characters"),
+                                                       uniques=s.get("uniques"), rules=rules,
+                                                       seed=int(s.get("seed", 0))))
+        elif "characters" in s:
             chars = check_lineup(list(s["characters"]), n, rules)
             uniques = list(s.get("uniques") or PRESETS[s.get("preset", "first-game")].uniques)
         else:
@@ -76,12 +81,17 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
         deck = list((Counter(base_deck() + uniques) - used).elements())
         rng.shuffle(deck)
     crown = names.index(s["crown"]) if "crown" in s else 0
-    g = GameState(rules=RULESETS[rules], lineup=chars, uniques=uniques, players=players, deck=deck, crown=crown,
+    unknown = [v for v in s.get("variants", []) if v not in RULESETS[rules].options]
+    if unknown:
+        raise Failure(f"impossible set-up: the {rules} rules have no variant {unknown[0]!r}")
+    g = GameState(rules=with_variants(RULESETS[rules], s.get("variants", [])), lineup=chars, uniques=uniques, players=players, deck=deck, crown=crown,
                   rng=rng.state, pending=PickCharacter(crown), round=int(s.get("round", 1)))
     g.tax = int(s.get("tax", 0))
     g.flags.update(s.get("flags", {}))
     if "first_complete" in s:
         g.first_complete = names.index(s["first_complete"])
+    if "plague" in s:  # the Plague variant: the sick player
+        g.flags["plague"] = names.index(s["plague"])
     ev: list[Event] = []
     if s.get("phase", "turn") == "selection":
         order = s.get("character_order")
@@ -269,6 +279,10 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
             eq("face-down discards", want, len(g.selection.facedown))
         elif key == "tax":
             eq("tax token", want, g.tax)
+        elif key == "plague":
+            eq("plague", want, names[g.flags["plague"]] if g.flags.get("plague") is not None else "none")
+        elif key == "complete_at":
+            eq("districts to complete a city", want, complete_at(g))
         elif key == "first_complete":
             eq("first complete city", want, names[g.first_complete] if g.first_complete is not None else "none")
         elif key == "events":

@@ -6,6 +6,8 @@ not apply. "A district in a completed city cannot be destroyed" (rulebook
 clarification) also covers the Armory itself: it cannot be used while its own
 city is complete. Both districts go face down to the deck bottom (a destroyed
 Museum's cards too).
+2000 edition ("Powderhouse"): a district in *another* player's city; the card does not
+exclude complete cities, so none is excluded (open point decided, docs/rules.md).
 Command: Ability(name="Armory", player=<seat>, district=<name>).
 Events: "armory" (seat, player, district).
 """
@@ -23,11 +25,12 @@ class Armory(Unique):
     name = "Armory"
 
     def abilities(self, g, t):
-        if not may_act(g, t, self.name) or is_complete(g, t.seat):
+        old = g.rules.edition == "2000"
+        if not may_act(g, t, self.name) or (not old and is_complete(g, t.seat)):
             return []
         out = []
         for seat, p in enumerate(g.players):
-            if not p.city or is_complete(g, seat):
+            if not p.city or (old and seat == t.seat) or (not old and is_complete(g, seat)):
                 continue
             for name in dict.fromkeys(b.name for b in p.city):
                 if seat == t.seat and name == self.name:

@@ -1,10 +1,11 @@
 """Factory (5): building any other unique district costs you 1 gold less.
 
 It lowers the cost to build (so also what a Thieves' Den may pay in cards);
-it does not change a district's value for scoring or for rank-8 prices."""
+it does not change a district's value for scoring or for rank-8 prices.
+2000 edition: it costs 6 (engine/cards/editions.py); the same effect."""
 from __future__ import annotations
 
-from ..cards.districts import UNIQUE_DISTRICTS
+from ..cards.districts import DISTRICTS
 from ..hooks import Unique, unique
 
 
@@ -13,4 +14,4 @@ class Factory(Unique):
     name = "Factory"
 
     def cost_change(self, g, seat, district):
-        return -1 if district in UNIQUE_DISTRICTS and district != self.name else 0
+        return -1 if DISTRICTS[district].type == "unique" and district != self.name else 0

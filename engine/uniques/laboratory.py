@@ -1,8 +1,9 @@
 """Laboratory (5): once per turn, in your own turn, discard 1 card from your hand
 (face down to the deck bottom) to gain 2 gold.
 
+2000 edition: 1 gold instead of 2 (Classic 2016 box: 2, as in 2016).
 Command: Ability(name="Laboratory", card=<the card discarded>).
-Events: "laboratory" (seat, gold=2, card private to the seat).
+Events: "laboratory" (seat, gold=2 or 1, card private to the seat).
 """
 from __future__ import annotations
 
@@ -27,5 +28,6 @@ class Laboratory(Unique):
         p = g.players[cmd.seat]
         p.hand.remove(cmd.card)
         deck.to_bottom(g, [cmd.card])
-        p.gold += 2
-        ev.append(Event("laboratory", seat=cmd.seat, gold=2, card=cmd.card, count=1, private=[cmd.seat]))
+        gold = 1 if g.rules.edition == "2000" else 2
+        p.gold += gold
+        ev.append(Event("laboratory", seat=cmd.seat, gold=gold, card=cmd.card, count=1, private=[cmd.seat]))

@@ -3,6 +3,8 @@
 With the Observatory, the three cards drawn are all kept. A gathering-time
 effect (works for a bewitched or threatened player too). It does not touch
 other draws (the Scholar's seven, the Architect's extra cards are gained).
+
+2000 edition: "keep both" cards drawn; with the Observatory (3 drawn) keep 2 of them.
 """
 from __future__ import annotations
 
@@ -14,4 +16,11 @@ class Library(Unique):
     name = "Library"
 
     def keep_all(self, g, seat):
-        return True
+        return not (g.rules.edition == "2000" and _observatory(g, seat))
+
+    def keep_count(self, g, seat, keep):
+        return max(keep, 2) if g.rules.edition == "2000" and _observatory(g, seat) else keep
+
+
+def _observatory(g, seat) -> bool:
+    return any(b.name == "Observatory" for b in g.players[seat].city)

@@ -1,6 +1,8 @@
 """Wishing Well (5): at game end, 1 extra point per unique district in your city, the
 Wishing Well included (a Haunted Quarter counted as another type does not count;
-a Secret Vault in hand is not in the city)."""
+a Secret Vault in hand is not in the city).
+
+2000 edition: 1 point per *other* purple district (the Wishing Well itself excluded)."""
 from __future__ import annotations
 
 from ..hooks import Unique, unique
@@ -12,4 +14,5 @@ class WishingWell(Unique):
     name = "Wishing Well"
 
     def score(self, g, seat, ctx):
-        return uniques_in_city(g, seat, ctx)
+        n = uniques_in_city(g, seat, ctx)
+        return n - 1 if g.rules.edition == "2000" else n

@@ -1,0 +1,52 @@
+"""Graveyard (5; Classic 2016 box and 2000 basic deck): when the Warlord destroys a
+district, you may pay 1 gold to take it into your hand instead of the deck bottom;
+not if you are the Warlord (the player whose turn it is).
+
+Open point decided: the card does not limit it to your own city, so a district the
+Warlord destroys in any city may be claimed (docs/rules.md, "Older editions").
+Not used with the Diplomat (the 2000 set-up removes it: engine/edition_setup.py).
+A 2016 rule set never deals it.
+
+Decision: Choice(about "Graveyard", options "take" / "pass") for the owner, while the
+destroyed card waits in the Warlord's turn `aside`; then the Warlord's turn goes on,
+or ends if he destroyed at its end (2000).
+Events: graveyard (seat = the owner, player = the city it was destroyed in, district,
+gold = 1), graveyard_passed (seat, district).
+"""
+from __future__ import annotations
+
+from .. import deck, flow
+from ..decisions import Choice
+from ..events import Event
+from ..hooks import Unique, choice, unique
+
+ENDS = "ends"  # Turn.extra set by a Warlord who destroys at the end of his turn
+
+
+@unique
+class Graveyard(Unique):
+    name = "Graveyard"
+
+    def on_rank8_destroyed(self, g, seat, victim, district, ev):
+        t = g.turn
+        if t is None or t.seat == seat or g.players[seat].gold < 1:
+            return False
+        t.extra["Graveyard.from"] = victim
+        g.pending = Choice(seat, self.name, ["take", "pass"])
+        return True
+
+
+@choice("Graveyard")
+def claim(g, seat, option, ev):
+    t = g.turn
+    card = t.aside.pop()
+    victim = t.extra.pop("Graveyard.from")
+    if option == "take":
+        g.players[seat].gold -= 1
+        g.players[seat].hand.append(card)
+        ev.append(Event("graveyard", seat=seat, player=victim, district=card, gold=1))
+    else:
+        deck.to_bottom(g, [card])
+        ev.append(Event("graveyard_passed", seat=seat, district=card))
+    if t.extra.get(ENDS):
+        flow.end_turn(g, ev)

@@ -1,0 +1,17 @@
+"""Throne Room (6; The Dark City): you gain 1 gold each time the crown changes hands
+(whoever gives or receives it, you included; not when the King keeps it).
+Events: throne_room (seat = the owner, gold = 1, player = the new crown holder).
+"""
+from __future__ import annotations
+
+from ..events import Event
+from ..hooks import Unique, unique
+
+
+@unique
+class ThroneRoom(Unique):
+    name = "Throne Room"
+
+    def on_crown_moved(self, g, seat, old, new, ev):
+        g.players[seat].gold += 1
+        ev.append(Event("throne_room", seat=seat, player=new, gold=1))
