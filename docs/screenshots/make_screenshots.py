@@ -2,18 +2,24 @@
 
     python docs/screenshots/make_screenshots.py
 
-Deterministic: fixed seeds, bots playing instantly.
+Deterministic: fixed seeds, bots playing instantly. `markers-targets-*`: a
+newer line-up (Devious Dignitaries: Magistrate, Blackmailer, Marshal, ...)
+played at random up to the human's Marshal turn in round 4, with warrants and a
+threat on the table, the Marshal's targets open and one chosen (what it will do
+shown before confirming).
 """
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine import GameConfig  # noqa: E402
+from engine import GameConfig, apply, legal_commands  # noqa: E402
+from engine.commands import Ability  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
 from ui import CitadelsApp, UiOptions  # noqa: E402
 from ui.local_game import LocalTable  # noqa: E402
@@ -56,6 +62,39 @@ async def shoot(name: str, size: tuple[int, int], keys: list[str], seed: int = 1
         app.save_screenshot(filename=f"{name}-{size[0]}x{size[1]}.svg", path=str(OUT))
 
 
+def advance_to_marshal(table: LocalTable, seed: int) -> None:
+    """Play every seat at random (the human too) until the human's Marshal may seize, with
+    warrants and threats placed; the events go to the log."""
+    g = table.state
+    rng = random.Random(seed)
+    while g.phase != "over":
+        seat = g.pending.seat
+        legal = legal_commands(g, seat)
+        if (seat == table.human and type(g.pending).__name__ == "PlayTurn" and g.turn.gathered
+                and g.markers.warrants and g.markers.threats and g.round >= 3
+                and any(isinstance(c, Ability) and c.name == "Marshal" for c in legal)):
+            return
+        table._unsent.extend(apply(g, rng.choice(legal)))
+    raise RuntimeError("no such position with this seed")
+
+
+async def shoot_marshal(size: tuple[int, int], lang: str = "en", seed: int = 13) -> None:
+    table = LocalTable(GameConfig(players=NAMES + ["Eva"], preset="devious-dignitaries", seed=seed), bot_delay=0)
+    advance_to_marshal(table, seed)
+    app = CitadelsApp(table, UiOptions(lang=lang, name="Ana"))
+    async with app.run_test(size=size) as pilot:
+        await choices(pilot)
+        prompt = app.table.query_one(PromptPanel)
+        marshal = next(i for i, e in enumerate(prompt.menu.entries)
+                       if isinstance(e.command, Ability) or (e.submenu and "Marshal" in e.label.plain
+                                                             or e.submenu and "Mariscal" in e.label.plain))
+        for k in (str(marshal + 1), "1"):
+            await pilot.press(k)
+            await pilot.pause()
+        await pilot.pause()
+        app.save_screenshot(filename=f"markers-targets-{size[0]}x{size[1]}.svg", path=str(OUT))
+
+
 async def main() -> None:
     for size in ((80, 24), (120, 40)):
         await shoot("selection", size, [])
@@ -63,6 +102,7 @@ async def main() -> None:
         await shoot("turn-es", size, ["1", "1"], lang="es")
         await shoot("help", size, ["f1"])
         await shoot("scores", size, [], seed=2, all_bots=True)
+        await shoot_marshal(size)
 
 
 if __name__ == "__main__":
