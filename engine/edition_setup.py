@@ -57,12 +57,10 @@ def _dark_city_characters(cfg, rules: RuleSet, n: int, rng: Rng) -> list[str]:
     if given and (len(given) >= 8 or any(c not in DARK_CITY_CHARACTERS for c in given)):
         return given  # a whole line-up (check_lineup says what is wrong with it)
     if not given and (cfg.preset in (None, "random")):
-        ranks = list(range(1, 9))
+        ranks = [r for r in range(1, 9) if not (n == 2 and r == 4)]  # no Emperor with 2 players
         rng.shuffle(ranks)
         for r in ranks[: 1 + rng.below(2)]:
-            c = next(c for c in DARK_CITY_CHARACTERS if rank("2000", c) == r)
-            if not (c == "Emperor" and n == 2):
-                given.append(c)
+            given.append(next(c for c in DARK_CITY_CHARACTERS if rank("2000", c) == r))
         want9 = n == 8 or (4 <= n <= 7 and (cfg.rank9 if cfg.rank9 is not None else rng.below(2) == 1))
         if want9:
             given.append("Queen" if n >= 5 and rng.below(2) else "Artist")
