@@ -7,7 +7,6 @@ older editions (line-ups, decks, variants) and the lobby's catalogue.
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import msgspec
@@ -20,11 +19,10 @@ from engine.cards.characters import ORIGINAL_EIGHT
 from engine.cards.districts import DISTRICTS, base_deck
 from engine.cards.editions import BASIC_2000_PURPLE, CLASSIC_PURPLE, DARK_CITY_CHARACTERS, DARK_CITY_PURPLE, rank
 from engine.commands import Command
-from engine.invariants import check, expected_cards
 from engine.rules import RULESETS, catalogue
-from engine.sim import MAX_COMMANDS
 from engine.state import encode
-from engine.view import redact_event, view
+from engine.view import view
+from random_play import play_random
 
 OLDER = ["classic", "classic-variant", "original-2000", "dark-city"]
 CASES = [(r, n) for r in OLDER for n in range(RULESETS[r].min_players, RULESETS[r].max_players + 1)]
@@ -50,28 +48,7 @@ def dark_city_config(draw, n: int):
 
 
 def play(cfg: GameConfig, seed: int, probe=None) -> None:
-    g, _ = new_game(cfg)
-    expected = expected_cards(g)
-    rnd = random.Random(seed)
-    n = 0
-    while g.phase != "over":
-        seat = g.pending.seat
-        legal = legal_commands(g, seat)
-        assert legal, f"no legal command for seat {seat} at {g.pending}"
-        cmd = legal[rnd.randrange(len(legal))]
-        if probe is not None:
-            probe(g, cmd, rnd)
-        events = apply(g, cmd)
-        for e in events:
-            for s in range(len(g.players)):
-                if e.private is not None and s not in e.private:
-                    r = redact_event(e, s)
-                    assert r.cards == [] and r.card is None and r.character is None
-        bad = check(g, expected)
-        assert not bad, f"after {cmd}: {bad}"
-        n += 1
-        assert n < MAX_COMMANDS, "the game does not end"
-    assert g.scores is not None and g.winners
+    play_random(cfg, seed, probe)
 
 
 @pytest.mark.parametrize("rules,players", CASES)

@@ -6,22 +6,20 @@ everything it cannot see is redrawn; a refused command changes nothing.
 """
 from __future__ import annotations
 
-import random
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import GameConfig, IllegalCommand, apply, legal_commands, new_game, view_bytes
+from engine import GameConfig, IllegalCommand, apply, legal_commands, view_bytes
 from engine.cards.characters import CHARACTERS
 from engine.commands import Command
 from engine.hooks import ROLES
-from engine.invariants import check, expected_cards
-from engine.sim import MAX_COMMANDS
 from engine.state import encode
-from engine.view import redact_event, view
+from engine.view import view
 from hidden_info import redraw
+from random_play import play_random
 
 
 def lineups(players: int) -> list[list[str]]:
@@ -55,28 +53,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 def play(players: int, lineup_index: int, seed: int, each=None) -> None:
     options = lineups(players)
     lineup = options[lineup_index % len(options)]
-    g, _ = new_game(GameConfig(players=[f"P{i}" for i in range(players)], characters=lineup, seed=seed))
-    expected = expected_cards(g)
-    rnd = random.Random(seed)
-    n = 0
-    while g.phase != "over":
-        seat = g.pending.seat
-        legal = legal_commands(g, seat)
-        assert legal, f"no legal command for seat {seat} at {g.pending}"
-        cmd = legal[rnd.randrange(len(legal))]
-        if each is not None:
-            each(g, cmd, rnd)
-        events = apply(g, cmd)
-        for e in events:  # redaction blanks every hidden field for the other seats
-            for s in range(players):
-                if e.private is not None and s not in e.private:
-                    r = redact_event(e, s)
-                    assert r.cards == [] and r.card is None and r.character is None
-        bad = check(g, expected)
-        assert not bad, f"after {cmd}: {bad}"
-        n += 1
-        assert n < MAX_COMMANDS, "the game does not end"
-    assert g.scores is not None and g.winners
+    play_random(GameConfig(players=[f"P{i}" for i in range(players)], characters=lineup, seed=seed), seed, each)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
