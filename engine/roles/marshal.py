@@ -13,7 +13,7 @@ Events: seized (seat, player, district, gold = paid to the owner, count = extra 
 """
 from __future__ import annotations
 
-from ..build import check_complete, remove_district
+from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event

@@ -15,7 +15,6 @@ from msgspec import Struct
 from .. import flow
 from ..apply import apply
 from ..city import complete_at
-from ..cards.characters import RANK
 from ..cards.districts import base_deck
 from ..cards.lineups import PRESETS
 from ..commands import Command
