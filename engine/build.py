@@ -39,7 +39,6 @@ def exempt(g: GameState, t: Turn, name: str) -> bool:
 
 def why_not(g: GameState, t: Turn, name: str) -> str | None:
     """Why `name` cannot be built at all now (before any payment), or None."""
-
     p = g.players[t.seat]
     label = DISTRICTS[name].name if name in DISTRICTS else name
     if not t.gathered:
