@@ -37,9 +37,19 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # without a key, keyboard-interactive (no prompts) logs in as a guest.
     allow_guests: bool = True
 
-    # Used by the game layer (how long to wait for an idle player); the
-    # transport does not read it.
+    # Used by the game layer (server/lobby.py, server/table.py); the transport
+    # does not read these. How long a disconnected player's seat waits before
+    # a bot plays it; the bots' level (random, easy, normal, hard: hard runs in
+    # a pool of bot_workers processes, 0 = hard bots play as normal); the delay
+    # before a bot moves; the turn timers a table may choose; table limits.
     idle_wait_seconds: PositiveFloat = 60.0
+    bot_kind: str = "normal"
+    bot_workers: NonNegativeInt = 2
+    bot_delay_seconds: Annotated[float, Meta(ge=0)] = 0.6
+    turn_timer_relaxed_seconds: PositiveFloat = 120.0
+    turn_timer_blitz_seconds: PositiveFloat = 30.0
+    max_tables: PositiveInt = 200
+    table_queue_size: PositiveInt = 64
 
     # Logging: JSON lines on stderr instead of plain text.
     json_logs: bool = False

@@ -12,6 +12,12 @@ English; a key missing everywhere returns the `fallback` given by the caller
 Card names come from the engine's tables (`engine.cards`): English names are
 the code's names, Spanish names the 2016 rulebook's.
 
+Editions: `Catalogue.set_rules(view.rules)` makes the catalogue follow the
+rule set in play. For an older edition ("classic", "2000": `RuleSet.edition`)
+card names, ranks, costs and income come from `engine.cards.editions`, and a
+key `k` is first looked up as `"<edition>:k"` (the `["<edition>:<section>"]`
+sections of `cards.<lang>.toml`: the older texts, one home for every text).
+
 `Catalogue.audit`: set it to a list and every generic fallback, missing key,
 English stand-in for a Spanish text and unfilled {placeholder} is recorded
 there (the coverage test reads it; `None`, the default, costs nothing).
@@ -23,14 +29,16 @@ import string
 import tomllib
 from pathlib import Path
 
+from engine.cards import editions
 from engine.cards.characters import CHARACTERS
 from engine.cards.districts import DISTRICTS
+from engine.rules import RULESETS
 
 LANGUAGES = ("en", "es")
 _DIR = Path(__file__).parent
 
 
-FILES = ("{lang}.toml", "cards.{lang}.toml")  # the screen's words, the cards' texts
+FILES = ("{lang}.toml", "cards.{lang}.toml", "lobby.{lang}.toml")  # the screen's words, the cards' texts, the lobby
 # Keys whose text is a generic stand-in for something the catalogue does not know.
 GENERIC = frozenset({"ability.fallback", "ability.fallback_option", "ability.fallback_does", "event.fallback",
                      "choice.fallback", "cmd.unknown", "cmd.unknown_does", "cmd.choose_does", "cmd.build_via",
@@ -80,15 +88,35 @@ _formatter = string.Formatter()
 class Catalogue:
     """The texts of one language. Cheap to create: the files are parsed once."""
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", rules: str | None = None) -> None:
         if lang not in LANGUAGES:
             lang = "en"
         self.lang = lang
         self._texts = _load(lang)
         self._en = _load("en")
         self.audit: list[str] | None = None
+        self.rules: str | None = None
+        self.edition = "2016"
+        self._pre = ""  # "<edition>:" for an older edition: its keys are looked up first
+        self.key = lang  # what rendered text depends on (widgets' caches): the language and the edition
+        self.set_rules(rules)
+
+    def set_rules(self, rules: str | None) -> bool:
+        """Follow the rule set in play (`View.rules`): its edition's names, ranks, costs and texts.
+        True when the edition changed (whatever was rendered must be rendered again)."""
+        self.rules = rules
+        r = RULESETS.get(rules or "")
+        edition = r.edition if r is not None else "2016"
+        if edition == self.edition:
+            return False
+        self.edition = edition
+        self._pre = "" if edition == "2016" else edition + ":"
+        self.key = self.lang if edition == "2016" else f"{self.lang}/{edition}"
+        return True
 
     def has(self, key: str) -> bool:
+        if self._pre and (self._pre + key in self._texts or self._pre + key in self._en):
+            return True
         return key in self._texts or key in self._en
 
     def first(self, *keys: str) -> str | None:
@@ -99,6 +127,10 @@ class Catalogue:
         return None
 
     def raw(self, key: str, fallback: str | None = None) -> str:
+        if self._pre:  # the edition's own text first
+            ek = self._pre + key
+            if ek in self._texts or ek in self._en:
+                key = ek
         text = self._texts.get(key)
         if text is None:
             text = self._en.get(key)
@@ -125,11 +157,15 @@ class Catalogue:
         c = CHARACTERS.get(name)
         if c is None:
             return name
+        if self._pre:
+            return editions.name_in(self.edition, name, self.lang)
         return c.es if self.lang == "es" else c.name
 
     def rank(self, name: str | None) -> int | None:
         c = CHARACTERS.get(name or "")
-        return c.rank if c else None
+        if c is None:
+            return None
+        return editions.rank(self.edition, c.name) if self._pre else c.rank
 
     def ranked(self, name: str | None) -> str:
         """ "4 King": rank and name."""
@@ -142,7 +178,22 @@ class Catalogue:
         d = DISTRICTS.get(name)
         if d is None:
             return name
+        if self._pre:
+            return editions.name_in(self.edition, name, self.lang)
         return d.es if self.lang == "es" else d.name
+
+    def cost(self, name: str | None) -> int | None:
+        """A district's printed cost in this edition (None: not a district)."""
+        d = DISTRICTS.get(name or "")
+        if d is None:
+            return None
+        return editions.cost(self.edition, d.name) if self._pre else d.cost
+
+    def income(self, character: str | None) -> tuple[str | None, str | None]:
+        """A character's income in this edition: (district type, "gold" | "cards" | "mix"), or (None, None)."""
+        if character not in CHARACTERS:
+            return None, None
+        return editions.income(self.edition, character)
 
     def card(self, name: str | None) -> str:
         """Any card name: a district or a character."""

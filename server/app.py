@@ -1,0 +1,349 @@
+"""The served app: one `ServerApp` per SSH session, starting on the lobby.
+
+`make_app_factory(lobby)` gives the synchronous factory that `server.ssh`
+calls in each session's fresh context. The app is the game screen
+(`ui.CitadelsApp`) whose first screen is the lobby (`ui/screens/lobby.py`);
+it switches to a fresh table screen when its player sits down at a running
+game or watches one, and back to the lobby when they leave it. Ctrl+Q at a
+table opens the table menu (lobby, the creator's actions, quit) instead of
+quitting at once.
+
+`PlayerSession` is the session's side of everything: the `TableLink` the game
+screen sends commands through, the `LobbyLink` the lobby screen calls, and the
+`Client` the lobby and table actors post to. Messages for the app are posted,
+never awaited; each carries a generation number so that a view posted for a
+table the player has since left is dropped.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Callable
+
+from textual.binding import Binding
+from textual.message import Message
+
+from server.lobby import Lobby, LobbyError, clean_name
+from server.logging_setup import log_event
+from server.session import ServerStopping, SessionInfo
+from server.table import Displaced, Table, Toast
+from ui import CitadelsApp, UiOptions
+from ui.app import STYLES
+from ui.link import ChatLine, CommandRefused, ViewUpdate
+from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
+from ui.log_text import LogWriter
+from ui.screens.help import HelpScreen
+from ui.screens.lobby import LobbyScreen, TableMenuScreen
+from ui.screens.scores import ScoresScreen
+from ui.screens.table import TableScreen
+
+log = logging.getLogger("citadels.server.app")
+
+MAX_QUEUED_MESSAGES = 2000  # an app this far behind is not reading: close the session
+CHAT_BURST = 5  # chat lines per CHAT_WINDOW seconds
+CHAT_WINDOW = 5.0
+EXPORT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}\Z")
+
+
+class EnterTable(Message):
+    def __init__(self, gen: int, spectator: bool) -> None:
+        super().__init__()
+        self.gen = gen
+        self.spectator = spectator
+
+
+class LeaveTable(Message):
+    def __init__(self, gen: int, text: str = "") -> None:
+        super().__init__()
+        self.gen = gen
+        self.text = text
+
+
+class ShowToast(Message):
+    def __init__(self, text: str, error: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.error = error
+
+
+class PlayerSession:
+    """One connected player (or spectator): TableLink, LobbyLink and table Client at once."""
+
+    def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
+        self.info = info
+        self.lobby = lobby
+        self.guest = info.key_fingerprint is None
+        self.key = info.key_fingerprint or f"guest:{info.session_id}"
+        self.name = clean_name(info.username) or "player"
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.at_table = False
+        self.app: Any = None
+        self.gen = 0
+        self._chat: deque[float] = deque(maxlen=CHAT_BURST)
+
+    # --- Client: the lobby and the table post here -----------------------------------------------
+    def post(self, message: Any) -> None:
+        app = self.app
+        if app is None:
+            return
+        if isinstance(message, Toast):
+            message = ShowToast(message.text, message.error)
+        elif isinstance(message, Displaced):
+            self.gen += 1
+            self.at_table = False
+            self.table, self.seat = None, None
+            message = LeaveTable(self.gen, message.text)
+        elif isinstance(message, (ViewUpdate, CommandRefused, ChatLine)):
+            message.gen = self.gen  # type: ignore[attr-defined]
+        queue = getattr(app, "_message_queue", None)
+        if queue is not None and queue.qsize() > MAX_QUEUED_MESSAGES:
+            log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
+            self.info.close("Your connection is too slow to follow the game; please reconnect.")
+            return
+        app.post_message(message)
+
+    def enter_table(self, table: Table, seat: int | None) -> None:
+        self.gen += 1
+        self.table, self.seat = table, seat
+        self.at_table = True
+        self.post(EnterTable(self.gen, seat is None))
+        table.attach(self, seat)
+
+    # --- TableLink: the game screen --------------------------------------------------------------
+    def attach(self, app: Any) -> None:
+        self.app = app
+        self.lobby.connect(self)
+        log_event(log, logging.INFO, "player connected", session=self.info.session_id, guest=self.guest,
+                  key=None if self.guest else self.key)
+
+    def detach(self, app: Any) -> None:
+        if self.app is app:
+            self.lobby.disconnect(self)
+            self.app = None
+            log_event(log, logging.INFO, "player left", session=self.info.session_id)
+
+    def send(self, command: Any) -> None:
+        if self.at_table and self.table is not None and self.seat is not None:
+            self.table.submit(self, command)
+        elif self.app is not None:
+            self.post(CommandRefused("You are watching: spectators do not play."))
+
+    def chat(self, text: str) -> None:
+        t = self.table
+        if t is None or not self.at_table:
+            return
+        if self.seat is None and not t.meta.spectator_chat:
+            self.post(ChatLine("*", "Spectators may read the chat but not write in it at this table."))
+            return
+        now = time.monotonic()
+        if len(self._chat) == CHAT_BURST and now - self._chat[0] < CHAT_WINDOW:
+            self.post(ChatLine("*", "Slow down: too many lines at once."))
+            return
+        self._chat.append(now)
+        author = self.name if self.seat is None else t.seats[self.seat].name
+        t.chat(author + (" (watching)" if self.seat is None else ""), text)
+
+    # --- LobbyLink: the lobby screen -----------------------------------------------------------------
+    def _call(self, fn: Callable[..., Any], *args: Any) -> str | None:
+        try:
+            fn(self, *args)
+        except LobbyError as e:
+            return str(e)
+        return None
+
+    def snapshot(self) -> LobbySnapshot:
+        return self.lobby.snapshot(self)
+
+    def options(self) -> LobbyOptions:
+        return self.lobby.options()
+
+    def rename(self, name: str) -> str | None:
+        error = self._call(self.lobby.rename, name)
+        if error is None and self.app is not None:
+            self.app.options.name = self.name
+        return error
+
+    def create(self, spec: TableSpec) -> str | None:
+        return self._call(self.lobby.create, spec)
+
+    def join(self, table_id: str, seat: int | None = None) -> str | None:
+        return self._call(self.lobby.join, table_id, seat)
+
+    def join_code(self, code: str) -> str | None:
+        return self._call(self.lobby.join_code, code)
+
+    def watch(self, table_id: str) -> str | None:
+        return self._call(self.lobby.watch, table_id)
+
+    def back_to_table(self) -> str | None:
+        return self._call(self.lobby.back_to_table)
+
+    def leave(self) -> str | None:
+        return self._call(self.lobby.leave)
+
+    def start(self) -> str | None:
+        return self._call(self.lobby.start)
+
+    def add_bot(self, seat: int | None = None) -> str | None:
+        return self._call(self.lobby.add_bot, seat)
+
+    def remove(self, seat: int) -> str | None:
+        return self._call(self.lobby.remove, seat)
+
+    # --- the table menu ----------------------------------------------------------------------------
+    def table_menu(self) -> TableMenuInfo:
+        t = self.table
+        if t is None:
+            return TableMenuInfo(creator=False, spectator=True, absent=[], spectator_chat=False, saving=False)
+        creator = t.meta.creator == self.key and self.seat is not None
+        absent = [(i, s.name) for i, s in enumerate(t.seats)
+                  if s.bot is None and s.client is None and t.phase == "playing"]
+        return TableMenuInfo(creator=creator, spectator=self.seat is None, absent=absent,
+                             spectator_chat=t.meta.spectator_chat, saving=t.save is not None and t.phase == "playing")
+
+    def replace_with_bot(self, seat: int) -> str | None:
+        return self._call(self.lobby.replace_with_bot, seat)
+
+    def set_spectator_chat(self, allowed: bool) -> str | None:
+        return self._call(self.lobby.set_spectator_chat, allowed)
+
+    async def save_as(self, name: str) -> str | None:
+        t = self.table
+        if t is None or t.meta.creator != self.key or self.lobby.store is None:
+            return "Only the table's creator can save the game."
+        name = name.strip()
+        if name.endswith(".save"):
+            name = name[:-5]
+        if not EXPORT_NAME.match(name):
+            return "A file name is letters, digits, '.', '-' or '_' (up to 60)."
+        folder = Path(self.lobby.store.root) / "exports"
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as e:
+            return f"Cannot save: {e.strerror or e}"
+        return await t.export(str(folder / f"{name}.save"))
+
+    def to_lobby(self) -> None:
+        self.gen += 1
+        self.lobby.to_lobby(self)
+        if self.app is not None:
+            self.app.post_message(LeaveTable(self.gen))
+
+
+class ServerApp(CitadelsApp):
+    """The game screen behind SSH: the lobby first, a table screen while at a table."""
+
+    CSS_PATH = [*CitadelsApp.CSS_PATH, STYLES / "lobby.tcss"]
+    BINDINGS = [Binding("ctrl+q", "menu", show=False, priority=True)]
+
+    def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
+        session = PlayerSession(info, lobby)
+        lang = "es" if (info.lang or "").lower().startswith("es") else "en"
+        super().__init__(session, UiOptions(lang=lang, name=session.name, show_chat=True, chat_send=session.chat))
+        self.session = session
+        self.lobby_screen = LobbyScreen(self.cat, session)
+        self._gen = 0
+        self.at_table = False
+
+    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
+        return self.lobby_screen
+
+    # --- lobby and table ---------------------------------------------------------------------------
+    def on_lobby_update(self, msg: LobbyUpdate) -> None:
+        self.lobby_screen.update(msg.snapshot, msg.notice)
+
+    def on_enter_table(self, msg: EnterTable) -> None:
+        self._gen = msg.gen
+        self.view = None
+        self._events = []
+        self._writer = LogWriter(self.cat, None)
+        self._scores_shown = False
+        self.options.name = self.session.name
+        self._pop_to_base()
+        if self.at_table:
+            self.pop_screen()
+        self.table = TableScreen(self.cat, show_chat=True)
+        self.push_screen(self.table)
+        self.at_table = True
+
+    def on_leave_table(self, msg: LeaveTable) -> None:
+        if msg.gen < self._gen:
+            return
+        self._gen = msg.gen
+        self._pop_to_base()
+        if self.at_table:
+            self.pop_screen()
+            self.at_table = False
+        self.lobby_screen.update(self.session.snapshot(), msg.text or None)
+
+    def _pop_to_base(self) -> None:
+        base = 2 if self.at_table else 1
+        while len(self.screen_stack) > base:
+            self.pop_screen()
+
+    def on_show_toast(self, msg: ShowToast) -> None:
+        self.notify(msg.text, severity="error" if msg.error else "information", timeout=8)
+
+    def on_server_stopping(self, msg: ServerStopping) -> None:
+        self.notify(msg.text, severity="warning")
+
+    # --- messages from the table: only those of the current table ----------------------------------------
+    def _stale(self, msg: Message) -> bool:
+        if not self.at_table or getattr(msg, "gen", None) != self._gen:
+            msg.prevent_default()
+            return True
+        return False
+
+    def on_view_update(self, msg: ViewUpdate) -> None:
+        self._stale(msg)
+
+    def on_command_refused(self, msg: CommandRefused) -> None:
+        self._stale(msg)
+
+    def on_chat_line(self, msg: ChatLine) -> None:
+        self._stale(msg)
+
+    # --- actions -----------------------------------------------------------------------------------
+    def action_menu(self) -> None:
+        if not self.at_table:
+            self.exit()
+        elif isinstance(self.screen, TableMenuScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(TableMenuScreen(self.cat, self.session))
+
+    def set_language(self, lang: str) -> None:
+        from ui.i18n import Catalogue
+
+        self.options.lang = lang
+        self.cat = Catalogue(lang)
+        self._pop_to_base()
+        if self.at_table:
+            self.table.set_language(self.cat, self.log_rows())
+        self.lobby_screen.set_language(self.cat)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        if isinstance(self.screen, TableMenuScreen):
+            return
+        self.push_screen(HelpScreen(self.cat, self.view if self.at_table else None))
+
+    def action_scores(self) -> None:
+        if self.at_table:
+            super().action_scores()
+
+
+def make_app_factory(lobby: Lobby) -> Callable[[SessionInfo], ServerApp]:
+    def factory(info: SessionInfo) -> ServerApp:
+        return ServerApp(info, lobby)
+
+    return factory
+
+
+__all__ = ["ServerApp", "PlayerSession", "make_app_factory", "ScoresScreen"]

@@ -1,0 +1,88 @@
+"""`citadels serve`: the SSH server with its lobby, tables, saves and bots, until SIGINT/SIGTERM.
+
+    run(config, load=[...])       # blocking; returns an exit status
+
+At start: the saves folder is locked (a second server on it is refused),
+every unfinished game in it is reloaded (players find their seats when they
+reconnect with their keys), each `--load FILE` becomes a table, then the
+host key's fingerprint and the ssh command to connect are printed. On SIGINT
+or SIGTERM every session is told the server is stopping and closed, the
+tables stop, and the process exits within a few seconds.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from typing import Any
+
+from server.app import make_app_factory
+from server.config import ServerConfig
+from server.lobby import Lobby
+from server.logging_setup import configure_logging, log_event
+from server.persistence import PersistenceError, SaveStore
+from server.ssh import _display_host, start_server
+
+log = logging.getLogger("citadels.server")
+
+
+def run(config: ServerConfig, load: list[str] | None = None) -> int:
+    configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
+    try:
+        return asyncio.run(serve(config, load or []))
+    except PersistenceError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 1
+
+
+async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: asyncio.Event | None = None) -> int:
+    store = SaveStore(config.saves_dir)
+    store.lock()
+    pool = None
+    if config.bot_kind == "hard" and config.bot_workers > 0:
+        from server.bot_pool import BotPool
+
+        pool = BotPool(workers=config.bot_workers)
+    lobby = Lobby(config, store, pool)
+    resumed = lobby.resume_saved()
+    for problem in lobby.problems:
+        print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
+    for path in load:
+        try:
+            lobby.load_file(path)
+        except Exception as e:  # a bad file is reported, the server runs anyway
+            print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
+    server = await start_server(config, make_app_factory(lobby))
+    host = _display_host(config.host)
+    print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
+    port_part = "" if server.port == 22 else f"-p {server.port} "
+    print(f"Connect with: ssh {port_part}{host}", flush=True)
+    if resumed:
+        print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
+    log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (RuntimeError, ValueError):  # not the main thread (tests)
+            pass
+    if ready is not None:
+        ready(server, lobby)
+    try:
+        await stop.wait()
+        print("Stopping...", file=sys.stderr, flush=True)
+        await server.close()
+    finally:
+        for signum in signals:
+            try:
+                loop.remove_signal_handler(signum)
+            except (RuntimeError, ValueError):
+                pass
+        await lobby.close()
+        if pool is not None:
+            await pool.close()
+        store.unlock()
+    return 0

@@ -1,0 +1,273 @@
+"""Helpers for the end-to-end game tests (tests/server/test_game_*.py).
+
+A game server in the test's event loop (a real asyncssh server on 127.0.0.1
+with the lobby, tables and saves), and the key presses that choose a command
+on the game screen: the test computes the seat's menu from its view exactly as
+the screen does (ui.prompt_model.build_menu) and presses the digits of the
+path to a chosen command. Named game_helpers (not server...) so that it never
+shadows the real `server` package.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine import view as engine_view
+from engine.commands import Build, Unselect
+from server.app import ServerApp, make_app_factory
+from server.config import ServerConfig
+from server.lobby import Lobby
+from server.persistence import SaveStore
+from server.ssh import start_server
+from ui.i18n import Catalogue, _load
+from ui.prompt_model import build_menu
+from ui.widgets.prompt import DIGITS, PromptPanel
+
+DOWN = b"\x1b[B"
+UP = b"\x1b[A"
+LEFT = b"\x1b[D"
+RIGHT = b"\x1b[C"
+HOME = b"\x1b[H"
+END = b"\x1b[F"
+ENTER = b"\r"
+ESC = b"\x1b"
+CTRL_Q = b"\x11"
+
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]")
+
+
+def plain(data: bytes) -> str:
+    return _ANSI.sub("", data.decode("utf-8", "replace"))
+
+
+@dataclass
+class GameServer:
+    server: Any
+    lobby: Lobby
+    store: SaveStore
+    config: ServerConfig
+
+    def table(self) -> Any:
+        tables = [t for t in self.lobby.tables.values()]
+        assert tables, "no table"
+        return tables[-1]
+
+    def session(self, key: str) -> Any:
+        for s in self.lobby.sessions:
+            if s.key == key:
+                return s
+        return None
+
+    def app_of(self, key: str) -> ServerApp | None:
+        s = self.session(key)
+        return s.app if s is not None else None
+
+    async def close(self) -> None:
+        await asyncio.wait_for(self.server.close(), 15)
+        await self.lobby.close()
+        self.store.unlock()
+
+
+async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
+    settings: dict[str, Any] = dict(port=0, keys_dir=str(tmp_path / "keys"), saves_dir=str(tmp_path / "saves"),
+                                    gc_tuning=False, bot_delay_seconds=0.0, max_concurrent_app_starts=8)
+    settings.update(overrides)
+    config = ServerConfig(**settings)
+    store = SaveStore(config.saves_dir)
+    store.lock()
+    lobby = Lobby(config, store)
+    lobby.resume_saved()
+    server = await start_server(config, make_app_factory(lobby))
+    return GameServer(server, lobby, store, config)
+
+
+def choose(rng: random.Random, entries: list) -> int:
+    """A random choice that keeps games short: builds often, rarely puts cards back."""
+    real = [i for i, e in enumerate(entries) if not e.back]
+    builds = [i for i in real if isinstance(entries[i].command, Build)
+              or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))]
+    if builds and rng.random() < 0.8:
+        return rng.choice(builds)
+    keep = [i for i in real if not isinstance(entries[i].command, Unselect)] or real
+    return rng.choice(keep)
+
+
+def key_path(view: Any, cat: Catalogue, rng: random.Random) -> tuple[bytes, Any]:
+    """The keys that choose a command on this view's prompt, and that command."""
+    menu = build_menu(view, cat)
+    keys = b""
+    for _ in range(10):
+        entries = menu.entries
+        i = choose(rng, entries)
+        keys += DIGITS[i].encode() if i < len(DIGITS) else HOME + DOWN * i + ENTER
+        e = entries[i]
+        if e.submenu is not None:
+            menu = e.submenu
+            continue
+        if e.confirm:
+            keys += b"1"
+        return keys, e.command
+    raise AssertionError("menu too deep")
+
+
+def prompt_ready(app: ServerApp | None, seq: int) -> bool:
+    """The app shows the view after `seq` commands and waits for a choice."""
+    if app is None or not app.at_table or app.view is None or app.view.seq != seq:
+        return False
+    try:
+        prompt = app.table.query_one(PromptPanel)
+    except Exception:
+        return False
+    return not prompt.sent and prompt.menu is not None and prompt.depth == 1
+
+
+async def wait_until(predicate, timeout: float = 10.0, what: str = "condition", step: float = 0.02) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached within {timeout}s")
+        await asyncio.sleep(step)
+
+
+class Screen:
+    """The output of one PTY session (a conftest Terminal), with waits on its text."""
+
+    def __init__(self, term: Any) -> None:
+        self.term = term
+
+    @property
+    def raw(self) -> bytearray:
+        return self.term.raw
+
+    def mark(self) -> None:
+        self.term.mark()
+
+    def text(self, since_mark: bool = True) -> str:
+        return self.term.text(since_mark)
+
+    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        return await self.term.wait_for(text, timeout)
+
+    async def pump(self, seconds: float = 0.05) -> None:
+        await self.term.read_some(seconds)
+
+    def send(self, data: bytes | str) -> None:
+        self.term.send(data)
+
+
+def vocabulary(lang: str = "en") -> str:
+    return "\n".join(_load(lang).values())
+
+
+def word(name: str) -> re.Pattern:
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+
+
+def hidden_names_for(save: Any, seat: int, cat: Catalogue) -> tuple[set[str], set[str]]:
+    """Replay a finished game: (names of cards that were only ever in other hands, names of own cards).
+
+    A name counts as known to `seat` once it was in its hand or drawn cards, in any city, or named in an
+    event shown to it; the rest of the names held in other hands are what its screen must never show.
+    """
+    from engine.savefile import replay_steps, start
+    from engine.view import redact_events
+
+    g, events = start(save)
+    known: set[str] = set()
+    others: set[str] = set()
+    own: set[str] = set()
+
+    def observe(g: Any, events: list) -> None:
+        me = g.players[seat]
+        own.update(me.hand)
+        known.update(me.hand)
+        if g.turn is not None and g.turn.seat == seat:
+            known.update(g.turn.drawn)
+        for p in g.players:
+            for b in p.city:
+                known.add(b.name)
+        for ev in redact_events(events, seat):
+            known.update(c for c in (ev.district, ev.card, *ev.cards) if c)
+        for s, p in enumerate(g.players):
+            if s != seat:
+                others.update(p.hand)
+
+    observe(g, events)
+    for _n, _cmd, ev, g in replay_steps(save):
+        observe(g, ev)
+    vocab = vocabulary(cat.lang)
+    forbidden = {cat.district(c) for c in others - known}
+    forbidden = {n for n in forbidden if not word(n).search(vocab)}
+    return forbidden, {cat.district(c) for c in own}
+
+
+def seat_view(table: Any, seat: int | None) -> Any:
+    return engine_view(table.state, seat)
+
+
+class HandWatch:
+    """Checks that a seat's screen never showed a card that, at that moment, only other hands held.
+
+    `record()` notes, at some instant, how much output the seat's client had received and which card
+    names were then in other hands without ever having been shown to this seat (its hand or drawn
+    cards, a city, an event redacted for it). `verify()` checks that none of those names occurs in
+    the output received up to that instant. As a control, the seat's own hand must have been shown.
+    """
+
+    def __init__(self, seat: int, screen: Screen, lang: str = "en") -> None:
+        self.seat = seat
+        self.screen = screen
+        self.cat = Catalogue(lang)
+        self.vocab = vocabulary(lang)
+        self.known: set[str] = set()
+        self.own: set[str] = set()
+        self.records: list[tuple[int, set[str]]] = []
+        self._seen_events = 0
+
+    def record(self, table: Any) -> None:
+        from engine.view import redact_events
+
+        pos = len(self.screen.raw)
+        g = table.state
+        if g is None:
+            return
+        me = g.players[self.seat]
+        self.known.update(me.hand)
+        self.own.update(me.hand)
+        if g.turn is not None and g.turn.seat == self.seat:
+            self.known.update(g.turn.drawn)
+        for p in g.players:
+            self.known.update(b.name for b in p.city)
+        for ev in redact_events(table.history, self.seat):
+            self.known.update(c for c in (ev.district, ev.card, *ev.cards) if c)
+        others = {c for s, p in enumerate(g.players) if s != self.seat for c in p.hand}
+        names = {self.cat.district(c) for c in others - self.known}
+        names = {n for n in names if not word(n).search(self.vocab)}
+        self.records.append((pos, names))
+
+    def verify(self) -> dict[str, int]:
+        raw = bytes(self.screen.raw)
+        text = plain(raw)
+        # each record's byte position as a position in the plain text (ANSI removed)
+        cuts, done, acc = [], 0, 0
+        for pos, _names in self.records:
+            acc += len(plain(raw[done:pos]))
+            done = pos
+            cuts.append(acc)
+        first: dict[str, int] = {}
+        for _pos, names in self.records:
+            for n in names:
+                if n not in first:
+                    m = word(n).search(text)
+                    first[n] = m.start() if m else len(text) + 1
+        leaks = sorted({n for cut, (_pos, names) in zip(cuts, self.records) for n in names if first[n] < cut})
+        assert not leaks, f"seat {self.seat}'s screen showed cards only other hands held: {leaks}"
+        forbidden_total = sum(len(names) for _, names in self.records)
+        own_seen = sum(1 for c in self.own if word(self.cat.district(c)).search(text))
+        return {"checks": len(self.records), "forbidden": forbidden_total, "own_seen": own_seen,
+                "own": len(self.own)}
