@@ -1,4 +1,4 @@
-"""`citadels save show|export|verify FILE`: look into a save file without a server.
+"""`citadels save show|export|verify|replay FILE`: look into a save file without a server.
 
 Every file is decoded strictly and, unless --no-check, replayed from its seed and
 checked against its stored state before anything is printed. A file that cannot
@@ -41,6 +41,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                          "byte with the stored state. Exit 0 when it reproduces it.")
     verify.add_argument("file")
     verify.set_defaults(func=run_verify)
+
+    replay = ssub.add_parser("replay", help="watch the game move by move in the terminal",
+                             description="Open the game in the replay screen: forward and back move by move "
+                                         "(arrows), a round at a time (PgUp/PgDn), start and end (Home/End), "
+                                         "from one seat's point of view (keys 1-8) or with everything revealed "
+                                         "(0). Finished and unfinished games alike.")
+    replay.add_argument("file")
+    who = replay.add_mutually_exclusive_group()
+    who.add_argument("--seat", help="start from this seat's point of view: its number as `citadels save show` "
+                                    "lists it (0 = the first player) or the player's name")
+    who.add_argument("--all", action="store_true", help="start with everything revealed (the default)")
+    replay.add_argument("--lang", choices=["en", "es"], default="en", help="language (F2 switches)")
+    replay.add_argument("--end", action="store_true", help="start at the end instead of the deal")
+    replay.set_defaults(func=run_replay)
 
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -91,6 +105,34 @@ def run_verify(args: argparse.Namespace) -> int:
     status = "finished" if save.finished else f"round {g.round}, {g.phase}"
     _write(f"ok: {args.file}: {len(save.log)} commands replayed from seed {save.config.seed} reproduce the "
            f"saved state ({status})\n")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from engine.savefile import SaveError
+
+    save = _load(args.file, True)
+    if save is None:
+        return 1
+    seat = None
+    if args.seat is not None:
+        names = list(save.config.players)
+        if args.seat.isdigit() and int(args.seat) < len(names):
+            seat = int(args.seat)
+        elif args.seat in names:
+            seat = names.index(args.seat)
+        else:
+            print(f"citadels save: --seat {args.seat}: no such seat (0-{len(names) - 1} or one of "
+                  f"{', '.join(names)})", file=sys.stderr)
+            return 2
+    from ui.screens.replay import ReplayApp, ReplayOptions
+
+    try:
+        app = ReplayApp(save, ReplayOptions(lang=args.lang, seat=seat, position=-1 if args.end else 0))
+    except SaveError as e:
+        print(f"citadels save: {args.file}: {e}", file=sys.stderr)
+        return 1
+    app.run()
     return 0
 
 

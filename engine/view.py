@@ -6,6 +6,12 @@ targets once announced) and never another hand, an unrevealed character, a
 face-down discard, the deck order or which warrant or threat is the real one.
 `view(state, None)` is a spectator's. The UI, bots, logs and the network only
 ever see views and redacted events.
+
+`reveal_all_view(state)` is the one exception, for replays of saved games
+watched "with everything revealed" (`ui/replay.py`): every hand and character,
+the face-down discards, the pool being passed, the drawn cards and the real
+warrant and threat. It is a separate function on purpose: nothing that serves a
+seat (the server, bots) calls it, and `view` never shows more than before.
 """
 from __future__ import annotations
 
@@ -97,6 +103,9 @@ class View(Struct, omit_defaults=True):
     scores: list[Score] | None = None
     winners: list[int] = field(default_factory=list)
     seq: int = 0
+    # Only in `reveal_all_view` (omitted from every seat's view, whose bytes stay as they were):
+    facedown: list[str] = field(default_factory=list)  # the face-down discards
+    everything: bool = False  # this view shows every hidden card
 
 
 def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
@@ -170,6 +179,26 @@ def view(g: GameState, seat: int | None) -> View:
         legal=legal_commands(g, seat) if seat is not None else [], scores=g.scores, winners=list(g.winners),
         seq=g.seq,
     )
+
+
+def reveal_all_view(g: GameState) -> View:
+    """Everything: a spectator's view plus every hidden card (replays of saves only; never a seat's view)."""
+    v = view(g, None)
+    for pv, p in zip(v.players, g.players):
+        pv.hand = list(p.hand)
+        pv.characters = list(p.characters)
+        pv.city = list(p.city)  # cards under a Museum included
+    m = g.markers
+    v.markers.signed = m.signed
+    v.markers.flowered = m.flowered
+    v.facedown = list(g.selection.facedown)
+    v.pool = list(g.selection.pool) if g.phase == "selection" else []
+    if v.turn is not None and g.turn is not None:
+        v.turn.drawn = list(g.turn.drawn)
+    if g.pending is not None and g.phase != "over":
+        v.pending = _pending(g, g.pending.seat)
+    v.everything = True
+    return v
 
 
 def redact_event(ev: Event, seat: int | None) -> Event:
