@@ -330,3 +330,56 @@ async def drain(screens: list[Screen]) -> None:
     while True:
         for s in screens:
             await s.pump(0.01)
+
+
+class SshTerminal:
+    """A PTY session seen from an asyncssh client (as conftest's Terminal, for tests that connect
+    without the fixtures: to a server in a subprocess)."""
+
+    def __init__(self, conn: Any, process: Any) -> None:
+        self.conn = conn
+        self.process = process
+        self.raw = bytearray()
+        self._mark = 0
+
+    def mark(self) -> None:
+        self._mark = len(self.raw)
+
+    def text(self, since_mark: bool = True) -> str:
+        return plain(bytes(self.raw[self._mark:] if since_mark else self.raw))
+
+    async def read_some(self, timeout: float = 0.2) -> bool:
+        try:
+            chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
+        except asyncio.TimeoutError:
+            return True
+        if not chunk:
+            return False
+        self.raw.extend(chunk)
+        return True
+
+    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.text()
+            if text in now:
+                return now
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not seen within {timeout}s; last output: {now[-600:]!r}")
+            if not await self.read_some():
+                raise AssertionError(f"output ended before {text!r}; last output: {self.text()[-600:]!r}")
+
+    def send(self, data: bytes | str) -> None:
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+async def ssh_connect(port: int, key: Any, username: str, size: tuple[int, int] = (120, 40)) -> Screen:
+    import asyncssh
+
+    conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key],
+                                                   known_hosts=None, agent_path=None, config=None, password=None), 10)
+    proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+    return Screen(SshTerminal(conn, proc))

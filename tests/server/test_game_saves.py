@@ -1,0 +1,127 @@
+"""A saves folder that is full or fails: the players and the log are told, the game goes on in memory,
+and saving resumes (and says so) once the disk works again."""
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import random
+import subprocess
+import time
+
+import asyncssh
+import pytest
+
+import server.persistence as persistence
+from engine.savefile import loads
+from ui.i18n import Catalogue
+
+from game_helpers import Screen, create_table, drain, key_path, prompt_ready, start_game_server, wait_until
+
+
+async def solo_game(gs, open_terminal, key) -> tuple[object, Screen]:
+    """alice against one bot, started."""
+    a = Screen(await open_terminal(gs.server, username="alice", key=key, size=(130, 42)))
+    await a.wait_for("Citadels · lobby")
+    await create_table(a, players=2, bots=1)
+    await a.wait_for("Start the game")
+    a.send(b"1")
+    table = gs.table()
+    await wait_until(lambda: table.phase == "playing", what="game start")
+    return table, a
+
+
+async def moves(gs, table, a: Screen, fp: str, n: int, rng: random.Random) -> None:
+    """alice makes n moves (the bot plays in between)."""
+    cat = Catalogue("en")
+    seat = table.seat_of(fp)
+    done = 0
+    deadline = time.monotonic() + 30
+    while done < n and table.state.phase != "over":
+        assert time.monotonic() < deadline
+        if table.state.pending.seat == seat and prompt_ready(gs.app_of(fp), table.state.seq):
+            seq = table.state.seq
+            a.send(key_path(gs.app_of(fp).view, cat, rng)[0])
+            await wait_until(lambda: table.state.seq != seq, what="a move")
+            done += 1
+        else:
+            await a.pump(0.02)
+
+
+async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, open_terminal, caplog, monkeypatch):
+    caplog.set_level(logging.INFO)
+    gs = await start_game_server(tmp_path)
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fp = key.get_fingerprint("sha256")
+        table, a = await solo_game(gs, open_terminal, key)
+        rng = random.Random(1)
+        await moves(gs, table, a, fp, 3, rng)
+        saved_seq = table.state.seq
+
+        def full(*_args, **_kw):  # every write to the saves folder fails as on a full disk
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(persistence, "_write_all", full)
+        a.mark()
+        await moves(gs, table, a, fp, 3, rng)
+        await a.wait_for("cannot be saved", timeout=10)  # told on screen (notification and chat)
+        assert table.save_problem and "full" in table.save_problem
+        assert any("autosave failed" in str(getattr(r, "fields", {}).get("detail", "")) and r.levelno == logging.ERROR
+                   for r in caplog.records), "the failure is in the server log"
+        # the game went on in memory
+        assert table.state.seq > saved_seq + 3
+        monkeypatch.undo()
+        a.mark()
+        await moves(gs, table, a, fp, 1, rng)
+        await a.wait_for("saved again", timeout=10)
+        assert table.save_problem is None
+        assert any("works again" in str(getattr(r, "fields", {}).get("detail", "")) for r in caplog.records)
+        # what is on disk now is the whole game so far
+        await wait_until(lambda: loads((tmp_path / "saves" / f"{table.id}.save").read_bytes()).state.seq > 0,
+                         what="a fresh snapshot")
+    finally:
+        await gs.close()
+
+
+def _can_mount() -> bool:
+    return os.geteuid() == 0 and subprocess.run(["which", "mount"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _can_mount(), reason="a real full filesystem needs root to mount a small tmpfs")
+async def test_really_full_saves_folder(tmp_path, open_terminal, caplog):
+    caplog.set_level(logging.INFO)
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(saves)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    gs = None
+    try:
+        gs = await start_game_server(tmp_path)
+        filler = saves / "filler"
+        with open(filler, "wb") as f:  # fill the filesystem to the last byte
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+                    f.flush()
+            except OSError as e:
+                assert e.errno == errno.ENOSPC
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fp = key.get_fingerprint("sha256")
+        table, a = await solo_game(gs, open_terminal, key)
+        await a.wait_for("cannot be saved", timeout=10)
+        assert table.save_problem and "full" in table.save_problem
+        rng = random.Random(2)
+        await moves(gs, table, a, fp, 3, rng)  # the game goes on
+        assert table.state.seq >= 3
+        filler.unlink()
+        a.mark()
+        await moves(gs, table, a, fp, 1, rng)
+        await a.wait_for("saved again", timeout=10)
+        assert (saves / f"{table.id}.save").exists()
+    finally:
+        if gs is not None:
+            await gs.close()
+        await asyncio.sleep(0.1)
+        subprocess.run(["umount", "-l", str(saves)], capture_output=True)
