@@ -112,6 +112,9 @@ async def play(saves: Path, seats: dict[int, Screen], rng: random.Random, until_
     while True:
         assert time.monotonic() < deadline, "the game did not progress"
         _id, g, _log = disk_game(saves)
+        if g is None:  # the game's first snapshot is not written yet
+            await quiet(screens, 0.05)
+            continue
         if g.phase == "over" or (until_seq is not None and g.seq >= until_seq):
             return presses
         seat = g.pending.seat
