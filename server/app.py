@@ -185,6 +185,12 @@ class PlayerSession:
     def leave(self) -> str | None:
         return self._call(self.lobby.leave)
 
+    def saved_games(self) -> list[str]:
+        return self.lobby.saved_games()
+
+    def load_saved(self, name: str) -> str | None:
+        return self._call(self.lobby.load_saved, name)
+
     def start(self) -> str | None:
         return self._call(self.lobby.start)
 

@@ -430,14 +430,46 @@ class Lobby:
                   recovered=rec.log_commands if rec else 0, dropped=rec.dropped if rec else None)
         return table
 
-    def load_file(self, path: str | Path) -> Table:
-        """`citadels serve --load FILE`: a game from a save file, as a new table."""
+    def load_file(self, path: str | Path, creator: str | None = None) -> Table:
+        """`citadels serve --load FILE` or the lobby's "Load a saved game": the game as a new table.
+
+        Its seats keep their keys: each player finds their seat by reconnecting (or from the lobby)."""
         from server.persistence import read_save_file
 
         save = read_save_file(path)
         table_id = "t" + secrets.token_hex(4)
         ts = self.store.adopt(save, table_id)
-        return self.adopt(ts)
+        if creator is not None:
+            meta = TableMeta(name=Path(path).stem, creator=creator, bot_kind=self.default_bot, lineup_label="saved game")
+            t = Table(ts.id, meta, [], self.settings)  # only to write the meta next to the save
+            t.store = self.store
+            t.write_meta()
+        table = self.adopt(ts)
+        log_event(log, logging.INFO, "game loaded", table=table.id, file=str(path))
+        self._changed()
+        return table
+
+    def exports_dir(self) -> Path | None:
+        return None if self.store is None else Path(self.store.root) / "exports"
+
+    def saved_games(self) -> list[str]:
+        folder = self.exports_dir()
+        try:
+            return sorted(p.stem for p in folder.glob("*.save"))[:50] if folder is not None else []
+        except OSError:
+            return []
+
+    def load_saved(self, session: Any, name: str) -> None:
+        if name not in self.saved_games():
+            raise LobbyError("No saved game has this name.")
+        try:
+            table = self.load_file(self.exports_dir() / f"{name}.save", creator=session.key)
+        except (SaveError, ValueError, OSError) as e:
+            raise LobbyError(f"Cannot load it: {e}") from None
+        own = table.seat_of(session.key)
+        if own is not None and self.seat_of(session.key)[0] is table:
+            session.table, session.seat = table, own
+            session.enter_table(table, own)
 
     def _read_meta(self, table_id: str) -> TableMeta | None:
         if self.store is None:

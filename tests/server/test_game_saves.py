@@ -125,3 +125,36 @@ async def test_really_full_saves_folder(tmp_path, open_terminal, caplog):
             await gs.close()
         await asyncio.sleep(0.1)
         subprocess.run(["umount", "-l", str(saves)], capture_output=True)
+
+
+async def test_creator_saves_to_a_file_and_a_lobby_entry_loads_it(tmp_path, open_terminal):
+    gs = await start_game_server(tmp_path)
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fp = key.get_fingerprint("sha256")
+        table, a = await solo_game(gs, open_terminal, key)
+        await moves(gs, table, a, fp, 2, random.Random(3))
+        a.mark()
+        a.send(b"\x11")  # Ctrl+Q: the table menu
+        await a.wait_for("Save the game to a file")
+        a.send(b"4")  # Back, Lobby, Spectators may write, Save…, Quit
+        await asyncio.sleep(0.2)
+        a.send(b"mygame\r")
+        await a.wait_for("Saved.", timeout=10)
+        path = tmp_path / "saves" / "exports" / "mygame.save"
+        saved = loads(path.read_bytes())  # a checked save (its log replays to its state)
+        assert saved.seats[table.seat_of(fp)].key == fp
+        # someone else loads it from the lobby: a new table, its seats bound to the same keys
+        c = Screen(await open_terminal(gs.server, username="carl", key=asyncssh.generate_private_key("ssh-ed25519"),
+                                       size=(120, 40)))
+        await c.wait_for("Load a saved game")
+        c.mark()
+        c.send(b"5")  # alice's table, New table, Join with a code, Change your name, Load a saved game
+        await c.wait_for("mygame")
+        c.send(b"1")
+        await wait_until(lambda: len(gs.lobby.tables) == 2, what="the loaded table")
+        loaded = next(t for t in gs.lobby.tables.values() if t is not table)
+        assert loaded.phase == "playing" and loaded.state.seq == saved.state.seq
+        assert [s.key for s in loaded.seats] == [s.key for s in saved.seats]
+    finally:
+        await gs.close()

@@ -294,6 +294,8 @@ class LobbyScreen(Screen):
             header, items = self._uniques()
         elif self.page == "table":
             header, items = self._table(snap)
+        elif self.page == "load":
+            header, items = self._load(snap)
         else:
             header, items = self._main(snap)
         if self.notice:
@@ -330,9 +332,24 @@ class LobbyScreen(Screen):
             Item(self.L("join_code"), enter=lambda: self.prompt.ask(
                 self.L("prompt_code"), "", lambda v: self._do(self.link.join_code(v)))),
             Item(self.L("rename"), enter=self._rename),
-            Item(self.L("quit"), enter=self.app.exit),
         ]
+        if self.link.saved_games():
+            items.append(Item(self.L("load"), enter=lambda: self.go("load")))
+        items.append(Item(self.L("quit"), enter=self.app.exit))
         return header, items
+
+    def _load(self, snap: LobbySnapshot) -> tuple[list[Text], list[Item]]:
+        header = self._title(snap)
+        header.append(Text(self.L("load_title"), style="bold", end=""))
+        items = [Item(name, enter=lambda n=name: self._loaded(self.link.load_saved(n)))
+                 for name in self.link.saved_games()]
+        items.append(Item(self.L("back"), enter=lambda: self.go("main")))
+        return header, items
+
+    def _loaded(self, error: str | None) -> None:
+        if error is None:
+            self.page = "main"
+        self._do(error)
 
     def _rename(self) -> None:
         self.prompt.ask(self.L("prompt_name"), self.snap.you if self.snap else "",
