@@ -143,6 +143,8 @@ def explain(g: GameState, cmd: Command) -> str:
             return f"The {cmd.district} costs {cost} gold; you have {g.players[t.seat].gold}."
         return f"You cannot build the {cmd.district} that way."
     if t.bewitched:
+        if g.markers.killed == t.character:
+            return "Killed, you only gather resources (the Hospital); the turn then ends."
         return "A bewitched character only gathers resources; the turn then ends."
     if t.gather_first and not t.gathered:
         return "Gather resources first: take 2 gold or draw cards."

@@ -44,6 +44,8 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     if not t.gathered:
         return "Gather resources first: take 2 gold or draw cards."
     if t.bewitched:
+        if g.markers.killed == t.character:
+            return "Killed, you only gather resources (the Hospital): no building."
         return "A bewitched character only gathers resources."
     if t.paused:
         return "Your turn is paused until the bewitched character is called."

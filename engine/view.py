@@ -52,6 +52,9 @@ class TurnView(Struct, omit_defaults=True):
     resumed: bool = False
     paused: bool = False
     drawn: list[str] = field(default_factory=list)  # only for the player drawing
+    # Why this turn only gathers resources (`bewitched` is then True): "bewitched" (the Witch's victim)
+    # or "hospital" (a killed player who owns the Hospital, 2000).
+    gather_only_reason: str | None = None
 
 
 class MarkersView(Struct, omit_defaults=True):
@@ -103,6 +106,7 @@ class View(Struct, omit_defaults=True):
     scores: list[Score] | None = None
     winners: list[int] = field(default_factory=list)
     seq: int = 0
+    variants: list[str] = field(default_factory=list)  # the rule set's variants switched on (short-7, plague...)
     # Only in `reveal_all_view` (omitted from every seat's view, whose bytes stay as they were):
     facedown: list[str] = field(default_factory=list)  # the face-down discards
     everything: bool = False  # this view shows every hidden card
@@ -165,7 +169,9 @@ def view(g: GameState, seat: int | None) -> View:
     if t is not None:
         tv = TurnView(seat=t.seat, character=t.character, gathered=t.gathered, builds=t.builds, limit=t.limit,
                       built=list(t.built), used=list(t.used), bewitched=t.bewitched, resumed=t.resumed,
-                      paused=t.paused, drawn=list(t.drawn) if seat == t.seat else [])
+                      paused=t.paused, drawn=list(t.drawn) if seat == t.seat else [],
+                      gather_only_reason=(("hospital" if g.markers.killed == t.character else "bewitched")
+                                          if t.bewitched else None))
     sel = g.selection
     my_pick = (seat is not None and isinstance(g.pending, PickCharacter) and g.pending.seat == seat)
     return View(
@@ -177,7 +183,7 @@ def view(g: GameState, seat: int | None) -> View:
         markers=_markers(g, seat), tax=g.tax, first_complete=g.first_complete, plague=g.flags.get("plague"),
         pending=_pending(g, seat),
         legal=legal_commands(g, seat) if seat is not None else [], scores=g.scores, winners=list(g.winners),
-        seq=g.seq,
+        seq=g.seq, variants=list(g.rules.variants),
     )
 
 

@@ -66,6 +66,8 @@ class CitadelsApp(App):
     # --- from the table ------------------------------------------------------------------
     def on_view_update(self, msg: ViewUpdate) -> None:
         view = msg.view
+        # The catalogue follows the rule set in play: its edition's card names, ranks, costs and texts.
+        new_edition = self.cat.set_rules(view.rules) and self.view is not None
         self.view = view
         self._writer.seat = view.seat
         names = [p.name for p in view.players]
@@ -75,7 +77,11 @@ class CitadelsApp(App):
             rows.append(self._row(self._writer.line(ev, names)))
         if len(self._events) > MAX_EVENTS:
             del self._events[: len(self._events) - MAX_EVENTS]
-        self.table.show(view, rows)
+        if new_edition:  # another game on this screen: everything again, in its edition
+            self.table.set_language(self.cat, self.log_rows())
+            self.table.show(view, [])
+        else:
+            self.table.show(view, rows)
         if view.phase == "over" and not self._scores_shown and self.options.show_scores_at_end:
             self._scores_shown = True
             self.action_scores()
@@ -114,7 +120,7 @@ class CitadelsApp(App):
     # --- actions -------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
         self.options.lang = lang
-        self.cat = Catalogue(lang)
+        self.cat = Catalogue(lang, self.cat.rules)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.table.set_language(self.cat, self.log_rows())

@@ -36,15 +36,15 @@ def district_type(name: str) -> str:
     return d.type if d else "unique"
 
 
-def district_cost(name: str) -> int | None:
-    d = DISTRICTS.get(name)
-    return d.cost if d else None
+def district_cost(cat: Catalogue, name: str) -> int | None:
+    """The printed cost in the edition of the game shown (`cat.set_rules`): the 2000 Observatory costs 5."""
+    return cat.cost(name)
 
 
 def district_token(cat: Catalogue, name: str, beautified: bool = False, under: int = 0) -> Text:
     """`N3 Manor` on the type's colour; `+` marks a beautified district, `[2]` cards under it."""
     kind = district_type(name)
-    cost = district_cost(name)
+    cost = district_cost(cat, name)
     cost_s = "" if cost is None else str(cost + (1 if beautified else 0))
     label = f"{cat.type_letter(kind)}{cost_s}{'+' if beautified else ''} {cat.district(name)}"
     if under:
@@ -53,8 +53,9 @@ def district_token(cat: Catalogue, name: str, beautified: bool = False, under: i
 
 
 def district_line(cat: Catalogue, name: str) -> Text:
-    """A hand card on its own line: token, then the unique effect text."""
-    t = district_token(cat, name)
+    """A hand card on its own line: token, then the unique effect text (the edition's)."""
+    t = Text(end="")
+    t.append_text(district_token(cat, name))  # not the token itself: its colours would run on
     if district_type(name) == "unique":
         text = cat.district_text(name)
         if text:

@@ -139,7 +139,7 @@ class _Ctx:
         if district is None:
             return "?"
         d = DISTRICTS.get(district)
-        base = d.cost if d else 0
+        base = self.cat.cost(district) or 0
         if seat is not None and 0 <= seat < len(self.view.players):
             for b in self.view.players[seat].city:
                 if b.name == district:
@@ -248,8 +248,8 @@ def build_label(cat: Catalogue, via: str) -> str:
 def build_does(ctx: _Ctx, cmd: Build) -> str:
     cat = ctx.cat
     if cmd.via is None:
-        d = DISTRICTS.get(cmd.district)
-        return cat.t("cmd.build_one_does", district=cat.district(cmd.district), cost=d.cost if d else "?",
+        cost = cat.cost(cmd.district)
+        return cat.t("cmd.build_one_does", district=cat.district(cmd.district), cost="?" if cost is None else cost,
                      type=cat.type_name(district_type(cmd.district)))
     if cat.has(f"build.{cmd.via}_does"):
         return cat.t(f"build.{cmd.via}_does", **ctx.fields(cmd))
@@ -261,11 +261,11 @@ def build_does(ctx: _Ctx, cmd: Build) -> str:
 
 def _income_info(ctx: _Ctx) -> tuple[str, str]:
     t = ctx.view.turn
-    c = CHARACTERS.get(t.character) if t is not None else None
-    if c is None or c.income_type is None:
+    income_type, income_kind = ctx.cat.income(t.character if t is not None else None)
+    if income_type is None:
         return "?", "?"
-    res = "gold" if c.income_kind == "gold" else "cards" if c.income_kind == "cards" else "gold"
-    return ctx.cat.kind(res), ctx.cat.type_name(c.income_type)
+    res = "cards" if income_kind == "cards" else "gold"
+    return ctx.cat.kind(res), ctx.cat.type_name(income_type)
 
 
 def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
@@ -434,6 +434,9 @@ def title_for(view: Any, cat: Catalogue) -> tuple[str, str]:
             return cat.t("prompt.discard"), cat.t("prompt.discard_hint")
         return cat.t("prompt.pick"), cat.t("prompt.pick_hint", n=len(view.pool), faceup=faceup)
     if kind == "play_turn" and view.turn is not None:
+        if view.turn.gather_only_reason:  # the Witch's victim, or a killed player with the Hospital
+            return cat.t(f"gather_only.{view.turn.gather_only_reason}",
+                         character=cat.character(view.turn.character)), ""
         key = "prompt.play_turn" if view.turn.gathered else "prompt.play_turn_gather"
         return cat.t(key, character=cat.character(view.turn.character)), ""
     if kind == "keep_cards":

@@ -3,12 +3,11 @@
 Only the view is read: the seat's own hand, characters and the public table.
 Who might hold a hidden character is estimated from public facts (cities,
 gold, hand sizes, face-up discards, revealed characters, the pool passed to
-the seat while choosing).
+the seat while choosing). Costs, ranks and income are those of the edition of
+the view's rule set (`cost`, `rank`, `income`).
 """
 from __future__ import annotations
 
-from ..cards.characters import RANK
-from ..cards.districts import TYPES
 from . import knowledge as K
 from .styles import Style
 
@@ -22,6 +21,10 @@ class Ctx:
     def __init__(self, view, style: Style, jitter=None) -> None:
         self.v = view
         self.style = style
+        self.edition = ed = K.edition_of(view)
+        self._costs = K.COSTS[ed]
+        self._ranks = K.RANKS[ed]
+        self._incomes = K.INCOMES[ed]
         self._jitter = jitter
         self.me = me = view.seat
         self.players = view.players
@@ -59,12 +62,24 @@ class Ctx:
         lo, hi = min(self.threat), max(self.threat)
         self._tspan = (lo, hi - lo + 1.0)
         self.richest = self.gold >= max((p.gold for p in self.players), default=0)
-        best_cost = max((K.dcost(c) for c in self.hand if self.buildable(c)), default=0)
+        best_cost = max((self.cost(c) for c in self.hand if self.buildable(c)), default=0)
         self.needs_gold = self.gold < best_cost or self.gold < 3
         lineup = view.lineup
-        rank8 = [c for c in lineup if RANK.get(c) == 8]
+        rank8 = [c for c in lineup if self.rank(c) == 8]
         self.rank8_possible = bool(rank8) and rank8[0] not in view.faceup and rank8[0] not in self.my_chars()
         self._holders = None
+
+    # --- the edition's cards -----------------------------------------------------------------------
+    def cost(self, card: str) -> int:
+        """The printed cost in this edition (3 for a card the tables do not know)."""
+        return self._costs.get(card, 3)
+
+    def rank(self, character: str | None, default: int = 0) -> int:
+        return self._ranks.get(character, default) if character else default
+
+    def income(self, character: str) -> tuple[str | None, str | None]:
+        """(district type, "gold" | "cards" | "mix") of the character's income, or (None, None)."""
+        return self._incomes.get(character, (None, None))
 
     # --- districts -----------------------------------------------------------------------------
     def size(self, s: int) -> int:
@@ -82,10 +97,10 @@ class Ctx:
         return card not in self.city_set or self.quarry
 
     def affordable_now(self, card: str) -> bool:
-        return K.dcost(card) <= self.gold
+        return self.cost(card) <= self.gold
 
     def can_afford_soon(self, card: str) -> bool:
-        return K.dcost(card) <= self.gold + 2
+        return self.cost(card) <= self.gold + 2
 
     def card_worth(self, card: str) -> float:
         """What a district card in hand is worth to me (to build, or to hold)."""
@@ -94,7 +109,7 @@ class Ctx:
             return f(self) if f else 0.0
         if not self.buildable(card):
             return 0.3  # a duplicate: only good to discard or trade
-        cost = K.dcost(card)
+        cost = self.cost(card)
         t = K.dtype(card)
         w = cost + 1.0  # points, plus a step toward a complete city
         if t not in self.my_types:
@@ -111,7 +126,7 @@ class Ctx:
 
     def build_worth(self, card: str) -> float:
         """What building it now is worth (the card's worth without the affordability discount)."""
-        cost = K.dcost(card)
+        cost = self.cost(card)
         t = K.dtype(card)
         w = cost + 1.0 + 0.5 * self.style.builder
         if t not in self.my_types:
@@ -126,7 +141,7 @@ class Ctx:
     # --- players ------------------------------------------------------------------------------
     def _threat(self, s: int) -> float:
         p = self.players[s]
-        pts = sum(K.built_value(b) for b in p.city)
+        pts = sum(K.built_value(b, self.edition) for b in p.city)
         size = self.sizes[s]
         t = pts + 1.8 * size + 0.4 * p.gold + 0.4 * min(p.hand_size, 4)
         if size >= self.complete_at - 1:
@@ -166,14 +181,14 @@ class Ctx:
                 revealed[c] = p.seat
             if p.seat != self.me:
                 slots[p.seat] = sum(1 for c in p.characters if c is None)
-        called = RANK.get(v.called, 0) if v.called else 0
+        called = self.rank(v.called)
         killed = v.markers.killed
         hidden = [c for c in v.lineup if c not in v.faceup and c not in mine and c not in revealed]
         if v.phase == "selection" and v.pool:
             pool = set(v.pool)
             hidden = [c for c in hidden if c not in pool]
         # characters already called and not revealed are not held (unless killed)
-        held_possible = [c for c in hidden if RANK[c] > called or c == killed]
+        held_possible = [c for c in hidden if self.rank(c) > called or c == killed]
         total_slots = sum(slots.values())
         p_held = min(1.0, total_slots / max(len(held_possible), 1))
         out: dict[str, dict[int, float]] = {}

@@ -15,18 +15,23 @@ selection), consistently with what the view shows:
 
 Per-card state the view does not carry (`flags`, turn counters) starts empty:
 the hard bot treats a sampled world that fails as a failed sample.
+
+Rule sets: the state's rule set is the view's (`View.rules`) with the view's
+variants (`View.variants`: short games, the Plague), and ranks and costs are
+those of its edition (`engine/cards/editions.py`: the Dark City Tax Collector
+is rank 2, so he is not a hidden character once rank 2 has been called).
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 
-from ..cards.characters import RANK
 from ..cards.districts import BASE_DISTRICTS, base_deck
 from ..decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
-from ..rules import RULESETS
+from ..rules import RULESETS, complete_size, with_variants
 from ..selection import plan_steps
 from ..state import Built, GameState, Markers, Player, Selection, Turn
+from . import knowledge as K
 
 
 def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
@@ -96,7 +101,8 @@ def determinize(view, rng: random.Random) -> GameState:
     me = view.seat
     if me is None:
         raise ValueError("a spectator's view cannot be determinized for a seat")
-    rules = RULESETS[view.rules]
+    rules = with_variants(RULESETS[view.rules], getattr(view, "variants", None) or ())
+    ranks = K.RANKS[rules.edition]
     under_cards: list[str] = []
     hands, deck = _deal_cards(view, me, rng, under_cards)
     mine = [c for c in view.players[me].characters if c]
@@ -113,11 +119,11 @@ def determinize(view, rng: random.Random) -> GameState:
             if c in hidden:
                 hidden.remove(c)
     slots = [(p.seat, i) for p in view.players if p.seat != me for i, c in enumerate(p.characters) if c is None]
-    called_rank = RANK.get(view.called, 0) if (view.phase == "turns" and view.called) else 0
+    called_rank = ranks.get(view.called, 0) if (view.phase == "turns" and view.called) else 0
     killed = view.markers.killed
 
     def allowed(sl, c):
-        return selecting or RANK[c] > called_rank or c == killed
+        return selecting or ranks[c] > called_rank or c == killed
 
     dealt = _assign(slots, hidden, allowed, rng) if len(hidden) >= len(slots) else None
     if dealt is None:  # inconsistent or unexpected: ignore the call-order constraint
@@ -163,9 +169,7 @@ def determinize(view, rng: random.Random) -> GameState:
                     built=list(tv.built), used=list(tv.used), bewitched=tv.bewitched, resumed=tv.resumed,
                     paused=tv.paused, drawn=list(tv.drawn))
         turn.paid_builds = tv.builds
-        from .knowledge import dcost
-
-        turn.build_gold = sum(dcost(b) for b in tv.built)
+        turn.build_gold = sum(K.dcost(b, rules.edition) for b in tv.built)
         if tv.seat == me and not tv.gathered and view.legal:
             kinds = {type(c).__name__ for c in view.legal}
             turn.gather_first = kinds <= {"TakeGold", "DrawCards"}
@@ -186,6 +190,10 @@ def determinize(view, rng: random.Random) -> GameState:
             if m.bewitched == char:
                 owner = holders.get("Witch", -1)
             g.flags[key] = owner if owner != me else -1
+    if view.plague is not None:
+        g.flags["plague"] = view.plague  # the sick seat (public)
+    if view.complete_at != complete_size(rules, len(view.players)):
+        g.flags["complete_at"] = view.complete_at  # a card changed it (the Bell Tower's announcement)
     g.called = (view.lineup.index(view.called) + 1) if (view.called and view.called in view.lineup) else 0
     g.pending = _pending(view, g)
     if selecting:

@@ -9,21 +9,37 @@ on something they do not know.
 
 Values are in "points": roughly one gold, one point of score, or a little
 less than one card.
+
+Editions: costs, ranks and income are the printed ones of the edition of the
+rule set in play (`engine/cards/editions.py`; `Ctx.cost`, `Ctx.rank`,
+`Ctx.income`): the 2000 Observatory costs 5, the Dark City Tax Collector is rank 2.
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from ..cards.characters import CHARACTERS, RANK
+from ..cards import editions
+from ..cards.characters import CHARACTERS
 from ..cards.districts import DISTRICTS, TYPES
 from ..commands import Ability, Build
+from ..rules import RULESETS
 
 UNIQUE_TYPE = "unique"
 
+# Printed costs and ranks by edition (tables, not calls: the bots ask them very often).
+COSTS = {ed: {n: editions.cost(ed, n) for n in DISTRICTS} for ed in editions.EDITIONS}
+RANKS = {ed: {n: editions.rank(ed, n) for n in CHARACTERS} for ed in editions.EDITIONS}
+INCOMES = {ed: {n: editions.income(ed, n) for n in CHARACTERS} for ed in editions.EDITIONS}
 
-def dcost(name: str) -> int:
-    d = DISTRICTS.get(name)
-    return d.cost if d is not None else 3
+
+def edition_of(view) -> str:
+    """The edition of the view's rule set ("2016", "classic", "2000")."""
+    r = RULESETS.get(getattr(view, "rules", "") or "")
+    return r.edition if r is not None else "2016"
+
+
+def dcost(name: str, edition: str = "2016") -> int:
+    return COSTS[edition].get(name, 3)
 
 
 def dtype(name: str) -> str:
@@ -31,8 +47,8 @@ def dtype(name: str) -> str:
     return d.type if d is not None else UNIQUE_TYPE
 
 
-def built_value(b) -> int:
-    return dcost(b.name) + (1 if getattr(b, "beautified", False) else 0)
+def built_value(b, edition: str = "2016") -> int:
+    return dcost(b.name, edition) + (1 if getattr(b, "beautified", False) else 0)
 
 
 # --- unique districts: extra worth of owning one, beyond its cost in points ---------------------
@@ -59,7 +75,7 @@ UNIQUE_WORTH: dict[str, Callable] = {
     "Factory": lambda ctx: 0.5 + 0.8 * sum(1 for c in ctx.hand if dtype(c) == UNIQUE_TYPE),
     "Haunted Quarter": lambda ctx: 1.2 if len(ctx.my_types) >= 3 else 0.5,
     "Thieves' Den": _u(0.3),
-    "Basilica": lambda ctx: 0.6 * sum(1 for b in ctx.city if dcost(b) % 2 == 1),
+    "Basilica": lambda ctx: 0.6 * sum(1 for b in ctx.city if ctx.cost(b) % 2 == 1),
     "Capitol": lambda ctx: 2.5 if max(ctx.type_counts.values(), default=0) >= 2 else 0.8,
     "Ivory Tower": lambda ctx: 4.0 if ctx.uniques_in_city == 0 else -1.0,
     "Monument": lambda ctx: 3.0,
@@ -81,18 +97,18 @@ UNBUILDABLE = {"Secret Vault"}
 # fn(ctx) -> points (what the turn brings beyond gathering). Unknown: `generic_pick`.
 
 def income_of(ctx, name: str, extra_builds: float = 0.5) -> float:
-    c = CHARACTERS.get(name)
-    if c is None or c.income_type is None:
+    income_type, income_kind = ctx.income(name)
+    if income_type is None:
         return 0.0
-    n = ctx.type_counts.get(c.income_type, 0) + ctx.wild_income
-    if any(dtype(h) == c.income_type and ctx.can_afford_soon(h) for h in ctx.hand):
+    n = ctx.type_counts.get(income_type, 0) + ctx.wild_income
+    if any(dtype(h) == income_type and ctx.can_afford_soon(h) for h in ctx.hand):
         n += extra_builds
-    return n * (0.8 if c.income_kind == "cards" else 1.0)
+    return n * (0.8 if income_kind == "cards" else 1.0)
 
 
 def _extra_builds(ctx, limit: int, extra_gold: int = 0, extra_cards: int = 0) -> float:
     """How many more districts than one this character lets me build this turn."""
-    costs = sorted(dcost(c) for c in set(ctx.hand) if ctx.buildable(c))
+    costs = sorted(ctx.cost(c) for c in set(ctx.hand) if ctx.buildable(c))
     gold = ctx.gold + 2 + extra_gold
     n = 0
     for c in costs:
@@ -125,7 +141,7 @@ def _pick_king(ctx) -> float:
 def _pick_bishop(ctx) -> float:
     risk = 0.0
     if ctx.rank8_possible and ctx.city:
-        risk = 0.15 * sum(dcost(b) for b in ctx.city) * (1.5 if ctx.i_lead else 0.8)
+        risk = 0.15 * sum(ctx.cost(b) for b in ctx.city) * (1.5 if ctx.i_lead else 0.8)
         if ctx.my_size >= ctx.complete_at - 2:
             risk += 2.0
     return income_of(ctx, "Bishop") + min(risk, 5.0)
@@ -147,7 +163,7 @@ def _pick_warlord(ctx) -> float:
 
 
 def _pick_alchemist(ctx) -> float:
-    best = max((dcost(c) for c in ctx.hand if ctx.buildable(c) and dcost(c) <= ctx.gold + 2), default=0)
+    best = max((ctx.cost(c) for c in ctx.hand if ctx.buildable(c) and ctx.cost(c) <= ctx.gold + 2), default=0)
     return 0.8 * best
 
 
@@ -295,10 +311,11 @@ def _ab_warlord(cmd: Ability, ctx) -> float:
     s, d = cmd.player, cmd.district
     if s is None or d is None or s == ctx.me:
         return NEVER
-    price = max(dcost(d) - 1, 0) + (1 if "Great Wall" in {b.name for b in ctx.players[s].city} and d != "Great Wall" else 0)
+    wall = "Great Wall" in {b.name for b in ctx.players[s].city} and d != "Great Wall"
+    price = max(ctx.cost(d) - 1, 0) + (1 if wall else 0)
     if price > ctx.gold:
         return NEVER
-    harm = (dcost(d) + 1.5) * ctx.leader_weight(s) * (0.6 + 0.4 * ctx.style.aggression)
+    harm = (ctx.cost(d) + 1.5) * ctx.leader_weight(s) * (0.6 + 0.4 * ctx.style.aggression)
     score = harm - 1.1 * price - (1.5 if ctx.gold - price < 1 else 0)
     return POST + score if score > 0.8 else NEVER
 
@@ -333,7 +350,7 @@ def _ab_museum(cmd: Ability, ctx) -> float:
 def _ab_armory(cmd: Ability, ctx) -> float:
     if cmd.player is None or cmd.player == ctx.me or cmd.district is None:
         return NEVER
-    gain = (dcost(cmd.district) + 1.5) * ctx.leader_weight(cmd.player) - 3 - 1.5
+    gain = (ctx.cost(cmd.district) + 1.5) * ctx.leader_weight(cmd.player) - 3 - 1.5
     return POST + gain if gain > 1 else NEVER
 
 
@@ -380,10 +397,10 @@ def _ab_marshal(cmd: Ability, ctx) -> float:
     s, d = cmd.player, cmd.district
     if s is None or d is None or s == ctx.me:
         return NEVER
-    price = dcost(d)
+    price = ctx.cost(d)
     if price > ctx.gold:
         return NEVER
-    gain = dcost(d) + 1.0 + (dcost(d) + 1) * 0.5 * ctx.leader_weight(s) - 1.0 * price
+    gain = ctx.cost(d) + 1.0 + (ctx.cost(d) + 1) * 0.5 * ctx.leader_weight(s) - 1.0 * price
     return POST + gain if gain > 0.8 else NEVER
 
 
@@ -392,7 +409,7 @@ def _ab_diplomat(cmd: Ability, ctx) -> float:
     s, theirs, mine = cmd.player, cmd.district, cmd.card
     if s is None or theirs is None or mine is None or s == ctx.me:
         return NEVER
-    gain = dcost(theirs) - dcost(mine)
+    gain = ctx.cost(theirs) - ctx.cost(mine)
     pay = max(gain, 0) + (1 if "Great Wall" in {b.name for b in ctx.players[s].city} else 0)
     score = gain * (1 + 0.4 * ctx.leader_weight(s)) - pay + (0.8 if dtype(theirs) not in ctx.my_types else 0.0)
     return POST + score if score > 0.5 and pay <= ctx.gold else NEVER
@@ -400,7 +417,8 @@ def _ab_diplomat(cmd: Ability, ctx) -> float:
 
 def _ab_artist(cmd: Ability, ctx) -> float:
     # beautify one of my districts: 1 gold for 1 point, for good
-    spare = ctx.gold - (min((dcost(c) for c in ctx.hand if ctx.buildable(c)), default=0) if ctx.rounds_left > 1 else 0)
+    cheapest = min((ctx.cost(c) for c in ctx.hand if ctx.buildable(c)), default=0)
+    spare = ctx.gold - (cheapest if ctx.rounds_left > 1 else 0)
     return POST + 1 if spare >= 1 else NEVER
 
 
@@ -427,7 +445,7 @@ def generic_ability(cmd: Ability, ctx) -> float:
     if cmd.character is not None:
         score += 0.3 * ctx.character_harm(cmd.character, kind="kill")
     if cmd.district is not None and cmd.player is not None and cmd.player != ctx.me:
-        score += 0.1 * dcost(cmd.district)
+        score += 0.1 * ctx.cost(cmd.district)
     return score
 
 
@@ -438,7 +456,7 @@ def ability_score(cmd: Ability, ctx) -> float:
 
 # Other ways to pay for a build (Build.via): the points lost by paying that way.
 def _via_necropolis(cmd: Build, ctx) -> float:
-    return dcost(cmd.using) + 1.0 if cmd.using else 4.0
+    return ctx.cost(cmd.using) + 1.0 if cmd.using else 4.0
 
 
 VIA_COST: dict[str, Callable] = {
@@ -579,5 +597,5 @@ def select_cards(purpose: str, ctx, options: list[str], lo: int, hi: int) -> lis
     return sorted(options, key=ctx.card_worth)[:lo]
 
 
-def rank(name: str) -> int:
-    return RANK.get(name, 5)
+def rank(name: str, edition: str = "2016") -> int:
+    return RANKS[edition].get(name, 5)

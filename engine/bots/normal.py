@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 
-from ..cards.characters import CHARACTERS, RANK
 from ..commands import (Ability, Build, Choose, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep, Pick,
                         Select, TakeGold, Unselect)
 from . import knowledge as K
@@ -69,11 +68,11 @@ class NormalBot:
         except Exception:
             v = K.generic_pick(ctx, c)
         st = self.style
-        if c in KILLERS or c in ROBBERS or RANK.get(c) == 8:
+        if c in KILLERS or c in ROBBERS or ctx.rank(c) == 8:
             v += 0.5 * st.aggression
         if c in ("Architect", "Scholar", "Seer"):
             v += 0.5 * st.builder
-        if CHARACTERS.get(c) and CHARACTERS[c].income_kind == "gold" or c in ("Merchant", "Thief", "Navigator"):
+        if ctx.income(c)[1] == "gold" or c in ("Merchant", "Thief", "Navigator"):
             v += 0.3 * st.greed
         return v
 
@@ -81,18 +80,18 @@ class NormalBot:
         """Expected loss from being killed or robbed as `c`."""
         if not self.style.reads_table:
             return 0.0
-        r = RANK.get(c, 5)
+        r = ctx.rank(c, 5)
         lead = 1.7 if ctx.i_lead else 1.0
         loss = 0.0
         for killer in KILLERS:
-            if RANK.get(killer, 1) >= r or killer not in ctx.v.lineup:
+            if ctx.rank(killer, 1) >= r or killer not in ctx.v.lineup:
                 continue
             p = ctx.p_in_play_by_others(killer)
             if p:
                 share = POPULAR.get(c, 1.0) / 7.0 * lead
                 loss += p * share * (self.pick_value(ctx, c) + 4.0)
         for robber in ROBBERS:
-            if RANK.get(robber, 2) >= r or robber not in ctx.v.lineup:
+            if ctx.rank(robber, 2) >= r or robber not in ctx.v.lineup:
                 continue
             p = ctx.p_in_play_by_others(robber)
             if p:
@@ -152,18 +151,18 @@ class NormalBot:
     # --- a turn -----------------------------------------------------------------------------------
     def _gather_pref(self, ctx: Ctx, view) -> float:
         """Positive: draw cards; negative: take gold."""
-        buildable = sorted({c for c in ctx.hand if ctx.buildable(c)}, key=K.dcost)
+        buildable = sorted({c for c in ctx.hand if ctx.buildable(c)}, key=ctx.cost)
         if not buildable:
             return 2.0
         pref = 0.0
         gold = ctx.gold
-        costly = K.dcost(buildable[-1])
+        costly = ctx.cost(buildable[-1])
         limit = view.turn.limit if view.turn else 1
         if gold >= costly + 2 and len(buildable) <= limit:
             pref += 1.5
         elif gold >= costly and len(buildable) <= 1:
             pref += 1.0
-        if gold < 3 or gold < K.dcost(buildable[0]):
+        if gold < 3 or gold < ctx.cost(buildable[0]):
             pref -= 2.0
         if len(buildable) >= 3:
             pref -= 1.0
@@ -215,8 +214,7 @@ class NormalBot:
         return out
 
     def _income_score(self, cmd: Income, ctx: Ctx, t, best_build: Build | None) -> float:
-        c = CHARACTERS.get(t.character) if t else None
-        kind = c.income_type if c else None
+        kind = ctx.income(t.character)[0] if t else None
         base = 58.0
         if best_build is not None and kind and K.dtype(best_build.district) == kind:
             base = 30.0 + ctx.build_worth(best_build.district) - 0.5  # build first, then take more

@@ -77,7 +77,8 @@ NAMES: dict[str, dict[str, dict[str, str]]] = {
         "Keep": {"it": "Torrione"}, "Laboratory": {"it": "Laboratorio"}, "Smithy": {"it": "Fucina"},
         "Observatory": {"it": "Osservatorio"}, "School of Magic": {"it": "Scuola di magia"},
         "Library": {"it": "Biblioteca"}, "Great Wall": {"it": "Grande muraglia"},
-        "Dragon Gate": {"it": "Portale del drago"}, "Armory": {"en": "Powderhouse", "it": "Polveriera"},
+        "Dragon Gate": {"it": "Portale del drago"},
+        "Armory": {"en": "Powderhouse", "es": "Polvorín", "it": "Polveriera"},
         "Museum": {"it": "Museo"}, "Imperial Treasury": {"it": "Tesoreria imperiale"},
         "Map Room": {"it": "Stanza delle mappe"}, "Wishing Well": {"it": "Pozzo dei desideri"},
         "Quarry": {"it": "Cava"}, "Poor House": {"it": "Casa povera"}, "Factory": {"it": "Fabbrica"},
@@ -123,90 +124,5 @@ def name_in(edition: str, card: str, lang: str = "en") -> str:
     return card
 
 
-# Rule texts that differ from the 2016 texts, by edition (the UI's help shows these when
-# `View.rules` is a rule set of that edition; `rule_text` returns None for "as 2016").
-# The Classic box's texts are the 2016 ones for its cards; only the new cards are listed.
-RULE_TEXTS: dict[str, dict[str, dict[str, str]]] = {
-    "classic": {
-        "Warlord": {"en": "Income: 1 gold per military district. Destroy one district by paying its cost minus 1, at "
-                          "any time of your turn (your own allowed; not in a complete city, not the Bishop's).",
-                    "es": "Ingresos: 1 oro por distrito militar. Destruye un distrito pagando su coste menos 1, en "
-                          "cualquier momento de tu turno (también tuyo; no en una ciudad completa ni del Obispo)."},
-        "Graveyard": {"en": "When the Warlord destroys a district, you may pay 1 gold to take it into your hand "
-                            "(not if you are the Warlord).",
-                      "es": "Cuando el Condotiero destruye un distrito, puedes pagar 1 oro para llevártelo a la mano "
-                            "(no si eres el Condotiero)."},
-        "University": {"en": "Game end: +2 points (it is worth 8).",
-                       "es": "Final de la partida: +2 puntos (vale 8)."},
-    },
-    "2000": {
-        "Assassin": {"en": "Name another character to kill. Its player stays silent when it is called, skips the "
-                           "turn, and reveals the card only at the end of the round.",
-                     "es": "Nombra otro personaje para asesinarlo. Su jugador calla cuando se le llama, pierde el "
-                           "turno y solo revela la carta al final de la ronda."},
-        "Warlord": {"en": "Income: 1 gold per military district. At the end of your turn you may destroy one "
-                          "district by paying its cost minus 1 (your own allowed); never in a city of 8 districts "
-                          "(7 with the Bell Tower).",
-                    "es": "Ingresos: 1 oro por distrito militar. Al final de tu turno puedes destruir un distrito "
-                          "pagando su coste menos 1 (también tuyo); nunca en una ciudad de 8 distritos (7 con el "
-                          "Campanario)."},
-        "Tax Collector": {"en": "Rank 2. Whenever another player builds in his turn and has gold left, he gives you "
-                                "1 gold (once per turn). A rank-1 player who built pays when you are revealed.",
-                          "es": "Rango 2. Cada vez que otro jugador construye en su turno y le queda oro, te da 1 "
-                                "oro (una vez por turno). El jugador de rango 1 que construyó paga cuando te revelas."},
-        "Wizard": {"en": "Look at another player's hand and take one card: build it at once (paying, outside your "
-                         "build limit; it may be identical to a district of your city) or keep it.",
-                   "es": "Mira la mano de otro jugador y toma una carta: constrúyela enseguida (pagando, fuera de tu "
-                         "límite; puede ser igual a un distrito de tu ciudad) o guárdala."},
-        "Emperor": {"en": "Income: 1 gold per noble district. Give the crown to a player who is neither you nor its "
-                          "holder; that player gives you 1 gold or 1 card of their choice from their hand.",
-                    "es": "Ingresos: 1 oro por distrito noble. Da la corona a un jugador que no seas tú ni quien la "
-                          "tiene; ese jugador te da, a su elección, 1 oro o 1 carta de su mano."},
-        "Abbot": {"en": "Income: 1 gold per religious district. The richest player gives you 1 gold; nothing if "
-                        "the richest are tied.",
-                  "es": "Ingresos: 1 oro por distrito religioso. El jugador más rico te da 1 oro; nada si hay "
-                        "empate entre los más ricos."},
-        "Queen": {"en": "Take 3 gold if you sit next to the crown holder (checked at the end of the round if rank 4 "
-                        "was killed). Only with 5 or more players.",
-                  "es": "Toma 3 oros si te sientas junto a quien tiene la corona (al final de la ronda si el rango 4 "
-                        "fue asesinado). Solo con 5 o más jugadores."},
-        "Haunted Quarter": {"en": "Haunted City. For scoring it counts as the colour of your choice, unless you "
-                                  "built it in the last round.",
-                            "es": "Ciudad Encantada. Al puntuar cuenta como el color que elijas, salvo si la "
-                                  "construiste en la última ronda."},
-        "Laboratory": {"en": "Once per turn: discard 1 card from your hand to gain 1 gold.",
-                       "es": "Una vez por turno: descarta 1 carta de tu mano para ganar 1 oro."},
-        "Observatory": {"en": "When you gather cards, draw 3, keep 1 and put the others at the bottom of the deck "
-                              "(with the Library keep 2).",
-                        "es": "Cuando robas cartas, roba 3, quédate 1 y pon las demás al fondo del mazo (con la "
-                              "Biblioteca quédate 2)."},
-        "Library": {"en": "When you gather cards, keep both cards you draw.",
-                    "es": "Cuando robas cartas, quédate las dos cartas robadas."},
-        "Wishing Well": {"en": "Game end: +1 point per other purple district in your city.",
-                         "es": "Final de la partida: +1 punto por cada otro distrito morado de tu ciudad."},
-        "Quarry": {"en": "You may build a district identical to one in your city; at most one duplicate at a time.",
-                   "es": "Puedes construir un distrito igual a uno de tu ciudad; como mucho un duplicado a la vez."},
-        "Armory": {"en": "Powderhouse. During your turn, destroy it to destroy one district in another player's "
-                         "city.",
-                   "es": "Polvorín. Durante tu turno, destrúyelo para destruir un distrito de la ciudad de otro "
-                         "jugador."},
-        "Graveyard": {"en": "When the Warlord destroys a district, you may pay 1 gold to take it into your hand "
-                            "(not if you are the Warlord). Not used with the Diplomat.",
-                      "es": "Cuando el Condottiere destruye un distrito, puedes pagar 1 oro para llevártelo a la "
-                            "mano (no si eres el Condottiere). No se usa con el Diplomático."},
-        "Hospital": {"en": "If you are killed, you may still gather resources when your character is called, but "
-                           "not build or use its power. Not used without the Assassin.",
-                     "es": "Si te asesinan, aún puedes tomar recursos cuando se llama a tu personaje, pero no "
-                           "construir ni usar su poder. No se usa sin el Asesino."},
-        "Ballroom": {"en": "While you hold the crown, the other players thank you when they reveal a character "
-                           "(automatic here: nobody loses a turn).",
-                     "es": "Mientras tengas la corona, los demás te dan las gracias al revelar un personaje "
-                           "(automático aquí: nadie pierde el turno)."},
-    },
-}
-
-
-def rule_text(edition: str, card: str, lang: str = "en") -> str | None:
-    """The card's rule text in that edition and language, or None when it is the 2016 text."""
-    t = RULE_TEXTS.get(edition, {}).get(card)
-    return None if t is None else t.get(lang) or t["en"]
+# Rule texts: the older editions' texts are the UI's, in `ui/i18n/cards.<lang>.toml`
+# (sections "classic:character_text", "2000:district_text", ...), the one place for card texts.

@@ -98,6 +98,7 @@ class Catalogue:
         self.rules: str | None = None
         self.edition = "2016"
         self._pre = ""  # "<edition>:" for an older edition: its keys are looked up first
+        self._names: dict[str, str] = {}
         self.key = lang  # what rendered text depends on (widgets' caches): the language and the edition
         self.set_rules(rules)
 
@@ -111,6 +112,7 @@ class Catalogue:
             return False
         self.edition = edition
         self._pre = "" if edition == "2016" else edition + ":"
+        self._names: dict[str, str] = {}  # card names in this edition and language, as asked
         self.key = self.lang if edition == "2016" else f"{self.lang}/{edition}"
         return True
 
@@ -158,8 +160,11 @@ class Catalogue:
         if c is None:
             return name
         if self._pre:
-            return editions.name_in(self.edition, name, self.lang)
+            return self._names.get(name) or self._edition_name(name)
         return c.es if self.lang == "es" else c.name
+
+    def _edition_name(self, name: str) -> str:
+        return self._names.setdefault(name, editions.name_in(self.edition, name, self.lang))
 
     def rank(self, name: str | None) -> int | None:
         c = CHARACTERS.get(name or "")
@@ -179,7 +184,7 @@ class Catalogue:
         if d is None:
             return name
         if self._pre:
-            return editions.name_in(self.edition, name, self.lang)
+            return self._names.get(name) or self._edition_name(name)
         return d.es if self.lang == "es" else d.name
 
     def cost(self, name: str | None) -> int | None:

@@ -1,5 +1,6 @@
 """Help, one key away: the card reference for this game's line-up, the keys,
-and a short summary of the rules."""
+and a short summary of the rules, in the edition of the rule set in play
+(`view.rules`: names, ranks, costs and rule texts through `Catalogue.set_rules`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,11 +11,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from engine.rules import RULESETS
+
 from ..cards import character_label, district_token
 from ..i18n import Catalogue
 
 
 def help_text(cat: Catalogue, view: Any | None) -> Text:
+    if view is not None:
+        cat.set_rules(view.rules)  # already so in the app; a replay's or a test's view too
     t = Text(end="")
     t.append(cat.t("help.title") + "  ", style="bold reverse")
     t.append("  " + cat.t("help.close") + "\n\n", style="dim")
@@ -34,7 +39,9 @@ def help_text(cat: Catalogue, view: Any | None) -> Text:
     t.append(cat.t("help.keys") + "\n\n")
     t.append(cat.t("help.rules_title") + "\n", style="bold underline")
     complete = view.complete_at if view is not None else 7
-    t.append(cat.t("help.rules", complete=complete))
+    rules = RULESETS.get(view.rules if view is not None else "2016") or RULESETS["2016"]
+    top = max((cat.rank(c) or 0 for c in view.lineup), default=9) if view is not None else 9
+    t.append(cat.t("help.rules", complete=complete, top=top, tiebreak=cat.t(f"help.tiebreak_{rules.tiebreak}")))
     return t
 
 

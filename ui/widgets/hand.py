@@ -1,6 +1,7 @@
 """You: your gold, your characters with their ability text, your hand with each
-card's type, cost and (for unique districts) effect. One widget; it redraws
-only when your cards, characters or gold change."""
+card's type, cost and (for unique districts) effect, as printed in the edition
+of the rule set in play (`cat.set_rules`). One widget; it redraws only when
+your cards, characters or gold change (or the language or the edition)."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,12 +11,17 @@ from rich.text import Text
 
 from engine.cards.districts import DISTRICTS, TYPES
 
-from ..cards import character_label, district_token, district_type
+from ..cards import character_label, district_line
 from ..i18n import Catalogue
 from .text_panel import TextPanel, wrap
 
 _enc = msgspec.msgpack.Encoder()
-_ORDER = {name: TYPES.index(d.type) * 100 + d.cost for name, d in DISTRICTS.items()}
+_TYPE_ORDER = {name: TYPES.index(d.type) * 100 for name, d in DISTRICTS.items()}
+
+
+def _order(cat: Catalogue, card: str) -> tuple[int, str]:
+    t = _TYPE_ORDER.get(card)
+    return (999 if t is None else t + (cat.cost(card) or 0), card)
 
 
 class HandPanel(TextPanel):
@@ -28,7 +34,7 @@ class HandPanel(TextPanel):
         if view.seat is None:
             return False
         me = view.players[view.seat]
-        key = _enc.encode((cat.lang, me.gold, me.hand, me.characters))
+        key = _enc.encode((cat.key, me.gold, me.hand, me.characters))
         if key == self._key:
             return False
         self._key = key
@@ -58,12 +64,8 @@ class HandPanel(TextPanel):
         hand = me.hand or []
         if not hand:
             out.append(Text("  " + cat.t("ui.hand_empty"), style="dim", end=""))
-        for card in sorted(hand, key=lambda c: (_ORDER.get(c, 999), c)):
+        for card in sorted(hand, key=lambda c: _order(cat, c)):
             t = Text(" ", end="")
-            t.append_text(district_token(cat, card))
-            if district_type(card) == "unique":
-                text = cat.district_text(card)
-                if text:
-                    t.append(" " + text, style="italic")
+            t.append_text(district_line(cat, card))
             out += wrap(t, width, console, indent=3)
         return out

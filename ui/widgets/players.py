@@ -47,7 +47,7 @@ class PlayersPanel(LineWidget):
         self.compact = compact
         self._order = seat_order(view)
         for p in view.players:
-            key = _enc.encode((cat.lang, compact, p, pending == p.seat, view.complete_at, view.first_complete,
+            key = _enc.encode((cat.key, compact, p, pending == p.seat, view.complete_at, view.first_complete,
                                marks, view.seat, view.winners))
             if self._keys.get(p.seat) != key:
                 self._keys[p.seat] = key

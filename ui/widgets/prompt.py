@@ -62,13 +62,13 @@ class PromptPanel(LineWidget):
 
     # --- state from the view -----------------------------------------------------
     def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
-        key = _enc.encode((cat.lang, view.seq, view.legal, view.pending, view.turn, roomy))
+        key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
         if key == self._key and cat is self.cat:
             return False
         self._key = key
         self.cat = cat
         self.roomy = roomy
-        legal_key = _enc.encode((cat.lang, view.legal, view.pending))
+        legal_key = _enc.encode((cat.key, view.legal, view.pending))
         same_choices = legal_key == self._legal_key
         path = self._path if same_choices else []
         self._legal_key = legal_key

@@ -30,7 +30,7 @@ class StatusBar(LineWidget):
         return list(lines)
 
     def show(self, view: Any, cat: Catalogue) -> bool:
-        key = _enc.encode((cat.lang, view.round, view.phase, view.called, view.crown, view.deck_size, view.faceup,
+        key = _enc.encode((cat.key, view.round, view.phase, view.called, view.crown, view.deck_size, view.faceup,
                            view.facedown_count, view.markers, view.tax, view.lineup, view.pending,
                            [(p.name, p.revealed) for p in view.players],
                            view.turn.character if view.turn else None))
