@@ -82,7 +82,7 @@ class ReplayScreen(Screen):
         super().__init__(id=kw.pop("id", "replay"), **kw)
         self.options = options or ReplayOptions()
         self.replay = save if isinstance(save, Replay) else Replay(save)
-        self.cat = Catalogue(self.options.lang)
+        self.cat = Catalogue(self.options.lang, self.replay.save.config.rules)  # the edition's cards
         n = len(self.replay.names)
         allowed = self.options.seats if self.options.seats is not None else list(range(n))
         self.seats = [s for s in allowed if 0 <= s < n]
@@ -186,7 +186,7 @@ class ReplayScreen(Screen):
 
     def set_language(self, lang: str) -> None:
         self.options.lang = lang
-        self.cat = Catalogue(lang)
+        self.cat = Catalogue(lang, self.replay.save.config.rules)
         self._titles()
         self.show(self.position, full=True)
 
