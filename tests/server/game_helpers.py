@@ -244,7 +244,7 @@ class HandWatch:
         for p in g.players:
             self.known.update(b.name for b in p.city)
         for ev in redact_events(table.history, self.seat):
-            self.known.update(c for c in (ev.district, ev.card, *ev.cards) if c)
+            self.known.update(c for c in (ev.district, ev.card, ev.option, *ev.cards) if c)
         others = {c for s, p in enumerate(g.players) if s != self.seat for c in p.hand}
         names = {self.cat.district(c) for c in others - self.known}
         names = {n for n in names if not word(n).search(self.vocab)}
@@ -266,7 +266,10 @@ class HandWatch:
                     m = word(n).search(text)
                     first[n] = m.start() if m else len(text) + 1
         leaks = sorted({n for cut, (_pos, names) in zip(cuts, self.records) for n in names if first[n] < cut})
-        assert not leaks, f"seat {self.seat}'s screen showed cards only other hands held: {leaks}"
+        if leaks:
+            where = {n: text[max(first[n] - 200, 0):first[n] + 60] for n in leaks}
+            raise AssertionError(f"seat {self.seat}'s screen showed cards only other hands held: {leaks}; "
+                                 f"first seen in: {where!r}")
         forbidden_total = sum(len(names) for _, names in self.records)
         own_seen = sum(1 for c in self.own if word(self.cat.district(c)).search(text))
         return {"checks": len(self.records), "forbidden": forbidden_total, "own_seen": own_seen,
@@ -326,10 +329,15 @@ async def play_to_end(gs, players: dict[int, tuple[str, Screen]], rng: random.Ra
 
 
 async def drain(screens: list[Screen]) -> None:
-    """Keep reading the clients' output (a PTY client that is not read stalls its session)."""
-    while True:
-        for s in screens:
-            await s.pump(0.01)
+    """Keep reading the clients' output (a PTY client that is not read stalls its session).
+
+    Ends by itself once every client's output has ended, so that a cancellation lost inside
+    `asyncio.wait_for` (a known race) cannot leave it spinning after the test."""
+    live = list(screens)
+    while live:
+        for s in list(live):
+            if not await s.term.read_some(0.01):
+                live.remove(s)
 
 
 class SshTerminal:

@@ -175,6 +175,11 @@ async def test_sigkill_mid_game_restart_reconnect_finish(tmp_path):
         final = loads((saves / "finished" / f"{table_id}.save").read_bytes())  # replays and checks the log
         assert final.finished and final.log[:len(log_before)] == log_before
         assert len(final.log) > len(log_before)
+        # SIGTERM: every session is told, and the server stops within a few seconds
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0 and time.monotonic() - t0 < 6
+        await a.wait_for("shutting down", timeout=5)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
