@@ -36,6 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--budget-clock", choices=["wall", "cpu"], default=None,
                    help="what the hard bot's budget measures: elapsed time (default) or its CPU time "
                         "(for tournaments on a busy machine)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="the hard bot's fixed effort: sampled worlds per searched decision; without --budget-ms "
+                        "the hard bot then ignores the clock and is reproducible from the seed")
     p.add_argument("--no-check", action="store_true", help="check invariants only at game end (for speed figures)")
     p.add_argument("--save-dir", default=None, metavar="DIR",
                    help="write each game's save file in DIR (sim-<players>p-seed<seed>.save; see `citadels save`)")
@@ -59,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     options = {"budget_ms": args.budget_ms} if args.budget_ms is not None else {}
     if args.budget_clock:
         options["clock"] = args.budget_clock
+    if args.iterations is not None:
+        options["iterations"] = args.iterations
+        options.setdefault("budget_ms", None)
     try:
         result = simulate(len(seats) if seats else args.players, args.games, seed=args.seed, preset=args.preset,
                           characters=chars, rules=args.rules, check_every=not args.no_check, seats=seats,

@@ -1,34 +1,40 @@
 """The hard bot: information-set Monte Carlo over the normal bot's heuristics.
 
-For a decision worth thinking about (several commands the normal bot rates
-within `margin` points of each other), it samples worlds consistent with its
-view (`determinize`), plays each candidate in each world (the same worlds for
-all candidates) and continues the game with the normal bot at every seat for
-the rest of this round and `horizon` more rounds (or to the end of the game),
-then scores the result: 1 for a win (shared in a tie) when the game ended,
-else a soft estimate of its chance to win from points, progress, gold and
-cards. The candidate with the best mean wins; other decisions are the normal
-bot's. It sees only the view; the sampled worlds are its imagination.
+It plays the normal bot's command unless the decision is close: several commands the normal bot
+rates within `margin` points of the best (at most `top_k`) for a character pick, within
+`turn_margin` (at most `turn_top_k`) for a turn's command (gathering, building, abilities and
+their targets; these playouts are short, so it looks wider). Card selections and option choices
+are the normal bot's.
 
-Budget: `budget_ms` (default 300, capped at 1000) of thinking per decision,
-and/or `iterations` (sampled worlds). With `iterations` and no time budget the
-bot is fully reproducible from its seed and the view; a time budget makes the
-number of worlds depend on the machine's speed.
+A search samples worlds consistent with its view (`determinize`; during the selection, each world
+is drawn among `infer` samples in proportion to how plausible the earlier picks are, see
+`policy_infer`), plays every candidate in each world (the same worlds and the same random seeds
+for all candidates: common random numbers) and continues with the normal bot at every seat to the
+end of the round (`horizon` more rounds if asked), then scores the position with a fitted model
+of each seat's chance to win (`policy_eval`; a finished game scores 1 for a win, shared in a tie).
+The candidate with the best mean wins, the normal bot's rating breaking ties. It sees only the
+view; the sampled worlds are its imagination.
+
+Budget: `budget_ms` (default 300, capped at 1000) of thinking per searched decision, measured by
+`clock` ("wall": elapsed time, what a person waits; "cpu": this thread's CPU time, for tournaments
+on a busy machine, elapsed time still capped at 1 s), and/or `iterations` (sampled worlds per
+searched decision). With `iterations` and `budget_ms=None` the bot is reproducible from its seed
+and the view whatever the machine's load; with both, the first limit reached ends the search.
 """
 from __future__ import annotations
 
-import math
 import random
 import time
 
 from ..apply import apply
-from ..commands import Choose, Confirm, Keep, Select, Unselect
+from ..commands import Choose, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
 from ..legal import legal_commands
 from ..state import copy_state
 from ..view import view as seat_view
-from . import knowledge as K
+from . import policy_eval
 from .determinize import determinize
 from .normal import NormalBot
+from .policy_infer import PickModel
 from .styles import STYLES, Style
 
 MAX_BUDGET_MS = 1000.0
@@ -40,8 +46,10 @@ class HardBot:
     needs_view = True
 
     def __init__(self, seed: int = 0, style: Style | str | None = None, name: str | None = None,
-                 budget_ms: float | None = DEFAULT_BUDGET_MS, iterations: int | None = None, horizon: int = 1,
-                 margin: float = 3.0, top_k: int = 4, max_commands: int = 400, clock: str = "wall") -> None:
+                 budget_ms: float | None = DEFAULT_BUDGET_MS, iterations: int | None = None, horizon: int = 0,
+                 margin: float = 3.0, top_k: int = 4, max_commands: int = 400, clock: str = "wall",
+                 prior_weight: float = 0.002, infer: int = 4, turn_margin: float | None = 6.0,
+                 turn_top_k: int | None = 5) -> None:
         if isinstance(style, str):
             style = STYLES[style]
         self.style = style or STYLES["balanced"]
@@ -55,6 +63,11 @@ class HardBot:
         self.margin = margin
         self.top_k = top_k
         self.max_commands = max_commands
+        self.prior_weight = prior_weight
+        self.infer = infer
+        self.turn_margin = margin if turn_margin is None else turn_margin
+        self.turn_top_k = top_k if turn_top_k is None else turn_top_k
+        self.pick_model = PickModel()
         # "wall": the budget is elapsed time (what a person waits); "cpu": this thread's CPU time, for
         # tournaments on a shared, oversubscribed machine (elapsed time is then capped at 1 s).
         if clock not in ("wall", "cpu"):
@@ -74,7 +87,11 @@ class HardBot:
         scores = self.normal.scores(legal, view, noise=False)
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
         best = scores[order[0]]
-        cands = [i for i in order[:self.top_k] if scores[i] >= best - self.margin]
+        if isinstance(first, (Pick, DiscardCharacter)):
+            margin, top_k = self.margin, self.top_k
+        else:  # turn decisions: rollouts to the end of the round are short, so look wider
+            margin, top_k = self.turn_margin, self.turn_top_k
+        cands = [i for i in order[:top_k] if scores[i] >= best - margin]
         if len(cands) <= 1:
             return legal[order[0]]
         return legal[self.search(legal, view, cands, scores, t0)]
@@ -93,6 +110,8 @@ class HardBot:
         counts = {i: 0 for i in cands}
         worlds = 0
         failures = 0
+        stop_round = view.round + 1 + self.horizon
+        bots = [NormalBot(0, ROLLOUT_STYLE) for _ in view.players]
         while True:
             if self.iterations is not None and worlds >= self.iterations:
                 break
@@ -103,22 +122,27 @@ class HardBot:
             if failures > 20 and worlds == 0:
                 break
             try:
-                world = determinize(view, rng)
+                world = self.sample(view, rng)
             except Exception:
                 failures += 1
                 continue
             worlds += 1
             wseed = rng.getrandbits(32)
-            for i in cands:
+            done = []
+            for i in cands:  # common random numbers: every candidate in the same world, same seeds
                 if deadline is not None and now() >= deadline and worlds > 1:
                     break
                 g = copy_state(world)
                 try:
                     apply(g, legal[i], check=False)
-                    val = self.rollout(g, me, wseed)
+                    val = self.rollout(g, me, wseed, stop_round, bots)
                 except Exception:
                     failures += 1
                     continue
+                done.append((i, val))
+            if len(done) < len(cands) and worlds > 1:
+                break  # out of time mid-world: drop it, so all candidates saw the same worlds
+            for i, val in done:
                 totals[i] += val
                 counts[i] += 1
         self.last_stats = {"searched": True, "worlds": worlds, "candidates": len(cands), "failures": failures,
@@ -131,13 +155,33 @@ class HardBot:
         def value(i: int) -> float:
             if not counts[i]:
                 return -1.0
-            return totals[i] / counts[i] + 0.002 * (prior[i] - lo)
+            return totals[i] / counts[i] + self.prior_weight * (prior[i] - lo)
         return max(cands, key=value)
 
-    def rollout(self, g, me: int, seed: int) -> float:
-        n = len(g.players)
-        bots = [NormalBot(seed * 31 + s, STYLES["balanced"]) for s in range(n)]
-        stop_round = g.round + self.horizon + (1 if g.phase == "selection" else 0)
+    def sample(self, view, rng: random.Random):
+        """A world consistent with the view; during the selection, drawn among `infer` uniform samples
+        in proportion to how plausible their earlier picks are (`policy_infer`)."""
+        if self.infer <= 1 or view.phase != "selection":
+            return determinize(view, rng)
+        worlds, weights = [], []
+        for _ in range(self.infer):
+            w = determinize(view, rng)
+            worlds.append(w)
+            weights.append(self.pick_model.likelihood(w, view.seat))
+        tot = sum(weights)
+        if tot <= 0.0:
+            return worlds[0]
+        x = rng.random() * tot
+        for w, p in zip(worlds, weights):
+            x -= p
+            if x <= 0.0:
+                return w
+        return worlds[-1]
+
+    def rollout(self, g, me: int, seed: int, stop_round: int, bots: list) -> float:
+        """Normal bots play every seat of the sampled world to the end of `stop_round - 1`."""
+        for s, b in enumerate(bots):
+            b.rng.seed(seed * 31 + s)
         steps = 0
         while g.phase != "over" and g.round < stop_round and steps < self.max_commands:
             seat = g.pending.seat
@@ -150,26 +194,9 @@ class HardBot:
         return evaluate(g, me)
 
 
-def evaluate(g, me: int) -> float:
-    """1/len(winners) for a winner of a finished game; else a soft chance to win."""
-    if g.phase == "over":
-        return (1.0 / len(g.winners)) if me in g.winners else 0.0
-    from ..city import complete_at
+ROLLOUT_STYLE = STYLES["balanced"]
 
-    target = complete_at(g)
-    ests = []
-    for s, p in enumerate(g.players):
-        pts = sum(K.built_value(b) for b in p.city)
-        size = len(p.city) + sum(1 for b in p.city if b.name == "Monument")
-        types = {K.dtype(b.name) for b in p.city}
-        est = pts + 1.6 * size + 0.45 * p.gold + 0.45 * min(len(p.hand), 5)
-        est += 3.0 * len(types) / 5.0 if len(types) < 5 else 3.0
-        if g.first_complete == s:
-            est += 4.0
-        elif size >= target:
-            est += 2.0
-        ests.append(est)
-    tau = 3.0
-    top = max(ests)
-    ws = [math.exp((e - top) / tau) for e in ests]
-    return ws[me] / sum(ws)
+
+def evaluate(g, me: int) -> float:
+    """`me`'s chance to win: exact once the game is over, else the fitted model of `policy_eval`."""
+    return policy_eval.evaluate(g, me)
