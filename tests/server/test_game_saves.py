@@ -17,7 +17,7 @@ import server.persistence as persistence
 from engine.savefile import loads
 from ui.i18n import Catalogue
 
-from game_helpers import Screen, create_table, drain, key_path, prompt_ready, start_game_server, wait_until
+from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
 
 
 async def solo_game(gs, open_terminal, key) -> tuple[object, Screen]:
