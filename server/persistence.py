@@ -60,48 +60,23 @@ from __future__ import annotations
 
 import errno
 import os
-import re
-import struct
-import zlib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
 
-import msgspec
-from msgspec import Meta, Struct
 
 from engine.apply import apply
 from engine.commands import Command
 from engine.errors import IllegalCommand
-from engine.savefile import (MAX_SAVE_BYTES, Save, SaveError, Seat, Timestamp, dumps, loads, loads_json, new_save,
+from engine.savefile import (MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_save,
                              utcnow)
 from engine.setup import GameConfig
 from engine.state import GameState
 
-LOG_MAGIC = b"CTDLLOG\x00"
-LOG_VERSION = 1
-LOG_HEADER = struct.Struct("<8sHH")
-RECORD = struct.Struct("<II")  # payload length, CRC-32 of payload
-MAX_RECORD = 64 * 1024
-SNAPSHOT_EVERY = 100  # commands between snapshots (the log never holds more)
-TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}\Z")
-FINISHED = "finished"
-
-
-class LogHead(Struct, array_like=True, tag="head"):
-    id: Annotated[str, Meta(max_length=200)]
-    base: int
-
-
-class LogEntry(Struct, array_like=True, tag="cmd"):
-    seq: int
-    cmd: Command
-    t: Timestamp
-
-
-_rec_dec = msgspec.msgpack.Decoder(LogHead | LogEntry)
-_enc = msgspec.msgpack.Encoder()
+# The file formats live in server/savelog.py; re-exported for the store's users.
+from .savelog import (FINISHED, LOG_HEADER, LOG_MAGIC, LOG_VERSION, RECORD, SNAPSHOT_EVERY, TABLE_ID,  # noqa: F401
+                      LogEntry, LogHead, atomic_write, encode_record, fsync_dir, oneline, read_limited, read_log,
+                      read_save_file, write_all)
 
 
 class PersistenceError(Exception):
@@ -126,115 +101,6 @@ class Recovery:
     snapshot_commands: int  # commands in the snapshot
     log_commands: int  # commands recovered from the log
     dropped: str | None = None  # why the rest of the log was dropped (a torn or bad record), None if clean
-
-
-def _oneline(e: BaseException) -> str:
-    s = str(e).splitlines()[0] if str(e) else type(e).__name__
-    return s
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        if n <= 0:  # pragma: no cover - os.write raises instead
-            raise OSError(errno.EIO, "short write")
-        view = view[n:]
-
-
-def atomic_write(path: Path, data: bytes, durable: bool = True) -> None:
-    """Replace `path` with `data` so that a crash leaves the old or the new file, never a mix."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        _write_all(fd, data)
-        if durable:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    if durable:
-        _fsync_dir(path.parent)
-
-
-def read_limited(path: Path, limit: int = MAX_SAVE_BYTES + 64) -> bytes:
-    """A file's bytes, refusing (SaveError) one larger than `limit` before reading it."""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size > limit:
-                raise SaveError(f"{path}: {size} bytes, more than the {limit} bytes a save may have")
-            return f.read(limit + 1)
-    except OSError as e:
-        raise SaveError(f"{path}: cannot read: {e.strerror or _oneline(e)}") from None
-
-
-def read_save_file(path: str | Path, *, check: bool = True) -> Save:
-    """Load a save file or a JSON export of one (recognised by its first character);
-    SaveError with a one-line message naming the file."""
-    path = Path(path)
-    data = read_limited(path, 4 * MAX_SAVE_BYTES)
-    try:
-        if data[:1].isspace() or data[:1] == b"{":
-            return loads_json(data, check=check)
-        return loads(data, check=check)
-    except SaveError as e:
-        raise SaveError(f"{path}: {e}") from None
-
-
-def _record(obj: Struct) -> bytes:
-    payload = _enc.encode(obj)
-    return RECORD.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def read_log(data: bytes, table_id: str) -> tuple[int | None, list[LogEntry], str | None]:
-    """Parse a log: (base, entries up to the first bad record, why the rest was dropped or None)."""
-    if len(data) < LOG_HEADER.size:
-        return None, [], (f"log shorter than its header ({len(data)} bytes)" if data else None)
-    magic, version, _ = LOG_HEADER.unpack_from(data)
-    if magic != LOG_MAGIC:
-        return None, [], "not a command log (bad magic)"
-    if version != LOG_VERSION:
-        return None, [], f"command log format {version}, this program reads {LOG_VERSION}"
-    pos = LOG_HEADER.size
-    base = None
-    entries: list[LogEntry] = []
-    while pos < len(data):
-        if len(data) - pos < RECORD.size:
-            return base, entries, f"torn record header at byte {pos}"
-        length, crc = RECORD.unpack_from(data, pos)
-        if length > MAX_RECORD:
-            return base, entries, f"record length {length} at byte {pos} is impossible"
-        start, end = pos + RECORD.size, pos + RECORD.size + length
-        if end > len(data):
-            return base, entries, f"torn record at byte {pos} ({len(data) - start} of {length} bytes)"
-        payload = data[start:end]
-        if zlib.crc32(payload) != crc:
-            return base, entries, f"bad checksum at byte {pos}"
-        try:
-            rec = _rec_dec.decode(payload)
-        except (msgspec.DecodeError, RecursionError, ValueError) as e:
-            return base, entries, f"undecodable record at byte {pos}: {_oneline(e)}"
-        if base is None:
-            if not isinstance(rec, LogHead):
-                return None, [], "the log does not start with its head record"
-            if rec.id != table_id:
-                return None, [], f"the log belongs to table {rec.id!r}"
-            base = rec.base
-        elif isinstance(rec, LogEntry):
-            entries.append(rec)
-        else:
-            return base, entries, f"a second head record at byte {pos}"
-        pos = end
-    return base, entries, None
 
 
 class TableSave:
@@ -339,7 +205,7 @@ class TableSave:
                     self.id, False,
                     f"The game cannot be saved (the saves folder is {what}); it goes on, but a server crash "
                     "now would lose the moves since the last save.",
-                    f"autosave failed for table {self.id}: {e.strerror or _oneline(e)} "
+                    f"autosave failed for table {self.id}: {e.strerror or oneline(e)} "
                     f"({getattr(e, 'filename', None) or self.store.root}); game continues in memory "
                     f"after command {len(self.save.log)}")
                 return self.problem
@@ -351,8 +217,8 @@ class TableSave:
         return None
 
     def _append(self, cmd: Command) -> None:
-        rec = _record(LogEntry(len(self.save.log), cmd, self.save.updated))
-        _write_all(self._fd, rec)
+        rec = encode_record(LogEntry(len(self.save.log), cmd, self.save.updated))
+        write_all(self._fd, rec)
         if self.store.durable:
             os.fdatasync(self._fd)
         self._since += 1
@@ -364,7 +230,7 @@ class TableSave:
         atomic_write(store.save_path(self.id), dumps(self.save), store.durable)
         # The snapshot is durable before the old log is replaced: a crash in between keeps the
         # old log, whose records the snapshot already holds (they are skipped).
-        head = LOG_HEADER.pack(LOG_MAGIC, LOG_VERSION, 0) + _record(LogHead(self.id, len(self.save.log)))
+        head = LOG_HEADER.pack(LOG_MAGIC, LOG_VERSION, 0) + encode_record(LogHead(self.id, len(self.save.log)))
         log_path = store.log_path(self.id)
         atomic_write(log_path, head, store.durable)
         self._fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
@@ -383,7 +249,7 @@ class TableSave:
             except FileNotFoundError:
                 pass
         if store.durable:
-            _fsync_dir(store.root)
+            fsync_dir(store.root)
         self.finished = True
         self._dirty = False
 
@@ -405,7 +271,7 @@ class SaveStore:
             self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as e:
-            raise PersistenceError(f"cannot use the saves folder {self.root}: {e.strerror or _oneline(e)}") from None
+            raise PersistenceError(f"cannot use the saves folder {self.root}: {e.strerror or oneline(e)}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -482,7 +348,7 @@ class SaveStore:
         except FileNotFoundError:
             return []
         except OSError as e:
-            raise PersistenceError(f"cannot read the saves folder {folder}: {e.strerror or _oneline(e)}") from None
+            raise PersistenceError(f"cannot read the saves folder {folder}: {e.strerror or oneline(e)}") from None
         return [n for n in names if TABLE_ID.match(n)]
 
     def unfinished(self) -> list[str]:
