@@ -14,6 +14,7 @@ import asyncssh
 import pytest
 
 import server.persistence as persistence
+import server.savelog as savelog
 from engine.savefile import loads
 from ui.i18n import Catalogue
 
@@ -63,7 +64,8 @@ async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, 
         def full(*_args, **_kw):  # every write to the saves folder fails as on a full disk
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(persistence, "_write_all", full)
+        monkeypatch.setattr(persistence, "write_all", full)  # log appends
+        monkeypatch.setattr(savelog, "write_all", full)  # snapshots (atomic writes)
         a.mark()
         await moves(gs, table, a, fp, 3, rng)
         await a.wait_for("cannot be saved", timeout=10)  # told on screen (notification and chat)
