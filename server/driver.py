@@ -25,18 +25,18 @@ import asyncio
 import codecs
 import contextlib
 import logging
-import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
-from rich.color import Color, ColorSystem
 
 from textual import constants, events
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
+
+from .colour import make_colour_downgrade
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -55,84 +55,6 @@ INPUT_SLICE_BYTES = 512
 # How often a blocked output or a full input queue is re-examined.
 BLOCKED_POLL_SECONDS = 0.25
 INPUT_RETRY_SECONDS = 0.01
-
-
-# ----------------------------------------------------------- colour downgrade
-#
-# Rich caches the escape codes of a Style on the Style instance, whatever the
-# colour system, and Textual shares Style and Strip instances between apps
-# through class-level caches. Apps in one process must therefore all render
-# with one colour system: served apps render in true colour, and the driver
-# rewrites the colours of each frame for clients with fewer colours (the same
-# conversion Rich would have made).
-
-_SGR = re.compile(r"\x1b\[([0-9;]*)m")
-_DOWNGRADE_CACHE_SIZE = 4096
-_SYSTEMS = {"256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
-_COLOUR_PARAMS = {str(n) for n in (*range(30, 38), 39, *range(40, 48), 49, *range(90, 98), *range(100, 108))}
-
-
-def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | None:
-    """A function rewriting the SGR colours of a true-colour frame for a client
-    whose colour system is ``color_system`` ("truecolor", "256", "standard" or
-    None for no colour); None when nothing needs rewriting."""
-    if color_system in ("truecolor", "windows"):
-        return None
-    system = _SYSTEMS.get(color_system or "")
-    cache: dict[str, str] = {}
-
-    def convert_params(params: str) -> str:
-        parts = params.split(";")
-        out: list[str] = []
-        i = 0
-        while i < len(parts):
-            part = parts[i]
-            if part in ("38", "48") and i + 1 < len(parts):
-                kind = parts[i + 1]
-                if kind == "2" and i + 4 < len(parts):
-                    try:
-                        color = Color.from_rgb(int(parts[i + 2]), int(parts[i + 3]), int(parts[i + 4]))
-                    except ValueError:
-                        color = None
-                    i += 5
-                elif kind == "5" and i + 2 < len(parts):
-                    try:
-                        color = Color.from_ansi(int(parts[i + 2]))
-                    except (ValueError, IndexError):
-                        color = None
-                    i += 3
-                else:
-                    out.append(part)
-                    i += 1
-                    continue
-                if color is not None and system is not None:
-                    out.extend(color.downgrade(system).get_ansi_codes(foreground=part == "38"))
-                continue
-            if system is None and part in _COLOUR_PARAMS:
-                i += 1
-                continue
-            out.append(part)
-            i += 1
-        return ";".join(out)
-
-    def replace(match: re.Match[str]) -> str:
-        params = match.group(1)
-        result = cache.get(params)
-        if result is None:
-            if not params or params == "0":
-                result = match.group(0)
-            else:
-                converted = convert_params(params)
-                result = f"\x1b[{converted}m" if converted else ""
-            if len(cache) >= _DOWNGRADE_CACHE_SIZE:
-                cache.clear()
-            cache[params] = result
-        return result
-
-    def downgrade(frame: str) -> str:
-        return _SGR.sub(replace, frame)
-
-    return downgrade
 
 
 class _SessionParser(XTermParser):

@@ -116,7 +116,7 @@ def test_colour_downgrade_matches_rich():
     from rich.color import ColorSystem
     from rich.style import Style
 
-    from server.driver import make_colour_downgrade
+    from server.colour import make_colour_downgrade
 
     frame = "\x1b[1;38;2;254;166;43;48;2;18;18;18mX\x1b[0m"
     for name, system in (("256", ColorSystem.EIGHT_BIT), ("standard", ColorSystem.STANDARD)):
