@@ -31,14 +31,15 @@ import logging
 import socket
 import time
 import weakref
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import asyncssh
 from textual.app import App
-from textual.message import Message
 
-from server.config import ServerConfig
+from server.client_env import (DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for,  # noqa: F401
+                               sanitize_text)
+from server.session_info import (Identity, ServerStopping, SessionHost, SessionInfo,  # noqa: F401
+                                 StartSlot)
 from server.driver import SSHDriver
 from server.logging_setup import log_event
 
@@ -56,149 +57,8 @@ CRASH_MESSAGE = "Sorry, your session hit an internal error. Please reconnect."
 
 # Input received before the app is ready (typed while it starts) is kept up to this.
 EARLY_INPUT_BYTES = 4096
-DEFAULT_SIZE = (80, 24)
 
 _session_ids = itertools.count(1)
-
-
-class ServerStopping(Message):
-    """Posted to every served app when the server begins a graceful shutdown.
-
-    The app is asked to exit right after; handle it (``on_server_stopping``)
-    to save something quickly. ``text`` is the line the player will see.
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class SessionInfo:
-    """What the app factory knows about a session.
-
-    ``username`` is what the client sent (control characters removed, at most
-    64 characters). ``key_fingerprint`` is the SHA256 fingerprint of the key
-    that authenticated the connection (``"SHA256:..."``), ``None`` for guests.
-    ``color_system`` is Rich's name ("truecolor", "256", "standard") or None.
-    ``lang`` is the client's LANG if it sent one (OpenSSH often does).
-    """
-
-    session_id: str
-    username: str
-    key_fingerprint: str | None
-    is_guest: bool
-    peer_host: str
-    peer_port: int
-    term: str
-    color_system: str | None
-    size: tuple[int, int]
-    lang: str | None = None
-    env: Mapping[str, str] = field(default_factory=dict, repr=False)
-    _closer: Callable[[str | None], None] | None = field(default=None, repr=False)
-
-    def close(self, message: str | None = None) -> None:
-        """Close this session: the app is asked to exit, then ``message`` (one
-        line) is printed on the player's terminal and the connection ends.
-        Safe to call from any task on the server's loop, more than once."""
-        if self._closer is not None:
-            self._closer(message)
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """Who authenticated a connection (set by server/ssh.py)."""
-
-    username: str
-    key_fingerprint: str | None
-    is_guest: bool
-    peer_host: str
-    peer_port: int
-
-
-class StartSlot(Protocol):
-    def release(self) -> None: ...
-
-
-class SessionHost(Protocol):
-    """What a session needs from the server (implemented in server/ssh.py)."""
-
-    config: ServerConfig
-    app_factory: Callable[[SessionInfo], App[Any]]
-
-    @property
-    def closing(self) -> bool: ...
-
-    def start_slot_free(self) -> bool: ...
-
-    async def acquire_start_slot(self) -> StartSlot: ...
-
-    def session_opened(self, session: "SSHSession") -> None: ...
-
-    def session_closed(self, session: "SSHSession") -> None: ...
-
-    def app_started(self, session: "SSHSession") -> None: ...
-
-    def note_input(self) -> None: ...
-
-
-# --------------------------------------------------------------------- helpers
-
-
-def sanitize_text(text: str, limit: int = 64) -> str:
-    """Printable characters only, at most ``limit`` of them."""
-    return "".join(ch for ch in text if ch.isprintable())[:limit]
-
-
-def clamp_size(width: int, height: int, config: ServerConfig) -> tuple[int, int]:
-    """Clamp a client's terminal size; a zero size becomes 80x24."""
-    if width <= 0 or height <= 0:
-        width, height = DEFAULT_SIZE
-    return (min(max(width, 1), config.max_term_width), min(max(height, 1), config.max_term_height))
-
-
-_TRUECOLOR_TERMS = ("kitty", "alacritty", "wezterm", "ghostty", "foot", "contour", "iterm", "truecolor", "24bit", "direct")
-
-
-def color_system_for(term: str | None, colorterm: str | None) -> str | None:
-    """Pick a Rich colour system from the client's TERM and COLORTERM.
-
-    OpenSSH forwards only TERM by default, so most clients are judged by it:
-    ``*-256color`` gives 256 colours, terminals known for true colour get it,
-    ``dumb``/``unknown`` get none, anything else the 16 standard colours.
-    """
-    colorterm = (colorterm or "").strip().lower()
-    if colorterm in ("truecolor", "24bit"):
-        return "truecolor"
-    term = (term or "").strip().lower()
-    if term in ("dumb", "unknown"):
-        return None
-    if any(name in term for name in _TRUECOLOR_TERMS):
-        return "truecolor"
-    if term.endswith("256color") or "256" in term:
-        return "256"
-    return "standard"
-
-
-class BoundedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
-    """An asyncssh server channel that bounds ``env`` requests.
-
-    asyncssh stores every environment request; this refuses them past a count
-    and a size. Instances are made by asyncssh and re-classed in
-    ``server/ssh.py`` (this subclass adds no state of its own besides limits).
-    """
-
-    _citadels_max_env_vars = 32
-    _citadels_max_env_bytes = 1024
-
-    def _process_env_request(self, packet: Any) -> bool:  # asyncssh 2.24.1 hook
-        key = packet.get_string()
-        value = packet.get_string()
-        packet.check_end()
-        if len(self._env) >= self._citadels_max_env_vars or len(key) + len(value) > self._citadels_max_env_bytes:
-            return False
-        self._env[key] = value
-        return True
 
 
 def _install_print_capture_patch() -> None:
