@@ -28,7 +28,8 @@ from typing import Any
 import msgspec
 
 from engine import GameConfig, SetupError, new_game
-from engine.bots.registry import KINDS, bot_name, pick_style
+from engine.bots.registry import KINDS
+from engine.bots.styles import NAMES, STYLES
 from engine.cards.characters import CHARACTERS, RANK
 from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.editions import OLDER_ONLY
@@ -51,6 +52,16 @@ LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "cust
 
 class LobbyError(Exception):
     """A lobby request that cannot be done; the message is one sentence for the player."""
+
+
+BOT_MARK = " (bot)"  # added once, to a bot seat's name: the lobby, the game's players and the saves show it
+_STYLE_OF_NAME = {n: style for style, names in NAMES.items() for n in names}
+
+
+def bot_style(seat_name: str) -> str | None:
+    """The style of the bot named `seat_name` ("Morgana (bot)": "aggressive"), None if not a bot's name."""
+    base = seat_name[:-len(BOT_MARK)] if seat_name.endswith(BOT_MARK) else None
+    return _STYLE_OF_NAME.get(base) if base else None
 
 
 def clean_name(name: str) -> str:
@@ -416,7 +427,7 @@ class Lobby:
                                                    bot_kind=self.default_bot)
         seats = []
         for s in save.seats:
-            slot = SeatSlot(name=s.name, key=s.key, bot=s.bot)
+            slot = SeatSlot(name=s.name, key=s.key, bot=s.bot, style=bot_style(s.name) if s.bot else None)
             if slot.bot is None and slot.key is None:  # a guest's seat: nobody can reclaim it
                 slot.bot = meta.bot_kind
             seats.append(slot)
@@ -529,19 +540,34 @@ class Lobby:
 
     def _take_seat(self, t: Table, seat: int, session: Any) -> None:
         s = t.seats[seat]
-        s.key, s.guest, s.bot = session.key, session.guest, None
+        s.key, s.guest, s.bot, s.style = session.key, session.guest, None, None
         s.name = self._unique_name(t, session.name, seat)
         session.table, session.seat = t, seat
 
     def _bot_in(self, t: Table, seat: int, kind: str) -> None:
+        """A bot at `seat`: a style no other bot at the table has (while there are styles left) and a
+        name of that style no other seat has; the name carries BOT_MARK, once."""
         s = t.seats[seat]
-        seed = secrets.randbits(20)
+        others = [x for i, x in enumerate(t.seats) if i != seat and not self._open(x)]
+        taken = {x.name for x in others} | {x.name[:-len(BOT_MARK)] for x in others if x.name.endswith(BOT_MARK)}
+        used_styles = {x.style for x in others if x.bot is not None}
+        rng = secrets.SystemRandom()
+        styles = list(STYLES)
+        rng.shuffle(styles)
+        styles.sort(key=lambda st: st in used_styles)  # unused styles first (the sort is stable)
+        for style in styles:
+            free = [n for n in NAMES[style] if n not in taken]
+            if free:
+                s.style, s.name = style, rng.choice(free) + BOT_MARK
+                break
+        else:  # more seats than names: never with 8 seats at most
+            s.style = styles[0]
+            s.name = self._unique_name(t, rng.choice(NAMES[s.style]) + BOT_MARK, seat)
         s.bot, s.key, s.guest = kind, None, False
-        s.name = self._unique_name(t, bot_name(seed, pick_style(seed)) + " (bot)", seat)
 
     def _free_seat(self, t: Table, seat: int) -> None:
         s = t.seats[seat]
-        s.key, s.bot, s.guest, s.name = None, None, False, ""
+        s.key, s.bot, s.guest, s.name, s.style = None, None, False, "", None
 
     def _leave_watching(self, session: Any) -> None:
         t = session.table

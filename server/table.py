@@ -68,6 +68,7 @@ class SeatSlot:
     key: str | None = None  # the identity bound to the seat (None: a bot seat, or a guest who left)
     guest: bool = False
     bot: str | None = None  # a bot seat: its kind
+    style: str | None = None  # a bot seated in the lobby: the style its name belongs to (None: from the seed)
     client: Client | None = None  # the session playing the seat now
     away_since: float | None = None  # the player's session is gone (monotonic time)
 
@@ -505,13 +506,16 @@ class Table:
         seed = (self.config.seed if self.config else 0) * 31 + seat
         if len(v.legal) == 1:
             return v.legal[0]
+        s = self.seats[seat]
+        style = s.style if s.bot is not None else None  # a person's seat played for them: a style from the seed
         if kind == "hard" and self.pool is not None:
-            return await self.pool.decide("hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms)
+            return await self.pool.decide("hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms,
+                                          style=style)
         if kind == "hard":  # no process pool: the best bot that is cheap enough for the event loop
             kind = "normal"
         bot = self._bots.get((seat, kind))
         if bot is None:
-            bot = self._bots[(seat, kind)] = make_bot(kind, seed)
+            bot = self._bots[(seat, kind)] = make_bot(kind, seed, style)
         try:
             command = bot.choose(list(v.legal), v)
         except Exception:
