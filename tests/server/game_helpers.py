@@ -10,6 +10,7 @@ shadows the real `server` package.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import random
 import re
 import time
@@ -160,6 +161,33 @@ class Screen:
         self.term.send(data)
 
 
+def plain_offsets(raw: bytes, positions: list[int]) -> list[int]:
+    """Each byte position of `raw` as the offset in `plain(raw)` of the text received before it.
+
+    Exact where the bytes were cut mid-character or mid-escape-sequence (a read ends anywhere in a
+    frame): the position counts from the character or escape sequence it cuts into. Decoding the
+    pieces between positions separately would not do: a cut sequence is not recognised as one, its
+    pieces count as text, and the offsets drift past the text they stand for (up to beyond its end).
+    """
+    full = raw.decode("utf-8", "replace")
+    spans = [m.span() for m in _ANSI.finditer(full)]
+    starts = [a for a, _b in spans]
+    removed = [0]
+    for a, b in spans:
+        removed.append(removed[-1] + b - a)
+    out = []
+    for pos in positions:
+        while 0 < pos < len(raw) and raw[pos] & 0xC0 == 0x80:  # into a UTF-8 sequence: from its start
+            pos -= 1
+        c = len(raw[:pos].decode("utf-8", "replace"))
+        k = bisect.bisect_left(starts, c)  # escape sequences that begin before c
+        gone = removed[k]
+        if k and spans[k - 1][1] > c:  # c cuts into one: its part after c is not before c
+            gone -= spans[k - 1][1] - c
+        out.append(c - gone)
+    return out
+
+
 def vocabulary(lang: str = "en") -> str:
     return "\n".join(_load(lang).values())
 
@@ -253,19 +281,16 @@ class HandWatch:
     def verify(self) -> dict[str, int]:
         raw = bytes(self.screen.raw)
         text = plain(raw)
-        # each record's byte position as a position in the plain text (ANSI removed)
-        cuts, done, acc = [], 0, 0
-        for pos, _names in self.records:
-            acc += len(plain(raw[done:pos]))
-            done = pos
-            cuts.append(acc)
+        cuts = plain_offsets(raw, [pos for pos, _names in self.records])
         first: dict[str, int] = {}
         for _pos, names in self.records:
             for n in names:
                 if n not in first:
                     m = word(n).search(text)
-                    first[n] = m.start() if m else len(text) + 1
-        leaks = sorted({n for cut, (_pos, names) in zip(cuts, self.records) for n in names if first[n] < cut})
+                    if m is not None:  # never shown: no leak, whatever the cut
+                        first[n] = m.start()
+        leaks = sorted({n for cut, (_pos, names) in zip(cuts, self.records) for n in names
+                        if n in first and first[n] < cut})
         if leaks:
             where = {n: text[max(first[n] - 200, 0):first[n] + 60] for n in leaks}
             raise AssertionError(f"seat {self.seat}'s screen showed cards only other hands held: {leaks}; "

@@ -9,7 +9,8 @@ import asyncssh
 import pytest
 
 
-from game_helpers import HandWatch, Screen, play_to_end, create_table, drain, start_game_server, wait_until
+from game_helpers import (HandWatch, Screen, create_table, drain, plain, plain_offsets, play_to_end, start_game_server,
+                          wait_until)
 
 
 @pytest.fixture
@@ -69,3 +70,23 @@ async def test_whole_game_over_ssh_two_players_and_a_bot(gs, open_terminal, tmp_
         assert stats["own_seen"] >= stats["own"] // 2, f"own hand not shown ({stats})"
     # the game's record is kept
     assert (tmp_path / "saves" / "finished" / f"{table.id}.save").exists()
+
+
+def test_hand_watch_cuts_are_exact_wherever_the_reads_end():
+    """HandWatch maps the bytes received at each check to a place in the screen's text: exact even when a
+    read ended inside an escape sequence or a UTF-8 character (the old sum of separately cleaned pieces
+    drifted past the text, up to beyond its end, and then flagged cards that were never shown)."""
+    frame = "\x1b[1;1H\x1b[38;2;200;100;50m╭─ Market ─╮\x1b[0m \x1b[2;5HCastle ▶ ñ\x1b]0;title\x07\x1b(B\x1b=end"
+    raw = (frame * 3).encode()
+    text = plain(raw)
+    positions = list(range(len(raw) + 1))
+    cuts = plain_offsets(raw, positions)
+    assert cuts == sorted(cuts) and cuts[-1] == len(text)
+    for pos, cut in zip(positions, cuts):
+        shown = plain(raw[:pos])
+        assert text[:cut] == shown[:cut]  # a prefix of what the pieces show...
+        if pos in (0, len(raw)) or raw[pos:pos + 1] == b"\x1b":
+            assert cut == len(shown)  # ...all of it at a clean cut
+    # the drift the old computation had: every piece cleaned on its own
+    pieces = sum(len(plain(raw[a:b])) for a, b in zip(positions, positions[1:]))
+    assert pieces > len(text)
