@@ -18,6 +18,7 @@ import random
 from ..commands import (Ability, Build, Choose, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep, Pick,
                         Select, TakeGold, Unselect)
 from . import knowledge as K
+from . import tactics as T
 from .ctx import KILLERS, POPULAR, ROBBERS, Ctx
 from .styles import STYLES, Style
 
@@ -118,7 +119,7 @@ class NormalBot:
     def _choose_scores(self, legal: list, ctx: Ctx, view) -> list[float]:
         about = view.pending.about if view.pending is not None and view.pending.about else ""
         options = [c.option for c in legal]
-        want = K.choose_option(about, options, ctx)
+        want = T.choose_option(about, options, ctx)
         return [1.0 if c.option == want else 0.0 for c in legal]
 
     def _select_scores(self, legal: list, ctx: Ctx, view) -> list[float]:
@@ -127,7 +128,7 @@ class NormalBot:
         options = list(pv.options) if pv is not None else []
         selected = list(pv.selected) if pv is not None else []
         lo, hi = (pv.min, pv.max) if pv is not None else (0, 0)
-        target = K.select_cards(purpose, ctx, options, lo, hi)
+        target = T.select_cards(purpose, ctx, options, lo, hi)
         # What is still to select (counting copies), and what we would add to reach the minimum.
         remaining = list(target)
         for c in selected:
@@ -175,7 +176,7 @@ class NormalBot:
         best, bs = None, -1e9
         for cmd in legal:
             if isinstance(cmd, Build):
-                s = ctx.build_worth(cmd.district) - K.via_cost(cmd, ctx)
+                s = ctx.build_worth(cmd.district) - T.via_cost(cmd, ctx)
                 if s > bs:
                     best, bs = cmd, s
         return best
@@ -196,14 +197,14 @@ class NormalBot:
             elif isinstance(cmd, Income):
                 s = self._income_score(cmd, ctx, t, best_build)
             elif isinstance(cmd, Build):
-                s = 30.0 + ctx.build_worth(cmd.district) - K.via_cost(cmd, ctx)
+                s = 30.0 + ctx.build_worth(cmd.district) - T.via_cost(cmd, ctx)
                 if cmd.district in K.UNBUILDABLE:
                     s = -50.0
             elif isinstance(cmd, Ability):
                 try:
-                    s = K.ability_score(cmd, ctx)
+                    s = T.ability_score(cmd, ctx)
                 except Exception:
-                    s = K.generic_ability(cmd, ctx)
+                    s = T.generic_ability(cmd, ctx)
             elif isinstance(cmd, EndTurn):
                 s = 0.0
             elif isinstance(cmd, Choose):
