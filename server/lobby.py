@@ -22,10 +22,8 @@ import contextvars
 import logging
 import secrets
 import time
-from pathlib import Path
 from typing import Any
 
-import msgspec
 
 from engine import GameConfig, SetupError, new_game
 from engine.bots.registry import KINDS
@@ -35,8 +33,9 @@ from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.editions import OLDER_ONLY
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS, VARIANTS
-from engine.savefile import SaveError
 from server.config import ServerConfig
+from server.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
+from server.lobby_saves import LobbyError, SavedGames
 from server.logging_setup import log_event
 from server.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow, TableSpec
@@ -50,18 +49,6 @@ MAX_NAME = 20
 LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "custom"}
 
 
-class LobbyError(Exception):
-    """A lobby request that cannot be done; the message is one sentence for the player."""
-
-
-BOT_MARK = " (bot)"  # added once, to a bot seat's name: the lobby, the game's players and the saves show it
-_STYLE_OF_NAME = {n: style for style, names in NAMES.items() for n in names}
-
-
-def bot_style(seat_name: str) -> str | None:
-    """The style of the bot named `seat_name` ("Morgana (bot)": "aggressive"), None if not a bot's name."""
-    base = seat_name[:-len(BOT_MARK)] if seat_name.endswith(BOT_MARK) else None
-    return _STYLE_OF_NAME.get(base) if base else None
 
 
 def clean_name(name: str) -> str:
@@ -76,7 +63,7 @@ def lineup_label(spec_lineup: str, rules: str) -> str:
     return LINEUP_LABELS.get(spec_lineup, spec_lineup)
 
 
-class Lobby:
+class Lobby(SavedGames):
     def __init__(self, config: ServerConfig, store: Any = None, pool: Any = None,
                  clock: Any = time.monotonic) -> None:
         self.config = config
@@ -387,113 +374,6 @@ class Lobby:
         return LobbyOptions(rules=rules, presets=presets, bot_kinds=kinds, default_bot=self.default_bot,
                             timers=list(TIMER_MODES), characters_by_rank=by_rank, uniques=uniques)
 
-    # --- resuming saved games -------------------------------------------------------------------------
-    def resume_saved(self) -> list[Table]:
-        """Reload every unfinished game of the saves folder (call once, at start)."""
-        from server.persistence import PersistenceError
-
-        store = self.store
-        if store is None:
-            return []
-        store.cleanup()
-        tables = []
-        for table_id in store.unfinished():
-            try:
-                ts = store.open(table_id)
-            except SaveError as e:
-                # A log that no longer replays (the rules changed since): the snapshot is what the
-                # players saw, so resume from it rather than refusing the game.
-                try:
-                    ts = store.open(table_id, check=False)
-                except (SaveError, PersistenceError) as e2:
-                    self.problems.append(str(e2))
-                    log_event(log, logging.ERROR, "cannot resume a saved game", table=table_id, error=str(e2))
-                    continue
-                log_event(log, logging.WARNING, "resumed from the snapshot: its log no longer replays",
-                          table=table_id, error=str(e))
-            except PersistenceError as e:
-                self.problems.append(str(e))
-                log_event(log, logging.ERROR, "cannot resume a saved game", table=table_id, error=str(e))
-                continue
-            if ts.finished:
-                continue
-            tables.append(self.adopt(ts))
-        return tables
-
-    def adopt(self, ts: Any) -> Table:
-        """A table for a game in progress from the saves folder (resumed, or loaded from a file)."""
-        save = ts.save
-        meta = self._read_meta(ts.id) or TableMeta(name=ts.id, creator=next((s.key for s in save.seats if s.key), None),
-                                                   bot_kind=self.default_bot)
-        seats = []
-        for s in save.seats:
-            slot = SeatSlot(name=s.name, key=s.key, bot=s.bot, style=bot_style(s.name) if s.bot else None)
-            if slot.bot is None and slot.key is None:  # a guest's seat: nobody can reclaim it
-                slot.bot = meta.bot_kind
-            seats.append(slot)
-        table = Table(ts.id, meta, seats, self.settings, store=self.store, pool=self.pool,
-                      on_change=self._table_changed, clock=self.clock)
-        table.resume(ts, save.config)
-        self.tables[table.id] = table
-        table.start_actor()
-        rec = ts.recovery
-        log_event(log, logging.INFO, "table resumed", table=ts.id, commands=len(save.log),
-                  recovered=rec.log_commands if rec else 0, dropped=rec.dropped if rec else None)
-        return table
-
-    def load_file(self, path: str | Path, creator: str | None = None) -> Table:
-        """`citadels serve --load FILE` or the lobby's "Load a saved game": the game as a new table.
-
-        Its seats keep their keys: each player finds their seat by reconnecting (or from the lobby)."""
-        from server.persistence import read_save_file
-
-        save = read_save_file(path)
-        table_id = "t" + secrets.token_hex(4)
-        ts = self.store.adopt(save, table_id)
-        if creator is not None:
-            meta = TableMeta(name=Path(path).stem, creator=creator, bot_kind=self.default_bot, lineup_label="saved game")
-            t = Table(ts.id, meta, [], self.settings)  # only to write the meta next to the save
-            t.store = self.store
-            t.write_meta()
-        table = self.adopt(ts)
-        log_event(log, logging.INFO, "game loaded", table=table.id, file=str(path))
-        self._changed()
-        return table
-
-    def exports_dir(self) -> Path | None:
-        return None if self.store is None else Path(self.store.root) / "exports"
-
-    def saved_games(self) -> list[str]:
-        folder = self.exports_dir()
-        try:
-            return sorted(p.stem for p in folder.glob("*.save"))[:50] if folder is not None else []
-        except OSError:
-            return []
-
-    def load_saved(self, session: Any, name: str) -> None:
-        if name not in self.saved_games():
-            raise LobbyError("No saved game has this name.")
-        try:
-            table = self.load_file(self.exports_dir() / f"{name}.save", creator=session.key)
-        except (SaveError, ValueError, OSError) as e:
-            raise LobbyError(f"Cannot load it: {e}") from None
-        own = table.seat_of(session.key)
-        if own is not None and self.seat_of(session.key)[0] is table:
-            session.table, session.seat = table, own
-            session.enter_table(table, own)
-
-    def _read_meta(self, table_id: str) -> TableMeta | None:
-        if self.store is None:
-            return None
-        path = Path(self.store.root) / f"{table_id}.meta.json"
-        try:
-            data = path.read_bytes()
-            if len(data) > 65536:
-                return None
-            return msgspec.json.decode(data, type=TableMeta)
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-            return None
-
     async def close(self) -> None:
         for t in list(self.tables.values()):
             await t.stop()
@@ -545,24 +425,15 @@ class Lobby:
         session.table, session.seat = t, seat
 
     def _bot_in(self, t: Table, seat: int, kind: str) -> None:
-        """A bot at `seat`: a style no other bot at the table has (while there are styles left) and a
-        name of that style no other seat has; the name carries BOT_MARK, once."""
         s = t.seats[seat]
         others = [x for i, x in enumerate(t.seats) if i != seat and not self._open(x)]
-        taken = {x.name for x in others} | {x.name[:-len(BOT_MARK)] for x in others if x.name.endswith(BOT_MARK)}
-        used_styles = {x.style for x in others if x.bot is not None}
         rng = secrets.SystemRandom()
-        styles = list(STYLES)
-        rng.shuffle(styles)
-        styles.sort(key=lambda st: st in used_styles)  # unused styles first (the sort is stable)
-        for style in styles:
-            free = [n for n in NAMES[style] if n not in taken]
-            if free:
-                s.style, s.name = style, rng.choice(free) + BOT_MARK
-                break
-        else:  # more seats than names: never with 8 seats at most
-            s.style = styles[0]
+        picked = pick_bot({x.name for x in others}, {x.style for x in others if x.bot is not None}, rng)
+        if picked is None:  # more seats than names: never with 8 seats at most
+            s.style = rng.choice(STYLES)
             s.name = self._unique_name(t, rng.choice(NAMES[s.style]) + BOT_MARK, seat)
+        else:
+            s.style, s.name = picked
         s.bot, s.key, s.guest = kind, None, False
 
     def _free_seat(self, t: Table, seat: int) -> None:
