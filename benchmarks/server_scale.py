@@ -1,0 +1,751 @@
+"""Benchmark the game server at scale: N asyncssh PTY players seated at tables of 5 and 6, the real UI.
+
+    python benchmarks/server_scale.py 10 50 100 200 300 [--rate 0.2] [--tries 100] [--churn 1000]
+    python benchmarks/server_scale.py --hard-tables 4 --human-tables 3 [--tries 100]
+
+The server (`server.serve.serve`: lobby, table actors, saves, the real `ServerApp`) runs in a
+subprocess on 127.0.0.1 (a free port, fresh keys and saves folders), pinned to CPU 0; the clients
+run here, pinned to the other CPUs, so the server's CPU (read from /proc) is its own. Each client
+has its own key (its identity). Tables are set up through the `Lobby` object inside the server
+process (create, join, start: the code the lobby screen calls), a benchmark-only control pipe on the
+server's stdin/stdout; every key press that plays a move goes through SSH into the real game screen.
+The control pipe also reports each table's publishes (sequence number, the seat to move and the
+keys that choose a command on its menu, computed from that seat's view as the screen does); the time
+the server spends on that report is measured and left out of "CPU per move".
+
+Levels grow in one server: for each N the clients joining connect (10 at once), are seated at
+tables of 5 and 6, and the games start; then: RSS and MB per session (above the server's RSS with no
+session), idle CPU over a quiet window (everyone connected, nobody moving), and an active window:
+at every table the seat to move presses its keys after a think time (exponential, mean 1/rate s,
+at least 0.3 s), and one table at a time (round-robin over the tables) is a probe: its mover
+presses 0.3 s after the previous move arrived, and the time from the key press to the first bytes
+of the change at another seat's terminal (a seat that was quiet for 0.1 s) is one try. CPU per move
+is the server's CPU over the window divided by the moves made in it (all tables).
+
+Then --churn sessions connect (to the lobby, with the N players still seated) and leave in waves of
+--wave, and RSS is read before, after each wave, and once the server's quiet-time collection ran.
+
+--hard-tables K: a separate run with `--bots hard` (2 worker processes, not pinned: they may use
+both CPUs): --human-tables tables of people are measured as above, first with no bot table, then
+with K tables of 5 hard bots playing (each decision searched in the pool, 300 ms budget).
+
+Prints one JSON line per run.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+REPO = Path(__file__).resolve().parents[1]
+CONNECT_BATCH = 10
+SEAT_BATCH = 6  # tables started at once
+LOBBY_TEXT = b"You: "  # the lobby's first line (then the player's name)
+_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+ESC = b"\x1b"
+
+SERVER_SCRIPT = r"""
+import asyncio, cProfile, gc, json, os, random, sys, time
+sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
+from game_helpers import key_path
+from engine import view as engine_view
+from server import table as table_mod
+from server.config import ServerConfig
+from server.serve import serve
+from ui.i18n import Catalogue
+from ui.lobby_link import TableSpec
+
+args = json.loads(sys.argv[1])
+config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
+                      max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
+                      gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
+                      **args.get("overrides", {}))
+cat = Catalogue("en")
+rng = random.Random(7)
+watched = set()
+hard = set()
+state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
+
+def out(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+def report(t):
+    t0 = time.perf_counter()
+    st = t.state
+    msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
+    seat = st.pending.seat
+    if st.phase != "over" and 0 <= seat < len(t.seats):
+        keys, _ = key_path(engine_view(st, seat), cat, rng)
+        msg["seat"], msg["keys"] = seat, keys.hex()
+    out(msg)
+    state["hook_s"] += time.perf_counter() - t0
+
+_publish = table_mod.Table._publish
+def publish(self, events):
+    _publish(self, events)
+    if self.id in watched:
+        report(self)
+    elif self.id in hard and self.state.phase == "over":
+        hard.discard(self.id)
+        asyncio.get_running_loop().call_soon(new_hard_table)
+table_mod.Table._publish = publish
+
+class Dummy:  # the creator of a bot table: never connected
+    guest = False
+    def __init__(self, n):
+        self.key, self.name, self.table, self.seat, self.at_table = f"bench-hard-{n}", f"hard{n}", None, None, False
+    def post(self, message): pass
+    def enter_table(self, table, seat): pass
+
+def new_hard_table():
+    lobby = state["lobby"]
+    n = state["hard_started"] = state["hard_started"] + 1
+    d = Dummy(n)
+    t = lobby.create(d, TableSpec(name=f"hard {n}", players=5, bots=4, bot_kind="hard"))
+    lobby.start(d)
+    t.replace_with_bot(0, "hard")
+    hard.add(t.id)
+
+def seat(groups):
+    lobby = state["lobby"]
+    by_key = {s.key: s for s in lobby.sessions}
+    tables = []
+    for g in groups:
+        players = [by_key[k] for k in g]
+        t = lobby.create(players[0], TableSpec(name=f"bench {len(watched)}", players=len(g)))
+        for p in players[1:]:
+            lobby.join(p, t.id)
+        watched.add(t.id)
+        lobby.start(players[0])
+        tables.append({"id": t.id, "keys": [s.key for s in t.seats]})
+    return tables
+
+def stats():
+    server, lobby = state["server"], state["lobby"]
+    pool = lobby.pool
+    return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
+            "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
+                   "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count(),
+                   "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
+            "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
+            "bot_moves": sum(t.bot_moves for t in lobby.tables.values()),
+            "hard_tables": len(hard), "hard_games_started": state["hard_started"],
+            "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
+            "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats())}
+
+async def control(stop):
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            stop.set()
+            return
+        req = json.loads(line)
+        cmd = req["cmd"]
+        try:
+            if cmd == "seat":
+                out({"ev": "seated", "tables": seat(req["groups"])})
+            elif cmd == "stats":
+                out(stats())
+            elif cmd == "keys":
+                t = state["lobby"].tables.get(req["t"])
+                if t is not None and t.state is not None:
+                    report(t)
+            elif cmd == "hard":
+                if state["lobby"].pool is not None:
+                    await state["lobby"].pool.warm_up()
+                for _ in range(req["k"]):
+                    new_hard_table()
+                out({"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]})
+            elif cmd == "profile":
+                if req["on"]:
+                    state["profile"] = cProfile.Profile()
+                    state["profile"].enable()
+                else:
+                    state["profile"].disable()
+                    state["profile"].dump_stats(req["path"])
+                out({"ev": "profile"})
+        except Exception as e:
+            out({"ev": "error", "cmd": cmd, "error": repr(e)})
+
+def multiprocessing_children():
+    import multiprocessing
+    return multiprocessing.active_children()
+
+async def main():
+    stop = asyncio.Event()
+    def ready(server, lobby):
+        state["server"], state["lobby"] = server, lobby
+        out({"ev": "ready", "port": server.port})
+        asyncio.get_running_loop().create_task(control(stop))
+    await serve(config, [], ready=ready, stop=stop)
+
+asyncio.run(main())
+"""
+
+
+# ----------------------------------------------------------------------------------------- helpers
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                for child in f.read().split():
+                    out.append(int(child))
+                    out.extend(descendants(int(child)))
+    except OSError:
+        pass
+    return out
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))], 1)
+
+
+def split_tables(n: int) -> list[int]:
+    """Table sizes (5 and 6, about as many of each) summing to n."""
+    best = None
+    for six in range(n // 6 + 1):
+        rest = n - 6 * six
+        if rest % 5 == 0:
+            five = rest // 5
+            score = abs(six - five)
+            if best is None or score < best[0]:
+                best = (score, six, five)
+    if best is None:
+        raise SystemExit(f"{n} players cannot be seated at tables of 5 and 6")
+    _, six, five = best
+    sizes = []
+    while six or five:
+        if six:
+            sizes.append(6)
+            six -= 1
+        if five:
+            sizes.append(5)
+            five -= 1
+    return sizes
+
+
+class Client:
+    """One player's PTY session: a reader task records when output arrives."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess, key: str) -> None:
+        self.conn = conn
+        self.process = process
+        self.key = key
+        self.rx_count = 0
+        self.rx_bytes = 0
+        self.last_rx = 0.0
+        self.tail = bytearray()
+        self.want: bytes | None = None
+        self.arrived = asyncio.Event()
+        self.next_chunk: asyncio.Future | None = None
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                chunk = await self.process.stdout.read(65536)
+            except Exception:
+                break
+            if not chunk:
+                break
+            now = time.perf_counter()
+            self.rx_count += 1
+            self.rx_bytes += len(chunk)
+            self.last_rx = now
+            if self.next_chunk is not None and not self.next_chunk.done():
+                self.next_chunk.set_result(now)
+            if self.want is not None:
+                self.tail += chunk
+                if self.want in self.tail or self.want in _ANSI.sub(b"", bytes(self.tail)):
+                    self.want = None
+                    self.tail.clear()
+                    self.arrived.set()
+                elif len(self.tail) > 200000:
+                    del self.tail[:-4096]
+
+    async def wait_text(self, text: bytes, timeout: float) -> None:
+        await asyncio.wait_for(self.arrived.wait(), timeout)
+
+    async def quiet(self, seconds: float, timeout: float = 5.0) -> bool:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            idle = time.perf_counter() - self.last_rx
+            if idle >= seconds:
+                return True
+            await asyncio.sleep(seconds - idle + 0.005)
+        return False
+
+    def send(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+
+    def close(self) -> None:
+        self.reader.cancel()
+        self.conn.close()
+
+
+async def open_client(port: int, name: str, key: asyncssh.SSHKey) -> tuple[Client, float]:
+    started = time.perf_counter()
+    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
+                                  agent_path=None, config=None, password=None, keepalive_interval=0)
+    process = await conn.create_process(term_type="xterm-256color", term_size=(120, 40), encoding=None)
+    client = Client(conn, process, key.get_fingerprint("sha256"))
+    client.want = LOBBY_TEXT + name.encode()
+    client.arrived.clear()
+    await client.wait_text(client.want, 120)
+    return client, (time.perf_counter() - started) * 1000
+
+
+class TableState:
+    def __init__(self, tid: str, clients: list[Client]) -> None:
+        self.id = tid
+        self.clients = clients
+        self.seq = -1
+        self.seat: int | None = None
+        self.keys = b""
+        self.over = False
+        self.pub_t = 0.0
+        self.changed = asyncio.Event()
+        self.pointed = asyncio.Event()
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.replies: asyncio.Queue = asyncio.Queue()
+        self.tables: dict[str, TableState] = {}
+        self.moves = 0
+        self.rng = random.Random(11)
+        self.tmp = Path(tempfile.mkdtemp(prefix="server-scale-"))
+
+    # --- the server process and its control pipe
+    async def start_server(self, bots: str) -> None:
+        spec = {"keys": str(self.tmp / "keys"), "saves": str(self.tmp / "saves"), "bots": bots,
+                "gc_interval": self.args.gc_interval}
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SERVER_SCRIPT, json.dumps(spec), cwd=REPO,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 20)
+        cpus = os.cpu_count() or 1
+        if cpus >= 2 and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(self.proc.pid, {0})
+            os.sched_setaffinity(0, set(range(1, cpus)))
+            self.pinning = "server on CPU 0, clients on the others"
+        else:
+            self.pinning = "none (one CPU)"
+        self.pump = asyncio.create_task(self._pump())
+        ready = await asyncio.wait_for(self.reply("ready"), 60)
+        self.port = ready["port"]
+
+    async def _pump(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                break
+            if not line.startswith(b"{"):
+                continue
+            msg = json.loads(line)
+            if msg["ev"] == "pub":
+                tb = self.tables.get(msg["t"])
+                if tb is None:
+                    continue
+                if msg["seq"] != tb.seq:
+                    self.moves += 1
+                tb.seq, tb.over = msg["seq"], msg["over"]
+                tb.seat = msg.get("seat")
+                tb.keys = bytes.fromhex(msg.get("keys", ""))
+                tb.pub_t = time.perf_counter()
+                tb.changed.set()
+            else:
+                await self.replies.put(msg)
+
+    async def reply(self, ev: str) -> dict:
+        while True:
+            msg = await self.replies.get()
+            if msg["ev"] == "error":
+                raise RuntimeError(f"server: {msg}")
+            if msg["ev"] == ev:
+                return msg
+
+    async def request(self, ev: str, **req) -> dict:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(req) + "\n").encode())
+        await self.proc.stdin.drain()
+        return await asyncio.wait_for(self.reply(ev), 120)
+
+    async def stats(self) -> dict:
+        return await self.request("stats", cmd="stats")
+
+    def rss(self) -> float:
+        return rss_mb(self.proc.pid)
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.pid)
+
+    async def stop_server(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 20)
+        except asyncio.TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # --- players
+    async def connect(self, count: int, prefix: str) -> tuple[list[Client], list[float]]:
+        clients, ms = [], []
+        while len(clients) < count:
+            batch = min(CONNECT_BATCH, count - len(clients))
+            keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(batch)]
+            opened = await asyncio.gather(*(open_client(self.port, f"{prefix}{len(clients) + i}", k)
+                                            for i, k in enumerate(keys)))
+            for c, t in opened:
+                clients.append(c)
+                ms.append(t)
+        return clients, ms
+
+    async def seat(self, clients: list[Client]) -> list[TableState]:
+        by_key = {c.key: c for c in clients}
+        sizes = split_tables(len(clients))
+        groups, i = [], 0
+        for size in sizes:
+            groups.append([c.key for c in clients[i:i + size]])
+            i += size
+        made = []
+        for b in range(0, len(groups), SEAT_BATCH):
+            batch = groups[b:b + SEAT_BATCH]
+            for g in batch:
+                for k in g:
+                    by_key[k].want = b"Round"  # the table screen is up
+                    by_key[k].arrived.clear()
+            reply = await self.request("seated", cmd="seat", groups=batch)
+            for t in reply["tables"]:
+                tb = TableState(t["id"], [by_key[k] for k in t["keys"]])
+                self.tables[tb.id] = tb
+                made.append(tb)
+            for g in batch:
+                await asyncio.gather(*(by_key[k].wait_text(b"Round", 60) for k in g))
+        await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
+        return made
+
+    # --- playing
+    async def drive(self, tb: TableState, run: dict) -> None:
+        """The table's players: the seat to move presses its keys after a think time."""
+        last = None
+        while not run["stop"]:
+            if tb.seq == last or tb.seat is None:
+                tb.changed.clear()
+                try:
+                    await asyncio.wait_for(tb.changed.wait(), 10)
+                except asyncio.TimeoutError:
+                    if tb.seq == last and not run["stop"]:  # the keys did not make a move: start over
+                        run["stalls"] += 1
+                        tb.clients[tb.seat].send(ESC + ESC)
+                        await asyncio.sleep(0.5)
+                        await self.request_keys(tb)
+                        last = None
+                    continue
+                continue
+            if tb.over:
+                return
+            last = tb.seq
+            pub_t = tb.pub_t
+            think = max(0.3, self.rng.expovariate(self.args.rate))
+            tb.pointed.clear()
+            if run["pointer"] is not tb:
+                try:
+                    await asyncio.wait_for(tb.pointed.wait(), max(0.0, pub_t + think - time.perf_counter()))
+                except asyncio.TimeoutError:
+                    pass
+            probe = run["pointer"] is tb and not run["probe_busy"]
+            await asyncio.sleep(max(0.0, pub_t + 0.3 - time.perf_counter()))
+            if run["stop"] or tb.seq != last:
+                continue
+            mover = tb.clients[tb.seat]
+            await mover.quiet(0.05, 2)
+            if probe and run["pointer"] is tb and not run["probe_busy"]:
+                run["probe_busy"] = True
+                try:
+                    others = [c for i, c in enumerate(tb.clients) if i != tb.seat]
+                    watcher = self.rng.choice(others)
+                    await watcher.quiet(0.1, 3)
+                    fut = asyncio.get_running_loop().create_future()
+                    watcher.next_chunk = fut
+                    pressed = time.perf_counter()
+                    mover.send(tb.keys)
+                    try:
+                        arrived = await asyncio.wait_for(fut, 10)
+                        run["latency"].append((arrived - pressed) * 1000)
+                    except asyncio.TimeoutError:
+                        run["probe_timeouts"] += 1
+                    watcher.next_chunk = None
+                finally:
+                    run["probe_busy"] = False
+                    self.advance_pointer(run)
+            else:
+                mover.send(tb.keys)
+
+    async def request_keys(self, tb: TableState) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps({"cmd": "keys", "t": tb.id}) + "\n").encode())
+        await self.proc.stdin.drain()
+
+    def advance_pointer(self, run: dict) -> None:
+        live = [t for t in run["tables"] if not t.over]
+        if not live or len(run["latency"]) + run["probe_timeouts"] >= run["tries"]:
+            run["pointer"] = None
+            return
+        run["index"] = (run["index"] + 1) % len(live)
+        run["pointer"] = live[run["index"]]
+        run["pointer"].pointed.set()
+
+    async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
+        """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
+        run = {"stop": False, "pointer": None, "index": -1, "probe_busy": False, "latency": [],
+               "probe_timeouts": 0, "stalls": 0, "tries": tries, "tables": tables}
+        st0 = await self.stats()
+        cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
+        ccpu0 = cpu_seconds(os.getpid())
+        tasks = [asyncio.create_task(self.drive(tb, run)) for tb in tables if not tb.over]
+        self.advance_pointer(run)
+        while True:
+            await asyncio.sleep(0.25)
+            elapsed = time.perf_counter() - t0
+            done = len(run["latency"]) + run["probe_timeouts"] >= tries
+            if (done and elapsed >= min_seconds) or elapsed >= max_seconds:
+                break
+            if run["pointer"] is None and not done:
+                self.advance_pointer(run)
+        elapsed = time.perf_counter() - t0
+        cpu1, moves1 = self.cpu(), self.moves
+        ccpu1 = cpu_seconds(os.getpid())
+        st1 = await self.stats()
+        run["stop"] = True
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        moves = moves1 - moves0
+        hook = st1["hook_s"] - st0["hook_s"]
+        lat = run["latency"]
+        return {
+            "tries": len(lat), "probe_timeouts": run["probe_timeouts"], "stalls": run["stalls"],
+            "key_to_screen_ms_p50": pct(lat, 50), "key_to_screen_ms_p95": pct(lat, 95),
+            "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
+            "window_s": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 2),
+            "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
+            "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
+            "bench_hook_ms_per_move": round(hook / moves * 1000, 2) if moves else None,
+            "client_cpu_percent": round((ccpu1 - ccpu0) / elapsed * 100, 1),
+            "frames_dropped": st1["dropped_frames"],
+            "gc_collections_by_generation": [b - a for a, b in zip(st0["gc"]["gen_stats"], st1["gc"]["gen_stats"])],
+            "pool": st1["pool"] and {k: st1["pool"][k] - st0["pool"][k] for k in st1["pool"]},
+            "bot_moves": st1["bot_moves"] - st0["bot_moves"],
+        }
+
+    async def idle_cpu(self, seconds: float) -> float:
+        c0 = self.cpu()
+        await asyncio.sleep(seconds)
+        return round((self.cpu() - c0) / seconds * 100, 1)
+
+    async def quiet_all(self, clients: list[Client]) -> None:
+        await asyncio.gather(*(c.quiet(0.3, 20) for c in clients))
+
+    # --- runs
+    async def scale(self, levels: list[int], deadline: float) -> dict:
+        args = self.args
+        result: dict = {"benchmark": "server_scale", "rate_per_table": args.rate, "levels": []}
+        await self.start_server("normal")
+        result["pinning"] = self.pinning
+        await asyncio.sleep(1.0)
+        baseline = self.rss()
+        result["baseline_rss_mb"] = round(baseline, 1)
+        players: list[Client] = []
+        prev_rss, prev_n = baseline, 0
+        try:
+            for level in levels:
+                started = time.monotonic()
+                if started + args.level_budget > deadline:
+                    result.setdefault("skipped", []).append(f"{level}: not enough time left in --timeout")
+                    continue
+                new, first_ms = await self.connect(level - len(players), f"p{len(players)}-")
+                players += new
+                connected_s = time.monotonic() - started
+                if time.monotonic() - started > args.level_budget / 2:
+                    result.setdefault("skipped", []).append(f"{level}: connecting took {connected_s:.0f} s")
+                    break
+                tables = await self.seat(new)
+                seated_s = time.monotonic() - started - connected_s
+                await asyncio.sleep(args.gc_freeze_wait)
+                await self.quiet_all(players)
+                idle = await self.idle_cpu(args.idle_seconds)
+                rss = self.rss()
+                st = await self.stats()
+                live = [t for t in self.tables.values() if not t.over]
+                act = await self.active(live, args.tries, args.min_window, args.max_window)
+                await self.quiet_all(players)
+                level_result = {
+                    "sessions": level, "tables": len(live), "server_sessions": st["sessions"],
+                    "rss_mb": round(rss, 1), "mb_per_session": round((rss - baseline) / level, 2),
+                    "mb_per_added_session": round((rss - prev_rss) / (level - prev_n), 2),
+                    "idle_cpu_percent": idle,
+                    "first_screen_ms_p50": pct(first_ms, 50), "first_screen_ms_max": round(max(first_ms), 1),
+                    "connect_s": round(connected_s, 1), "seat_and_start_s": round(seated_s, 1),
+                    **act,
+                    "level_s": round(time.monotonic() - started, 1),
+                }
+                prev_rss, prev_n = rss, level
+                result["levels"].append(level_result)
+                print(json.dumps({"progress": level_result}), file=sys.stderr, flush=True)
+            if args.churn and time.monotonic() + 60 < deadline:
+                result["churn"] = await self.churn(len(players), deadline)
+            elif args.churn:
+                result["churn"] = "skipped: not enough time left in --timeout"
+        finally:
+            for c in players:
+                c.close()
+            await self.stop_server()
+        return result
+
+    async def churn(self, seated: int, deadline: float) -> dict:
+        args = self.args
+        await asyncio.sleep(args.gc_interval + 2)
+        before = self.rss()
+        after_wave = []
+        done = 0
+        t0 = time.monotonic()
+        while done < args.churn and time.monotonic() < deadline:
+            wave, _ = await self.connect(min(args.wave, args.churn - done), f"c{done}-")
+            for c in wave:
+                c.send(b"\x1b[B")  # a key in the lobby
+            await asyncio.sleep(0.3)
+            for c in wave:
+                c.close()
+            done += len(wave)
+            for _ in range(200):
+                if (await self.stats())["sessions"] <= seated:
+                    break
+                await asyncio.sleep(0.1)
+            after_wave.append(round(self.rss(), 1))
+        await asyncio.sleep(args.gc_interval * 2 + 2)  # the quiet-time unfreeze + collect
+        st = await self.stats()
+        return {"sessions": done, "wave": args.wave, "seated_meanwhile": seated, "seconds": round(time.monotonic() - t0, 1),
+                "rss_before_mb": round(before, 1), "rss_after_each_wave_mb": after_wave,
+                "rss_after_mb": round(self.rss(), 1), "server_gc": st["gc"]}
+
+    async def hard(self, deadline: float) -> dict:
+        args = self.args
+        result: dict = {"benchmark": "server_scale_hard", "rate_per_table": args.rate, "bots": "hard",
+                        "hard_tables": args.hard_tables, "human_tables": args.human_tables}
+        await self.start_server("hard")
+        result["pinning"] = self.pinning + "; hard-bot workers on all CPUs"
+        players: list[Client] = []
+        try:
+            n = 5 * args.human_tables
+            players, _ = await self.connect(n, "h")
+            tables = await self.seat(players)
+            await asyncio.sleep(args.gc_freeze_wait)
+            await self.quiet_all(players)
+            result["idle_cpu_percent"] = await self.idle_cpu(args.idle_seconds)
+            result["without_bots"] = await self.active(tables, args.tries, args.min_window, args.max_window)
+            await self.quiet_all(players)
+            reply = await self.request("hard", cmd="hard", k=args.hard_tables)
+            workers = descendants(self.proc.pid)
+            for pid in workers:
+                try:
+                    os.sched_setaffinity(pid, set(range(os.cpu_count() or 1)))
+                except OSError:
+                    pass
+            result["worker_pids"] = len(workers)
+            await asyncio.sleep(3.0)
+            wcpu0 = sum(cpu_seconds(p) for p in workers if os.path.exists(f"/proc/{p}"))
+            t0 = time.perf_counter()
+            live = [t for t in tables if not t.over]
+            result["with_hard_bots"] = await self.active(live, args.tries, args.min_window, args.max_window)
+            wcpu1 = sum(cpu_seconds(p) for p in workers if os.path.exists(f"/proc/{p}"))
+            result["with_hard_bots"]["workers_cpu_percent"] = round((wcpu1 - wcpu0) / (time.perf_counter() - t0) * 100, 1)
+            result["hard_games_started"] = (await self.stats())["hard_games_started"]
+        finally:
+            for c in players:
+                c.close()
+            await self.stop_server()
+        return result
+
+
+def machine() -> dict:
+    import textual
+
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = None
+    return {"python": platform.python_version(), "textual": textual.__version__, "asyncssh": asyncssh.__version__,
+            "cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in load] if load else None}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sessions", nargs="*", type=int, default=[10, 50, 100, 200, 300],
+                        help="player counts to measure (growing in one server)")
+    parser.add_argument("--rate", type=float, default=0.2, help="background moves per second per table (mean)")
+    parser.add_argument("--tries", type=int, default=100, help="key-to-screen tries per level")
+    parser.add_argument("--min-window", type=float, default=20.0, help="shortest active window (s)")
+    parser.add_argument("--max-window", type=float, default=120.0, help="longest active window (s)")
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="quiet window for idle CPU")
+    parser.add_argument("--gc-freeze-wait", type=float, default=3.0, help="wait after seating (the gc freeze comes 2 s after the last app start)")
+    parser.add_argument("--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)")
+    parser.add_argument("--churn", type=int, default=1000, help="sessions that come and go after the levels (0: none)")
+    parser.add_argument("--wave", type=int, default=100, help="sessions per churn wave")
+    parser.add_argument("--level-budget", type=float, default=280.0, help="a level is skipped unless this many seconds remain; connecting past half of it stops the run")
+    parser.add_argument("--timeout", type=float, default=1500.0, help="overall time limit (s)")
+    parser.add_argument("--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables")
+    parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
+    args = parser.parse_args()
+    started = time.monotonic()
+    bench = Bench(args)
+    if args.hard_tables:
+        result = asyncio.run(bench.hard(started + args.timeout))
+    else:
+        result = asyncio.run(bench.scale(sorted(set(args.sessions)), started + args.timeout))
+    result.update(machine(), seconds=round(time.monotonic() - started, 1))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
