@@ -132,11 +132,26 @@ def seat(groups):
         tables.append({"id": t.id, "keys": [s.key for s in t.seats]})
     return tables
 
+gc_pauses: dict = {}   # generation -> longest pause (ms) of any collection, automatic ones included
+_gc_started = [0.0]
+
+def _gc_timer(phase, info):
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        ms = (time.perf_counter() - _gc_started[0]) * 1000
+        gen = info["generation"]
+        gc_pauses[gen] = max(gc_pauses.get(gen, 0.0), ms)
+
+gc.callbacks.append(_gc_timer)
+
 def stats():
     server, lobby = state["server"], state["lobby"]
     pool = lobby.pool
     return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
             "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
+                   "young_collections": server.gc.young_collections, "max_young_ms": round(server.gc.max_young_ms, 1),
+                   "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
                    "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count(),
                    "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
             "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),

@@ -169,3 +169,22 @@ def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, stri
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_gc_never_unfreezes_the_heap_with_many_sessions_live(start, open_terminal, wait_until):
+    """Past gc_full_collect_max_sessions live, departures are collected without unfreezing."""
+    server = await start(gc_tuning=True, gc_freeze_delay_seconds=0.1, gc_quiet_seconds=0.1,
+                         gc_collect_interval_seconds=0.2, gc_full_collect_max_sessions=0)
+    try:
+        stay = await open_terminal(server, username="stay")
+        leave = await open_terminal(server, username="leave")
+        await stay.wait_for("size: 80x24")
+        await leave.wait_for("size: 80x24")
+        await wait_until(lambda: server.gc.freezes >= 1, timeout=5, what="gc.freeze after app start")
+        leave.close()
+        await wait_until(lambda: server.session_count == 1, what="one session gone")
+        await wait_until(lambda: server.gc.young_collections >= 1, timeout=5, what="a collection of the unfrozen objects")
+        assert server.gc.collections == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        await server.close()
