@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import gc
 import logging
 import signal
 import socket
@@ -39,6 +38,7 @@ from typing import Any, Callable
 import asyncssh
 from textual.app import App
 
+from server.gc_tuning import GcTuner  # noqa: F401
 from server.config import ServerConfig
 from server.hostkey import load_or_create_host_key
 from server.logging_setup import configure_logging, log_event
@@ -81,150 +81,6 @@ class _StartSlot:
 
 
 # ----------------------------------------------------------------- gc tuning
-
-
-class GcTuner:
-    """Garbage collection for many long-lived widget trees in one process.
-
-    Raised thresholds while the server runs, and ``gc.freeze()`` shortly
-    after apps start: the frozen objects are never scanned again, so the
-    collector's automatic runs stay short however many sessions are live.
-
-    A departed session's app is partly freed by reference counting when it
-    ends (``server.session.break_app_cycles`` empties its nodes); what is left
-    in cycles among frozen objects needs ``gc.unfreeze()`` + ``gc.collect()``,
-    a scan of the whole heap whose pause grows with the live sessions (6.7 s
-    at 300). So that full collection runs only while at most
-    ``gc_full_collect_max_sessions`` sessions are live (when sessions have
-    left and the server is quiet: no app start and no input for
-    ``gc_quiet_seconds``, checked every ``gc_collect_interval_seconds``;
-    regardless of quiet after ten intervals; at once when the last session
-    leaves). With more sessions live, the same checks collect only what is
-    not frozen (``gc.collect()`` without unfreezing: the objects made since
-    the last freeze), and the departed sessions' frozen remains wait for a
-    quieter moment (~0.6 MB each: RSS grows under churn), unless
-    ``gc_full_collect_after_departures`` sessions (0 by default: never) have
-    left since the last full collection. Pauses are logged at INFO past 100 ms. The
-    previous thresholds are restored on stop.
-    """
-
-    def __init__(self, config: ServerConfig, count_sessions: Callable[[], int]) -> None:
-        self._config = config
-        self._count_sessions = count_sessions
-        self._old_thresholds: tuple[int, int, int] | None = None
-        self._freeze_handle: asyncio.TimerHandle | None = None
-        self._idle_handle: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._last_start = 0.0
-        self._last_input = 0.0
-        self._departed = 0
-        self._last_collect = time.monotonic()
-        self.freezes = 0
-        self.collections = 0
-        self.last_collect_ms = 0.0
-        self.young_collections = 0
-        self.last_young_ms = 0.0
-        self.max_young_ms = 0.0
-
-    @property
-    def enabled(self) -> bool:
-        return self._config.gc_tuning
-
-    def start(self) -> None:
-        if not self.enabled:
-            return
-        self._old_thresholds = gc.get_threshold()
-        cfg = self._config
-        gc.set_threshold(cfg.gc_threshold0, cfg.gc_threshold1, cfg.gc_threshold2)
-        loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._maintain(), name="citadels-gc", context=contextvars.Context())
-
-    def stop(self) -> None:
-        for handle in (self._freeze_handle, self._idle_handle):
-            if handle is not None:
-                handle.cancel()
-        self._freeze_handle = self._idle_handle = None
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-        if self._old_thresholds is not None:
-            gc.unfreeze()
-            gc.set_threshold(*self._old_thresholds)
-            self._old_thresholds = None
-
-    def app_started(self) -> None:
-        self._last_start = time.monotonic()
-        if self.enabled and self._freeze_handle is None and self._old_thresholds is not None:
-            loop = asyncio.get_running_loop()
-            self._freeze_handle = loop.call_later(self._config.gc_freeze_delay_seconds, self._freeze)
-
-    def session_closed(self, remaining: int) -> None:
-        self._departed += 1
-        if remaining == 0 and self.enabled and self._old_thresholds is not None and self._idle_handle is None:
-            # Nobody is left to notice a pause: collect now rather than later.
-            loop = asyncio.get_running_loop()
-            self._idle_handle = loop.call_later(self._config.gc_quiet_seconds, self._collect_if_empty)
-
-    def _collect_if_empty(self) -> None:
-        self._idle_handle = None
-        if self._departed and self._count_sessions() == 0:
-            self.collect_now()
-
-    def note_input(self) -> None:
-        self._last_input = time.monotonic()
-
-    def _freeze(self) -> None:
-        self._freeze_handle = None
-        gc.freeze()
-        self.freezes += 1
-
-    def _quiet(self, now: float) -> bool:
-        quiet = self._config.gc_quiet_seconds
-        return now - self._last_start > quiet and now - self._last_input > quiet
-
-    def collect_now(self) -> None:
-        """Collect the departed sessions' cycles: the whole heap if few sessions are live, else the unfrozen part."""
-        sessions = self._count_sessions()
-        budget = self._config.gc_full_collect_after_departures
-        over_budget = budget > 0 and self._departed >= budget
-        if sessions > self._config.gc_full_collect_max_sessions and not over_budget:
-            self.collect_young()
-            return
-        start = time.perf_counter()
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        self.last_collect_ms = (time.perf_counter() - start) * 1000
-        self.collections += 1
-        self._departed = 0
-        self._last_collect = time.monotonic()
-        level = logging.INFO if self.last_collect_ms >= 100 else logging.DEBUG
-        log_event(log, level, "gc collect", ms=round(self.last_collect_ms, 1), sessions=sessions)
-
-    def collect_young(self) -> None:
-        """Collect what is not frozen (never the frozen heap): a pause bounded by what was made since the last freeze."""
-        start = time.perf_counter()
-        gc.collect()
-        self.last_young_ms = (time.perf_counter() - start) * 1000
-        self.max_young_ms = max(self.max_young_ms, self.last_young_ms)
-        self.young_collections += 1
-        self._last_collect = time.monotonic()
-        level = logging.INFO if self.last_young_ms >= 100 else logging.DEBUG
-        log_event(log, level, "gc collect (unfrozen only)", ms=round(self.last_young_ms, 1), sessions=self._count_sessions())
-
-    async def _maintain(self) -> None:
-        interval = self._config.gc_collect_interval_seconds
-        while True:
-            await asyncio.sleep(interval)
-            if not self._departed:
-                continue
-            now = time.monotonic()
-            overdue = now - self._last_collect > 10 * interval
-            if self._quiet(now) or overdue:
-                self.collect_now()
-
-
-# -------------------------------------------------------------- per connection
 
 
 class _ConnectionHandler(asyncssh.SSHServer):
