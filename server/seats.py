@@ -1,0 +1,90 @@
+"""What a table is made of, before and during its game: seats (who sits there:
+a key, a guest, a bot and its style), the table's meta (name, creator, options,
+kept next to its save), its settings (idle wait, timers), and the markers the
+actor posts to sessions (a notification; a seat lost)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+from engine.savefile import Seat
+
+TIMER_MODES = ("off", "relaxed", "blitz")
+MAX_HISTORY = 2000  # past events kept to rebuild a reconnecting player's log
+MAX_CHAT = 300  # characters per chat line
+BOT_KINDS = ("random", "easy", "normal", "hard")
+
+
+class Client(Protocol):
+    """A session as the table sees it (implemented in server/app.py)."""
+
+    key: str  # identity: the key's fingerprint, or "guest:<session id>"
+    name: str
+
+    def post(self, message: Any) -> None:
+        """Post a message to the session's app (never blocks; dropped if the app is gone)."""
+
+
+@dataclass
+class SeatSlot:
+    """One seat of a table."""
+
+    name: str
+    key: str | None = None  # the identity bound to the seat (None: a bot seat, or a guest who left)
+    guest: bool = False
+    bot: str | None = None  # a bot seat: its kind
+    style: str | None = None  # a bot seated in the lobby: the style its name belongs to (None: from the seed)
+    client: Client | None = None  # the session playing the seat now
+    away_since: float | None = None  # the player's session is gone (monotonic time)
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+    def as_save(self) -> Seat:
+        return Seat(name=self.name, key=None if self.guest else self.key, bot=self.bot)
+
+
+class TableMeta(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=False):
+    """What a table is besides its game: kept next to its save (`<id>.meta.json`)."""
+
+    name: str
+    creator: str | None = None  # the creator's identity
+    timer: str = "off"
+    private: bool = False
+    code: str | None = None
+    spectator_chat: bool = False
+    bot_kind: str = "normal"
+    lineup_label: str = ""
+
+
+@dataclass
+class TableSettings:
+    """Server-wide settings the actor needs (from ServerConfig)."""
+
+    idle_wait: float = 60.0
+    bot_delay: float = 0.6
+    timers: dict[str, float | None] = field(default_factory=lambda: {"off": None, "relaxed": 120.0, "blitz": 30.0})
+    queue_size: int = 64
+    hard_budget_ms: float = 300.0
+
+
+class _Toast:
+    """Marker wrapper: the session shows `text` as a notification (see server/app.py)."""
+
+    def __init__(self, text: str, error: bool = False) -> None:
+        self.text = text
+        self.error = error
+
+
+class _Displaced:
+    """Marker: the session lost its seat (another connection with its key, or a bot)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+Toast = _Toast
+Displaced = _Displaced
