@@ -6,7 +6,13 @@
 
 See `ui/README.md` for the whole interface.
 """
-from .app import CitadelsApp
-from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate
+from . import css_patch, strip_patch
+
+# Lighter Textual for many apps in one process; before any app starts (see each module).
+strip_patch.apply()
+css_patch.apply()
+
+from .app import CitadelsApp  # noqa: E402
+from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate  # noqa: E402
 
 __all__ = ["CitadelsApp", "ChatLine", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]

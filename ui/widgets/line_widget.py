@@ -6,7 +6,10 @@ already wrapped and at most `width` cells). `invalidate()` rebuilds them,
 compares them with the lines on screen and marks only the changed lines dirty
 (a partial repaint of this widget; `layout=True` only when its height may
 change). `render_line` converts each line to a `Strip` through a small cache
-keyed by the line's text and styles.
+keyed by the line's text and styles: the strips of the lines on screen and of
+the lines before the last change (an unchanged line is not converted again),
+nothing older, so a screen keeps few strips alive (fewer objects for the
+garbage collector in a server of many sessions).
 """
 from __future__ import annotations
 
@@ -17,8 +20,6 @@ from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
-
-MAX_STRIPS = 256
 
 
 def _same(a: Text, b: Text) -> bool:
@@ -31,7 +32,8 @@ class LineWidget(Widget):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._built: tuple[int, int, list[Text]] | None = None
-        self._strips: dict[tuple, Strip] = {}
+        self._strips: dict[tuple, Strip] = {}  # lines of the current build
+        self._old_strips: dict[tuple, Strip] = {}  # lines of the build before
         self._base: Style | None = None
 
     def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
@@ -59,11 +61,14 @@ class LineWidget(Widget):
         built = self._built
         if built is None or built[0] != width or built[1] != height:
             built = self._built = (width, height, self.build(width, height) if width > 0 and height > 0 else [])
+            if self._strips:
+                self._old_strips, self._strips = self._strips, {}
         return built[2]
 
     def notify_style_update(self) -> None:
         self._base = None
         self._strips.clear()
+        self._old_strips.clear()
         super().notify_style_update()
 
     def _on_resize(self, event: events.Resize) -> None:
@@ -81,9 +86,9 @@ class LineWidget(Widget):
         key = (line.plain, tuple(line.spans), line.style, width)
         strip = self._strips.get(key)
         if strip is None:
-            if len(self._strips) >= MAX_STRIPS:
-                self._strips.clear()
-            segments = Segment.apply_style(line.render(self.app.console, end=""), base)
-            strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
+            strip = self._old_strips.get(key)
+            if strip is None:
+                segments = Segment.apply_style(line.render(self.app.console, end=""), base)
+                strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
             self._strips[key] = strip
         return strip

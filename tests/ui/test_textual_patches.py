@@ -1,0 +1,116 @@
+"""ui/strip_patch.py and ui/css_patch.py change how Textual caches, never what it draws.
+
+The patched `Strip` methods are compared with Textual's own on random strips
+(wide characters, styles, crops past either end, cuts at and beyond the end),
+first call and cached call; the snapshots in test_ui_snapshots.py check whole
+screens. The shared CSS parse is checked to hand the same rule sets to apps
+with the same theme and separate ones to another theme.
+"""
+from __future__ import annotations
+
+import gc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.segment import Segment
+from rich.style import Style
+from textual.color import Color
+from textual.css.stylesheet import Stylesheet
+from textual.filter import Monochrome
+from textual.strip import Strip
+
+import ui  # noqa: F401  (applies the patches)
+from ui import css_patch, strip_patch
+
+pytestmark = pytest.mark.skipif(not strip_patch.ORIGINALS, reason="patches apply to Textual 8.2.8 only")
+
+
+class StockStrip(Strip):
+    """A strip with Textual's own methods (its caches made in __init__)."""
+
+    __slots__ = ()
+
+
+for _name, _fn in strip_patch.ORIGINALS.items():
+    setattr(StockStrip, _name, _fn)
+
+STYLES = [None, Style(bold=True), Style(color="red"), Style(bgcolor="blue", italic=True)]
+texts = st.text(alphabet=st.sampled_from(list("ab cd") + ["宽", "字", "é"]), max_size=8)
+segments = st.lists(st.tuples(texts, st.sampled_from(STYLES)), max_size=6)
+
+
+def both(segs: list[tuple[str, Style | None]]) -> tuple[Strip, Strip]:
+    parts = [Segment(t, s) for t, s in segs]
+    return Strip(parts), StockStrip(parts)
+
+
+def same(a: Strip, b: Strip) -> None:
+    assert list(a) == list(b)
+    assert a.cell_length == b.cell_length
+
+
+@settings(max_examples=300, deadline=None)
+@given(segments, st.integers(-2, 30), st.integers(-2, 30), st.sampled_from(STYLES))
+def test_crop_and_lengths_match_textual(segs, start, end, style):
+    new, old = both(segs)
+    for _ in range(2):  # the second call answers from the cache
+        same(new.crop(start, end), old.crop(start, end))
+        same(new.crop(start), old.crop(start))
+        same(new.crop_extend(max(start, 0), max(end, 0), style), old.crop_extend(max(start, 0), max(end, 0), style))
+        same(new.adjust_cell_length(max(end, 0), style), old.adjust_cell_length(max(end, 0), style))
+        same(new.extend_cell_length(max(end, 0), style), old.extend_cell_length(max(end, 0), style))
+
+
+@settings(max_examples=300, deadline=None)
+@given(segments, st.lists(st.integers(0, 30), max_size=4), st.sampled_from(STYLES), st.integers(0, 5), st.integers(0, 5))
+def test_divide_style_filter_offsets_match_textual(segs, cuts, style, x, y):
+    new, old = both(segs)
+    cuts = sorted(set(cuts))
+    flt = Monochrome()
+    background = Color(10, 20, 30)
+    for _ in range(2):
+        a, b = new.divide(cuts), old.divide(cuts)
+        assert len(a) == len(b)
+        for p, q in zip(a, b):
+            same(p, q)
+        same(new.divide([new.cell_length])[0], old.divide([old.cell_length])[0])
+        if style is not None:
+            same(new.apply_style(style), old.apply_style(style))
+        styled_new, styled_old = both([(t, s or Style()) for t, s in segs])  # the filter needs styles
+        same(styled_new.apply_filter(flt, background), styled_old.apply_filter(flt, background))
+        same(new.apply_offsets(x, y), old.apply_offsets(x, y))
+
+
+def test_a_strip_never_caches_itself():
+    """Textual's `divide` at the strip's own length cached `[self]`: a cycle per strip."""
+    strip = Strip([Segment("hello", Style(bold=True)), Segment(" world")])
+    strip.divide([strip.cell_length])
+    strip.crop_extend(0, strip.cell_length, None)
+    strip.adjust_cell_length(strip.cell_length)
+    strip.crop(0, 3)
+    for slot in ("_divide_cache", "_crop_cache", "_crop_extend_cache", "_line_length_cache"):
+        cache = getattr(strip, slot)
+        for value in (cache or {}).values():
+            assert value is not strip and (not isinstance(value, list) or strip not in value)
+
+
+def test_a_fresh_strip_holds_no_cache_objects():
+    strip = Strip([Segment("x")])
+    assert all(getattr(strip, s) is None for s in ("_crop_cache", "_style_cache", "_filter_cache", "_divide_cache",
+                                                   "_line_length_cache", "_crop_extend_cache", "_offsets_cache"))
+    assert not any(type(o).__name__ == "FIFOCache" for o in gc.get_referents(strip))
+
+
+def test_css_is_parsed_once_per_theme():
+    css = "#x { color: $accent; height: 2; }"
+    one = Stylesheet(variables={"accent": "red"})
+    two = Stylesheet(variables={"accent": "red"})
+    other = Stylesheet(variables={"accent": "blue"})
+    r1 = one._parse_rules(css, ("test", "x"))
+    r2 = two._parse_rules(css, ("test", "x"))
+    r3 = other._parse_rules(css, ("test", "x"))
+    assert css_patch.apply()
+    assert r1 is r2  # shared between apps with the same theme
+    assert r3 is not r1
+    assert r1[0].styles.color != r3[0].styles.color  # each theme's own values
