@@ -9,6 +9,7 @@ with the same theme and separate ones to another theme.
 from __future__ import annotations
 
 import gc
+import io
 
 import pytest
 from hypothesis import given, settings
@@ -21,9 +22,10 @@ from textual.filter import Monochrome
 from textual.strip import Strip
 
 import ui  # noqa: F401  (applies the patches)
-from ui import css_patch, strip_patch
+from ui import compositor_patch, css_patch, strip_patch
 
-pytestmark = pytest.mark.skipif(not strip_patch.ORIGINALS, reason="patches apply to Textual 8.2.8 only")
+pytestmark = pytest.mark.skipif(not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL,
+                                reason="the patches apply to Textual 8.2.8 only")
 
 
 class StockStrip(Strip):
@@ -114,3 +116,48 @@ def test_css_is_parsed_once_per_theme():
     assert r1 is r2  # shared between apps with the same theme
     assert r3 is not r1
     assert r1[0].styles.color != r3[0].styles.color  # each theme's own values
+
+
+@pytest.mark.parametrize("size,players,seed", [((80, 24), 4, 3), ((120, 40), 6, 5), ((160, 48), 7, 2)])
+async def test_partial_updates_send_what_textual_would(monkeypatch, size, players, seed):
+    """Every frame of a game played by keys (menus, log, chat, help and score screens on top):
+    the patched partial update renders exactly the bytes of Textual's own, asked second (so a
+    changed line the patch failed to redraw would still be dirty there and differ)."""
+    from rich.console import Console
+    from textual._compositor import Compositor
+
+    from ui import compositor_patch
+    from ui_helpers import make_app, play_by_keys
+
+    patched = Compositor.render_partial_update
+    console = Console(width=size[0], height=size[1], force_terminal=True, color_system="truecolor",
+                      legacy_windows=False, safe_box=False, file=io.StringIO())
+    frames = []
+
+    def both(self):
+        dirty = list(self._dirty_regions)
+        ours = patched(self)
+        self._dirty_regions.update(dirty)
+        theirs = compositor_patch.ORIGINAL["render_partial_update"](self)
+        if ours is None or theirs is None:
+            assert ours is None and theirs is None
+            return ours
+        assert ours.render_segments(console) == theirs.render_segments(console)
+        frames.append(len(ours.spans))
+        return ours
+
+    monkeypatch.setattr(Compositor, "render_partial_update", both)
+    app, table = make_app(players=players, seed=seed, show_chat=True)
+    table.bot_delay = 0.001
+
+    async def now_and_then():
+        if len(frames) % 40 == 7:
+            await pilot.press("f1")
+            await pilot.press("escape")
+        elif len(frames) % 40 == 21:
+            await pilot.press("tab")
+
+    async with app.run_test(size=size) as pilot:
+        await play_by_keys(app, table, pilot, seed=seed, before_key=now_and_then)
+        assert table.over
+    assert len(frames) > 100

@@ -1,0 +1,87 @@
+"""Partial screen updates that draw only the changed rows (Textual 8.2.8, pinned).
+
+To send a partial update, Textual's `Compositor.render_partial_update` takes
+the bounding box of every changed region and asks each widget overlapping it
+for *all* of its visible lines, then keeps only the changed rows. One change
+at the top of the screen (the status bar) and one at the bottom (the log) make
+that box the whole screen: every widget, the screen's background included,
+went through its line cache, filters, crops and cuts for every row, per frame
+and per session. That was most of a served move's CPU.
+
+`apply()` replaces it with the same algorithm restricted per widget: a widget
+draws only the rows (first to last) where a changed region overlaps its
+visible area. Widgets are still painted front to back into the same cuts, so
+every changed cell gets the same strip as before: the bytes sent are
+identical (tests/ui/test_textual_patches.py plays games comparing both on
+every frame). With any other Textual version it does nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import textual
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+
+PATCHED_FOR = "8.2.8"
+ORIGINAL: dict[str, Any] = {}  # Textual's own method, for tests comparing the two
+
+
+def _render_changed_rows(self: Compositor, update_regions: list[Region], is_rendered_line: Any) -> list[dict]:
+    cuts = self.cuts
+    chops: list[dict] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    intersection = Region.intersection
+    for widget, (region, clip) in self.visible_widgets.items():  # front to back
+        visible = intersection(region, clip)
+        vx, vy, vw, vh = visible
+        if not (vw and vh):
+            continue
+        top = bottom = -1
+        for dirty in update_regions:
+            x, y, w, h = intersection(visible, dirty)
+            if w and h:
+                if top < 0 or y < top:
+                    top = y
+                if y + h > bottom:
+                    bottom = y + h
+        if top < 0:
+            continue
+        strips = widget.render_lines(Region(vx - region.x, top - region.y, vw, bottom - top))
+        first_cut, last_cut = vx, vx + vw
+        for y, strip in zip(range(top, bottom), strips):
+            if not is_rendered_line(y):
+                continue
+            chops_line = chops[y]
+            final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+            cut_strips = strip.divide([cut - vx for cut in final_cuts[1:]])
+            get = chops_line.get
+            for cut, piece in zip(final_cuts, cut_strips):
+                if get(cut) is None:  # the front-most widget wins the cut
+                    chops_line[cut] = piece
+    return chops
+
+
+def render_partial_update(self: Compositor) -> ChopsUpdate | None:
+    screen_region = self.size.region
+    update_regions = [r for r in (region.intersection(screen_region) for region in self._dirty_regions) if r]
+    self._dirty_regions.clear()
+    if not update_regions:
+        return None
+    spans = list(self._regions_to_spans(update_regions))
+    is_rendered_line = {y for y, _, _ in spans}.__contains__
+    chops = _render_changed_rows(self, update_regions, is_rendered_line)
+    chop_ends = [cut_set[1:] for cut_set in self.cuts]
+    return ChopsUpdate(chops, spans, chop_ends)
+
+
+def apply() -> bool:
+    """Patch `Compositor.render_partial_update` (once); False with another Textual version."""
+    if getattr(Compositor, "_citadels_changed_rows", False):
+        return True
+    if textual.__version__ != PATCHED_FOR:
+        return False
+    ORIGINAL["render_partial_update"] = Compositor.render_partial_update
+    render_partial_update.__doc__ = Compositor.render_partial_update.__doc__
+    Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
+    Compositor._citadels_changed_rows = True  # type: ignore[attr-defined]
+    return True
