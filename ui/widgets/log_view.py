@@ -4,6 +4,13 @@ Not Textual's `Log` (each append relayouts the screen): a fixed-size widget
 that renders only the rows that fit, wrapped to its width, following the tail
 unless the player scrolled up (mouse wheel, PgUp/PgDn, Home/End). Appending
 or scrolling refreshes this widget only, without layout.
+
+Following the tail, new lines are written below the last ones; only when the
+panel is full does it move up, by a third of its height at once (a "page
+turn"), leaving room for the next lines. A log that scrolled by one line per
+new line would redraw (and send over SSH) every line of the panel for every
+event, on every seat's screen; this way a new line costs one line, and a
+page turn a whole panel once per third of a page.
 """
 from __future__ import annotations
 
@@ -36,27 +43,34 @@ class LogView(LineWidget):
         self._wrapped: list[tuple[Row, list[str]]] = []
         self._wrap_width = 0
         self._offset = 0  # rows scrolled up from the bottom
+        self._top: int | None = None  # first line shown while following the tail (None: newest at the bottom)
 
     # --- content ----------------------------------------------------------------
     def set_rows(self, rows: list[Row]) -> None:
         self._rows = rows[-self.max_lines:]
         self._wrap_width = 0
         self._offset = 0
+        self._top = None
         self.invalidate()
 
     def add_rows(self, rows: list[Row]) -> None:
         if not rows:
             return
         self._rows.extend(rows)
+        if self._wrap_width:
+            added = [(r, self._wrap(r, self._wrap_width)) for r in rows]
+            self._wrapped.extend(added)
+            if self._offset:
+                self._offset += sum(len(w) for _, w in added)
         drop = len(self._rows) - self.max_lines
-        if drop > 0:
+        if drop >= max(self.max_lines // 8, 1) or drop > 0 and not self._wrap_width:
+            # Forget the oldest rows in batches (not one per new row: the shown lines' indexes move).
             del self._rows[:drop]
-            self._wrap_width = 0
-        elif self._wrap_width:
-            for r in rows:
-                self._wrapped.append((r, self._wrap(r, self._wrap_width)))
-        if self._offset:
-            self._offset += sum(len(w) for _, w in self._wrapped[-len(rows):]) if self._wrap_width else 0
+            if self._wrap_width:
+                gone = sum(len(w) for _, w in self._wrapped[:drop])
+                del self._wrapped[:drop]
+                if self._top is not None:
+                    self._top = max(self._top - gone, 0)
         self.invalidate()
 
     @property
@@ -71,6 +85,7 @@ class LogView(LineWidget):
         new = min(max(self._offset + delta, 0), limit)
         if new != self._offset:
             self._offset = new
+            self._top = None  # back at the end: newest line at the bottom
             self.invalidate()
 
     def page(self, direction: int) -> None:
@@ -79,6 +94,7 @@ class LogView(LineWidget):
     def to_end(self) -> None:
         if self._offset:
             self._offset = 0
+            self._top = None
             self.invalidate()
 
     def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
@@ -99,24 +115,44 @@ class LogView(LineWidget):
         if width != self._wrap_width:
             self._wrap_width = width
             self._wrapped = [(r, self._wrap(r, width)) for r in self._rows]
+            self._top = None
 
     def _total(self, width: int) -> int:
         self._ensure(width)
         return sum(len(w) for _, w in self._wrapped)
 
+    def _on_resize(self, event: events.Resize) -> None:
+        super()._on_resize(event)
+        self._top = None
+
+    def _window(self, height: int) -> tuple[int, int]:
+        """Lines [first, last) of the wrapped log to show."""
+        total = sum(len(w) for _, w in self._wrapped)
+        if self._offset:  # scrolled back: a full panel ending `offset` lines before the end
+            last = max(total - self._offset, 0)
+            return max(last - height, 0), last
+        top = self._top
+        if top is None or top > total:
+            top = max(total - height, 0)
+        elif total - top > height:  # full: turn a third of a page
+            top = max(total - height + max(height // 3, 1), 0)
+        self._top = top
+        return top, min(top + height, total)
+
     def build(self, width: int, height: int) -> list[Text]:
         self._ensure(width)
+        first, last = self._window(height)
         out: list[tuple[str, Row, bool]] = []
-        skip = self._offset
+        skip = sum(len(w) for _, w in self._wrapped) - last
         for r, wrapped in reversed(self._wrapped):
             for i in range(len(wrapped) - 1, -1, -1):
                 if skip:
                     skip -= 1
                     continue
                 out.append((wrapped[i], r, i == 0))
-                if len(out) >= height:
+                if len(out) >= last - first:
                     break
-            if len(out) >= height:
+            if len(out) >= last - first:
                 break
         out.reverse()
         lines = []
