@@ -245,6 +245,7 @@ class ServerApp(CitadelsApp):
 
     CSS_PATH = [*CitadelsApp.CSS_PATH, STYLES / "lobby.tcss"]
     BINDINGS = [Binding("ctrl+q", "menu", show=False, priority=True)]
+    TABLE_SCREEN_AT_START = False
 
     def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
         session = PlayerSession(info, lobby)
@@ -272,8 +273,15 @@ class ServerApp(CitadelsApp):
         self._pop_to_base()
         if self.at_table:
             self.pop_screen()
-        self.table = TableScreen(self.cat, show_chat=True)
-        self.push_screen(self.table)
+        # One table screen per session, installed (kept when popped) and emptied for each table: a
+        # new screen per game would leave its widget tree behind in reference cycles, which with
+        # many sessions live only a full collection (a pause of seconds) would free.
+        if self.table is None:
+            self.table = TableScreen(self.cat, show_chat=True)
+            self.install_screen(self.table, name="table")
+        else:
+            self.table.reset(self.cat)
+        self.push_screen("table")
         self.at_table = True
 
     def on_leave_table(self, msg: LeaveTable) -> None:

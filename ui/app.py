@@ -38,6 +38,9 @@ class CitadelsApp(App):
         Binding("ctrl+q", "quit", show=False, priority=True),
     ]
 
+    # A subclass that shows another screen first (the server's lobby) makes its table screen later.
+    TABLE_SCREEN_AT_START = True
+
     def __init__(self, link: TableLink | None = None, options: UiOptions | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.link = link
@@ -47,7 +50,8 @@ class CitadelsApp(App):
         self._events: list[Any] = []
         self._writer = LogWriter(self.cat, None)
         self._scores_shown = False
-        self.table = TableScreen(self.cat, show_chat=self.options.show_chat)
+        self.table: TableScreen = (TableScreen(self.cat, show_chat=self.options.show_chat)
+                                   if self.TABLE_SCREEN_AT_START else None)  # type: ignore[assignment]
 
     # --- life cycle --------------------------------------------------------------------
     def get_default_screen(self) -> TableScreen:

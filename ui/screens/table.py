@@ -103,6 +103,19 @@ class TableScreen(Screen):
         if self._view is not None:
             self.show(self._view, [])
 
+    def reset(self, cat: Catalogue) -> None:
+        """Empty the screen for another table: no view, no log, no chat (a server reuses one
+        table screen per session rather than leaving a widget tree behind after every game)."""
+        self._view = None
+        self._early_rows = []
+        if not self._ready:
+            self.cat = cat
+            return
+        self.query_one(PromptPanel).reset()
+        if self.show_chat:
+            self.query_one(ChatPanel).clear()
+        self.set_language(cat, [])
+
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
         self._view = view

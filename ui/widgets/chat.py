@@ -30,6 +30,11 @@ class ChatPanel(Vertical):
     def add(self, author: str, text: str) -> None:
         self.query_one(LogView).add_rows([Row(text, tag=f"{author}:", tag_style="bold")])
 
+    def clear(self) -> None:
+        """Forget the lines and the unsent text (the panel is reused for another table)."""
+        self.query_one(LogView).set_rows([])
+        self.query_one(Input).value = ""
+
     def set_placeholder(self, text: str) -> None:
         self.query_one(Input).placeholder = text
 

@@ -60,6 +60,15 @@ class PromptPanel(LineWidget):
         self._row_map: dict[int, int] = {}
         self._note: Text | None = None  # a refusal, shown instead of the description
 
+    def reset(self) -> None:
+        """No decision shown (the panel is reused for another table)."""
+        self._key = self._legal_key = None
+        self._stack, self._path = [], []
+        self._sent = False
+        self.highlighted = self._scroll = 0
+        self._note = None
+        self.invalidate()
+
     # --- state from the view -----------------------------------------------------
     def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
         key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
