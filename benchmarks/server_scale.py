@@ -93,8 +93,8 @@ def report(t):
     state["hook_s"] += time.perf_counter() - t0
 
 _publish = table_mod.Table._publish
-def publish(self, events):
-    _publish(self, events)
+def publish(self, events, *args, **kw):
+    _publish(self, events, *args, **kw)
     if self.id in watched:
         report(self)
     elif self.id in hard and self.state.phase == "over":
@@ -133,6 +133,7 @@ def seat(groups):
     return tables
 
 gc_pauses: dict = {}   # generation -> longest pause (ms) of any collection, automatic ones included
+gc_recent: list = []   # collections over 10 ms since the last stats request: [generation, ms]
 _gc_started = [0.0]
 
 def _gc_timer(phase, info):
@@ -142,16 +143,22 @@ def _gc_timer(phase, info):
         ms = (time.perf_counter() - _gc_started[0]) * 1000
         gen = info["generation"]
         gc_pauses[gen] = max(gc_pauses.get(gen, 0.0), ms)
+        if ms > 10:
+            gc_recent.append([gen, round(ms, 1), info.get("collected", 0)])
 
 gc.callbacks.append(_gc_timer)
 
 def stats():
     server, lobby = state["server"], state["lobby"]
     pool = lobby.pool
+    recent = list(gc_recent)
+    gc_recent.clear()
     return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
             "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
                    "young_collections": server.gc.young_collections, "max_young_ms": round(server.gc.max_young_ms, 1),
+                   "paced_collections": server.gc.paced_collections, "max_paced_ms": round(server.gc.max_paced_ms, 1),
                    "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
+                   "pauses_over_10ms": recent,
                    "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count(),
                    "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
             "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
@@ -174,6 +181,14 @@ async def control(stop):
                 out({"ev": "seated", "tables": seat(req["groups"])})
             elif cmd == "stats":
                 out(stats())
+            elif cmd == "garbage":  # what a full collection would find: cycles left among frozen objects
+                t0 = time.perf_counter()
+                frozen = gc.get_freeze_count()
+                gc.unfreeze()
+                found = gc.collect()
+                gc.freeze()
+                out({"ev": "garbage", "objects": found, "frozen_before": frozen,
+                     "ms": round((time.perf_counter() - t0) * 1000, 1)})
             elif cmd == "keys":
                 t = state["lobby"].tables.get(req["t"])
                 if t is not None and t.state is not None:
@@ -370,7 +385,7 @@ class Bench:
     # --- the server process and its control pipe
     async def start_server(self, bots: str) -> None:
         spec = {"keys": str(self.tmp / "keys"), "saves": str(self.tmp / "saves"), "bots": bots,
-                "gc_interval": self.args.gc_interval}
+                "gc_interval": self.args.gc_interval, "overrides": json.loads(self.args.server_config)}
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-c", SERVER_SCRIPT, json.dumps(spec), cwd=REPO,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 20)
@@ -527,6 +542,9 @@ class Bench:
                     try:
                         arrived = await asyncio.wait_for(fut, 10)
                         run["latency"].append((arrived - pressed) * 1000)
+                        if tb.seq != last and pressed <= tb.pub_t <= arrived:  # the table published the move
+                            run["to_publish"].append((tb.pub_t - pressed) * 1000)
+                            run["from_publish"].append((arrived - tb.pub_t) * 1000)
                     except asyncio.TimeoutError:
                         run["probe_timeouts"] += 1
                     watcher.next_chunk = None
@@ -553,6 +571,7 @@ class Bench:
     async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
         """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
         run = {"stop": False, "pointer": None, "index": -1, "probe_busy": False, "latency": [],
+               "to_publish": [], "from_publish": [],
                "probe_timeouts": 0, "stalls": 0, "tries": tries, "tables": tables}
         st0 = await self.stats()
         cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
@@ -582,6 +601,9 @@ class Bench:
             "tries": len(lat), "probe_timeouts": run["probe_timeouts"], "stalls": run["stalls"],
             "key_to_screen_ms_p50": pct(lat, 50), "key_to_screen_ms_p95": pct(lat, 95),
             "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
+            # the same tries split where the table published the move (its view sent to every seat's app)
+            "key_to_publish_ms_p50_p95": [pct(run["to_publish"], 50), pct(run["to_publish"], 95)],
+            "publish_to_screen_ms_p50_p95": [pct(run["from_publish"], 50), pct(run["from_publish"], 95)],
             "window_s": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 2),
             "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
             "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
@@ -589,6 +611,8 @@ class Bench:
             "client_cpu_percent": round((ccpu1 - ccpu0) / elapsed * 100, 1),
             "frames_dropped": st1["dropped_frames"],
             "gc_collections_by_generation": [b - a for a, b in zip(st0["gc"]["gen_stats"], st1["gc"]["gen_stats"])],
+            "gc_pauses_over_10ms_in_window": st1["gc"]["pauses_over_10ms"],
+            "key_to_screen_ms_slowest": sorted(round(x) for x in lat)[-5:],
             "pool": st1["pool"] and {k: st1["pool"][k] - st0["pool"][k] for k in st1["pool"]},
             "bot_moves": st1["bot_moves"] - st0["bot_moves"],
         }
@@ -632,7 +656,12 @@ class Bench:
                 rss = self.rss()
                 st = await self.stats()
                 live = [t for t in self.tables.values() if not t.over]
+                profiling = bool(args.profile) and level == levels[-1]
+                if profiling:
+                    await self.request("profile", cmd="profile", on=True)
                 act = await self.active(live, args.tries, args.min_window, args.max_window)
+                if profiling:
+                    await self.request("profile", cmd="profile", on=False, path=str(Path(args.profile).resolve()))
                 await self.quiet_all(players)
                 level_result = {
                     "sessions": level, "tables": len(live), "server_sessions": st["sessions"],
@@ -651,6 +680,11 @@ class Bench:
                 result["churn"] = await self.churn(len(players), deadline)
             elif args.churn:
                 result["churn"] = "skipped: not enough time left in --timeout"
+            # The pauses above never scanned the frozen heap; this one does (not part of any figure
+            # above): garbage cycles that only a full collection would free, over the whole run.
+            garbage = await self.request("garbage", cmd="garbage")
+            result["cyclic_garbage_at_end"] = {k: garbage[k] for k in ("objects", "frozen_before", "ms")}
+            result["moves_total"] = self.moves
         finally:
             for c in players:
                 c.close()
@@ -748,6 +782,8 @@ def main() -> int:
     parser.add_argument("--wave", type=int, default=100, help="sessions per churn wave")
     parser.add_argument("--level-budget", type=float, default=280.0, help="a level is skipped unless this many seconds remain; connecting past half of it stops the run")
     parser.add_argument("--timeout", type=float, default=1500.0, help="overall time limit (s)")
+    parser.add_argument("--server-config", default="{}", help="JSON object of ServerConfig fields for the server (experiments)")
+    parser.add_argument("--profile", default="", help="cProfile the server during the last level's window into this file")
     parser.add_argument("--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables")
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
     args = parser.parse_args()

@@ -112,6 +112,11 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_threshold2: PositiveInt = 50
     # Freeze the heap this long after the last app start.
     gc_freeze_delay_seconds: PositiveFloat = 2.0
+    # The pacer (server/gc_tuning.py): collect generation 0 this often (0: no
+    # pacer, CPython's own triggers only) ...
+    gc_young_interval_seconds: NonNegativeFloat = 0.1
+    # ... and generation 1 this often, then freeze what survived.
+    gc_freeze_interval_seconds: PositiveFloat = 0.1
     # How often to check whether a quiet unfreeze + collect is due.
     gc_collect_interval_seconds: PositiveFloat = 60.0
     # Seconds without app starts or input that count as "quiet".

@@ -261,7 +261,7 @@ class Table:
             notice = await self.save.arecord(command, self.state)
             if notice is not None:
                 self._save_notice(notice)
-        self._publish(events)
+        self._publish(events, actor=command.seat)
         if self.state.phase == "over":
             self.phase = "over"
             scores = [(p.name, getattr(sc, "total", None)) for p, sc in zip(self.state.players, self.state.scores or [])]
@@ -280,20 +280,31 @@ class Table:
             c.post(_Toast(notice.message, error=not notice.ok))
 
     # --- views -----------------------------------------------------------------------------------
-    def _publish(self, events: list[Any]) -> None:
+    def _publish(self, events: list[Any], actor: int | None = None) -> None:
         self.history.extend(events)
         if len(self.history) > MAX_HISTORY:
             del self.history[: len(self.history) - MAX_HISTORY]
-        for i, s in enumerate(self.seats):
-            if s.client is not None:
-                s.client.post(ViewUpdate(view(self.state, i), redact_events(events, i)))
+        # The apps draw in the order they are told (one loop): the seats whose screens change
+        # little (a log line, some gold) first, the seat that just moved and the one that must
+        # decide next (a whole new menu each) last, so that the news reaches the others sooner.
+        heavy = [s for s in (self.state.pending.seat, actor) if s is not None and 0 <= s < len(self.seats)]
+        order = [i for i in range(len(self.seats)) if i not in heavy]
+        for i in order:
+            self._post_view(i, events)
         if self.spectators:
             v = view(self.state, None)
             ev = redact_events(events, None)
             for c in self.spectators:
                 c.post(ViewUpdate(v, ev))
+        for i in dict.fromkeys(heavy):
+            self._post_view(i, events)
         self._changed_at = self.clock()
         self._track_streak()
+
+    def _post_view(self, seat: int, events: list[Any]) -> None:
+        client = self.seats[seat].client
+        if client is not None:
+            client.post(ViewUpdate(view(self.state, seat), redact_events(events, seat)))
 
     def _attach(self, client: Client, seat: int | None) -> None:
         if seat is None:

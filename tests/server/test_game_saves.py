@@ -73,7 +73,7 @@ async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, 
         assert any("autosave failed" in str(getattr(r, "fields", {}).get("detail", "")) and r.levelno == logging.ERROR
                    for r in caplog.records), "the failure is in the server log"
         # the game went on in memory
-        assert table.state.seq > saved_seq + 3
+        assert table.state.seq >= saved_seq + 3  # our 3 moves (and any bot moves between them)
         monkeypatch.undo()
         a.mark()
         await moves(gs, table, a, fp, 1, rng)
