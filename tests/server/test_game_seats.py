@@ -207,3 +207,48 @@ async def test_client_that_stops_reading_does_not_stall_the_others(tmp_path, ope
         assert moves > 5 and slowest < 3.0, (moves, slowest)
     finally:
         await gs.close()
+
+
+async def test_a_session_moving_to_another_table_sees_nothing_of_the_first(gs, open_terminal):
+    """The server keeps one table screen per session and empties it for each table (no widget
+    tree left behind per game): watching table 1, then table 2, shows table 2's log and chat only."""
+    from ui.lobby_link import TableSpec
+    from ui.widgets.chat import ChatPanel
+    from ui.widgets.log_view import LogView
+
+    key_a, key_b, key_c, key_d = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(4))
+    table1, a, b = await two_player_game(gs, open_terminal, key_a, key_b)
+    c = Screen(await open_terminal(gs.server, username="carol", key=key_c, size=(120, 40)))
+    d = Screen(await open_terminal(gs.server, username="dave", key=key_d, size=(120, 40)))
+    await c.wait_for("Citadels · lobby")
+    await d.wait_for("Citadels · lobby")
+    carol = gs.session(key_c.get_fingerprint("sha256"))
+    table2 = gs.lobby.create(carol, TableSpec(name="second", players=2, bots=1))
+    gs.lobby.start(carol)
+    await wait_until(lambda: table2.phase == "playing", what="table 2 starts")
+
+    fd = key_d.get_fingerprint("sha256")
+    dave = gs.session(fd)
+    assert dave.watch(table1.id) is None
+    await d.wait_for("Round", timeout=10)
+    await asyncio.sleep(0.3)
+    table1.chat("alice", "hi one")
+    await d.wait_for("hi one", timeout=10)
+    first_screen = gs.app_of(fd).table
+    dave.to_lobby()
+    await d.wait_for("Citadels · lobby", timeout=10)
+    d.mark()
+    assert dave.watch(table2.id) is None
+    await d.wait_for("Round", timeout=10)
+    await asyncio.sleep(0.3)
+    table2.chat("carol", "hi two")
+    await d.wait_for("hi two", timeout=10)
+    app = gs.app_of(fd)
+    assert app.table is first_screen, "the same screen, reused"
+    chat_rows = [r.text for r in app.table.query_one(ChatPanel).query_one(LogView).rows]
+    assert chat_rows == ["hi two"]
+    log_rows = " ".join(r.text for r in app.table.query_one("#log", LogView).rows)
+    assert log_rows.startswith("A game for 2 players begins"), "table 2's log from its first line"
+    assert "alice" not in log_rows and "bob" not in log_rows, "no line of table 1's log"
+    assert any(p.name == "carol" for p in app.view.players)
+    assert "hi one" not in d.text()

@@ -118,6 +118,32 @@ async def test_gc_is_tuned_while_serving_and_restored_after(start, open_terminal
     assert gc.get_freeze_count() == 0
 
 
+async def test_gc_pacer_keeps_the_young_generation_small(start, wait_until):
+    """CPython collects generation 0 when allocations minus deallocations pass a threshold: a
+    server that replaces old objects with new ones never gets there while generation 0 grows
+    (100,000+ objects, a 100 ms pause when it finally runs). The pacer collects it regularly."""
+    server = await start(gc_tuning=True, gc_young_interval_seconds=0.02, gc_freeze_interval_seconds=0.02,
+                         gc_threshold0=1_000_000)
+    try:
+        old = [[i] for i in range(60_000)]
+        await asyncio.sleep(0.1)  # frozen by now: old objects, as a served screen's earlier lines
+        assert server.gc.freezes >= 1
+        new = []
+        for i in range(60_000):  # replace them one by one: the net count never rises
+            new.append([i])
+            old.pop()
+            if i % 5_000 == 0:
+                await asyncio.sleep(0.03)
+        await asyncio.sleep(0.1)
+        assert len(gc.get_objects(0)) < 20_000, "generation 0 collected along the way"
+        assert server.gc.paced_collections >= 5
+        assert server.gc.max_paced_ms < 1000
+        del new
+    finally:
+        await server.close()
+    assert gc.get_freeze_count() == 0
+
+
 def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, strip_ansi):
     script = textwrap.dedent(
         f"""

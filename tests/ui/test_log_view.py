@@ -1,0 +1,80 @@
+"""The log follows the tail by turning pages: new lines are written below the last ones and
+cost one line each; a full panel moves up by a third at once; scrolling back and End work."""
+from __future__ import annotations
+
+from textual.app import App
+
+from ui.widgets.log_view import LogView, Row
+
+HEIGHT = 9
+
+
+class LogApp(App):
+    CSS = "LogView { height: %d; width: 40; }" % HEIGHT
+
+    def compose(self):
+        yield LogView(max_lines=64)
+
+
+def shown(log: LogView) -> list[str]:
+    width, height = log.content_size
+    return [t.plain for t in log.built_lines(width, height)]
+
+
+def dirty_lines(log: LogView, rows: list[Row]) -> int:
+    calls = []
+    original = log.refresh
+
+    def counting(*regions, **kw):
+        calls.append(sum(r.height for r in regions) if regions else HEIGHT)
+        return original(*regions, **kw)
+
+    log.refresh = counting
+    try:
+        log.add_rows(rows)
+    finally:
+        log.refresh = original
+    return sum(calls)
+
+
+async def test_new_lines_go_below_and_a_full_panel_turns_a_third():
+    app = LogApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(LogView)
+        log.add_rows([Row("event 0")])
+        await pilot.pause()
+        assert shown(log) == ["event 0"]
+        for i in range(1, HEIGHT):
+            assert dirty_lines(log, [Row(f"event {i}")]) == 1  # one new line, nothing moves
+        assert shown(log) == [f"event {i}" for i in range(HEIGHT)]
+        # the panel is full: the next line turns a third of a page (everything redrawn once) ...
+        assert dirty_lines(log, [Row(f"event {HEIGHT}")]) == HEIGHT
+        third = HEIGHT // 3
+        assert shown(log)[0] == f"event {third + 1}" and shown(log)[HEIGHT - third - 1] == f"event {HEIGHT}"
+        assert len(shown(log)) == HEIGHT - third  # room for the next lines below
+        # ... and the next lines again cost one line each, the newest always visible
+        for i in range(HEIGHT + 1, HEIGHT + 1 + third):
+            assert dirty_lines(log, [Row(f"event {i}")]) == 1
+            assert shown(log)[-1] == f"event {i}"
+
+
+async def test_scrolling_back_and_end_and_old_rows_forgotten():
+    app = LogApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(LogView)
+        await pilot.pause()
+        for i in range(40):
+            log.add_rows([Row(f"event {i}")])
+        assert "event 39" in shown(log)
+        log.page(1)  # back in time: a full panel ending before the newest lines
+        back = shown(log)
+        assert "event 39" not in back and len([x for x in back if x]) == HEIGHT
+        log.add_rows([Row("event 40")])  # while scrolled back the view stays put
+        assert shown(log) == back
+        log.to_end()  # newest at the bottom
+        assert shown(log)[-1] == "event 40"
+        for i in range(41, 200):  # past max_lines: forgotten in batches, the newest still shown
+            log.add_rows([Row(f"event {i}")])
+            assert "event %d" % i in shown(log)
+        assert len(log.rows) <= 64 + 64 // 8
+        assert log.rows[-1].text == "event 199"
