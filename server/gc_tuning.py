@@ -47,7 +47,7 @@ class GcTuner:
     leaves). With more sessions live, the same checks collect only what is
     not frozen (``gc.collect()`` without unfreezing: the objects made since
     the last freeze), and the departed sessions' frozen remains wait for a
-    quieter moment (~0.6 MB each: RSS grows under churn), unless
+    quieter moment (~0.1 MB each: RSS grows under churn), unless
     ``gc_full_collect_after_departures`` sessions (0 by default: never) have
     left since the last full collection. Pauses are logged at INFO past 100 ms. The
     previous thresholds are restored on stop.
