@@ -36,7 +36,8 @@ from ui.link import ChatLine, CommandRefused, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
 from ui.log_text import LogWriter
 from ui.screens.help import HelpScreen
-from ui.screens.lobby import LobbyScreen, TableMenuScreen
+from ui.screens.lobby import LobbyScreen
+from ui.screens.table_menu import TableMenuScreen
 from ui.screens.scores import ScoresScreen
 from ui.screens.table import TableScreen
 

@@ -1,4 +1,4 @@
-"""The lobby screen (tables, a new table, the waiting room) and the table menu.
+"""The lobby screen: tables, a new table, the waiting room.
 
 They talk to the server only through a `ui.lobby_link.LobbyLink` and read only
 `LobbySnapshot`s (a `LobbyUpdate` message brings a new one). Everything is a
@@ -9,155 +9,19 @@ animated, a repaint of the changed lines only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Input
 
 from ..i18n import Catalogue
 from ..lobby_link import LobbyLink, LobbyOptions, LobbySnapshot, TableRow, TableSpec
 from ..widgets.key_bar import KeyBar
-from ..widgets.line_widget import LineWidget
-from ..widgets.text_panel import wrap
-
-DIGITS = "1234567890"
-
-
-@dataclass
-class Item:
-    label: str
-    value: str | None = None
-    enter: Callable[[], Any] | None = None
-    left: Callable[[], Any] | None = None
-    right: Callable[[], Any] | None = None
-    style: str = ""
-
-
-class MenuList(LineWidget):
-    """Header lines and a numbered list of items, the highlighted one reversed."""
-
-    can_focus = True
-    BINDINGS = [
-        Binding("up", "move(-1)", show=False),
-        Binding("down", "move(1)", show=False),
-        Binding("home", "move_to(0)", show=False),
-        Binding("end", "move_to(-1)", show=False),
-        Binding("enter", "select", show=False),
-        Binding("left", "change(-1)", show=False),
-        Binding("right", "change(1)", show=False),
-        *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
-    ]
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.header: list[Text] = []
-        self.items: list[Item] = []
-        self.highlighted = 0
-        self._scroll = 0
-        self._row_map: dict[int, int] = {}
-
-    def set(self, header: list[Text], items: list[Item], keep: bool = True) -> None:
-        self.header = header
-        self.items = items
-        if not keep:
-            self.highlighted = 0
-            self._scroll = 0
-        self.highlighted = min(self.highlighted, max(len(items) - 1, 0))
-        self.invalidate()
-
-    def action_move(self, delta: int) -> None:
-        if self.items:
-            self.highlighted = (self.highlighted + delta) % len(self.items)
-            self.invalidate()
-
-    def action_move_to(self, index: int) -> None:
-        if self.items:
-            self.highlighted = index % len(self.items)
-            self.invalidate()
-
-    def action_select(self) -> None:
-        self._activate(self.highlighted)
-
-    def action_digit(self, digit: str) -> None:
-        i = DIGITS.find(digit)
-        if 0 <= i < len(self.items):
-            self.highlighted = i
-            self.invalidate()
-            self._activate(i)
-
-    def action_change(self, delta: int) -> None:
-        if 0 <= self.highlighted < len(self.items):
-            item = self.items[self.highlighted]
-            fn = item.left if delta < 0 else item.right
-            if fn is not None:
-                fn()
-
-    def _activate(self, index: int) -> None:
-        if 0 <= index < len(self.items):
-            item = self.items[index]
-            if item.enter is not None:
-                item.enter()
-            elif item.right is not None:
-                item.right()
-
-    def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        index = self._row_map.get(offset.y)
-        if index is not None:
-            event.stop()
-            self.highlighted = index
-            self.invalidate()
-            self._activate(index)
-
-    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()
-        self.action_move(1)
-
-    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        self.action_move(-1)
-
-    def build(self, width: int, height: int) -> list[Text]:
-        console = self.app.console
-        top: list[Text] = []
-        for line in self.header:
-            top += wrap(line, width, console, indent=1)
-        top = top[: max(height - 3, 1)]
-        room = max(height - len(top), 0)
-        rows: list[tuple[int, Text]] = []
-        for i, item in enumerate(self.items):
-            label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
-            label.append(item.label, style=item.style)
-            if item.value is not None:
-                label.append(": ")
-                label.append(("‹ " if item.left else "") + item.value + (" ›" if item.right else ""), style="bold")
-            for line in wrap(label, width, console, indent=2):
-                if i == self.highlighted:
-                    line.pad_right(width - line.cell_len)
-                    line.stylize("reverse")
-                rows.append((i, line))
-        if rows:
-            first = next(r for r, (i, _) in enumerate(rows) if i == self.highlighted)
-            last = max(r for r, (i, _) in enumerate(rows) if i == self.highlighted)
-            if first < self._scroll:
-                self._scroll = first
-            elif last >= self._scroll + room:
-                self._scroll = max(last - room + 1, 0)
-            self._scroll = min(self._scroll, max(len(rows) - room, 0))
-        shown = rows[self._scroll:self._scroll + room]
-        self._row_map = {len(top) + r: i for r, (i, _) in enumerate(shown)}
-        lines = [line for _, line in shown]
-        if self._scroll > 0 and lines:
-            lines[0] = Text("  ↑ …", style="dim", end="")
-        if self._scroll + room < len(rows) and lines:
-            lines[-1] = Text("  ↓ …", style="dim", end="")
-        return top + lines
+from ..widgets.menu_list import Item, MenuList, TextPrompt
 
 
 def _cycle(values: list, current: Any, delta: int) -> Any:
@@ -165,39 +29,6 @@ def _cycle(values: list, current: Any, delta: int) -> Any:
         return current
     i = values.index(current) if current in values else 0
     return values[(i + delta) % len(values)]
-
-
-class TextPrompt:
-    """The one Input of a screen, shown while a text is asked for."""
-
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
-        self.on_done: Callable[[str], Any] | None = None
-
-    @property
-    def input(self) -> Input:
-        return self.screen.query_one(Input)
-
-    def ask(self, prompt: str, value: str, on_done: Callable[[str], Any]) -> None:
-        self.on_done = on_done
-        inp = self.input
-        inp.value = value
-        inp.placeholder = prompt
-        inp.border_title = prompt
-        inp.display = True
-        inp.focus()
-
-    def done(self, value: str | None) -> None:
-        fn, self.on_done = self.on_done, None
-        inp = self.input
-        inp.display = False
-        self.screen.query_one(MenuList).focus()
-        if fn is not None and value is not None:
-            fn(value)
-
-    @property
-    def active(self) -> bool:
-        return self.on_done is not None
 
 
 class LobbyScreen(Screen):
@@ -575,78 +406,3 @@ class LobbyScreen(Screen):
                 self.render_page()
             items.append(Item(("[x] " if u in chosen else "[ ] ") + self.cat.district(u), enter=flip))
         return header, items
-
-
-class TableMenuScreen(ModalScreen):
-    """Ctrl+Q at a table: back to the game, to the lobby, the creator's actions, quit."""
-
-    BINDINGS = [Binding("escape", "close", show=False)]
-
-    def __init__(self, cat: Catalogue, link: LobbyLink) -> None:
-        super().__init__(id="table-menu")
-        self.cat = cat
-        self.link = link
-        self.notice: str | None = None
-        self.prompt = TextPrompt(self)
-
-    def L(self, key: str, **kw: Any) -> str:
-        return self.cat.t(f"lobby.{key}", **kw)
-
-    def compose(self):
-        yield MenuList(id="table-menu-list")
-        inp = Input(id="table-menu-input", max_length=60)
-        inp.cursor_blink = False
-        inp.display = False
-        yield inp
-
-    def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = False
-        self.query_one(MenuList).focus()
-        self.render_menu()
-
-    def render_menu(self) -> None:
-        info = self.link.table_menu()
-        header = [Text(self.L("menu_title"), style="bold reverse", end="")]
-        if self.notice:
-            header.append(Text(self.notice, style="bold", end=""))
-        header.append(Text("", end=""))
-        items = [Item(self.L("menu_back"), enter=self.action_close),
-                 Item(self.L("menu_lobby_watch" if info.spectator else "menu_lobby"), enter=self._to_lobby)]
-        if info.creator:
-            for seat, name in info.absent:
-                items.append(Item(self.L("menu_replace", name=name), enter=lambda s=seat: self._result(
-                    self.link.replace_with_bot(s))))
-            allowed = info.spectator_chat
-            items.append(Item(self.L("menu_spectator_chat_off" if allowed else "menu_spectator_chat_on"),
-                              enter=lambda: self._result(self.link.set_spectator_chat(not allowed))))
-            if info.saving:
-                items.append(Item(self.L("menu_save"), enter=lambda: self.prompt.ask(
-                    self.L("prompt_save"), "", self._save)))
-        items.append(Item(self.L("menu_quit"), enter=self.app.exit))
-        self.query_one(MenuList).set(header, items)
-
-    def _result(self, error: str | None) -> None:
-        self.notice = error
-        self.render_menu()
-
-    def _save(self, name: str) -> None:
-        async def run() -> None:
-            error = await self.link.save_as(name)
-            self._result(error or self.L("saved"))
-
-        self.run_worker(run(), exclusive=True)
-
-    def _to_lobby(self) -> None:
-        self.dismiss(None)
-        self.link.to_lobby()
-
-    def action_close(self) -> None:
-        if self.prompt.active:
-            self.prompt.done(None)
-            return
-        self.dismiss(None)
-
-    @on(Input.Submitted, "#table-menu-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.prompt.done(event.value)

@@ -1,0 +1,90 @@
+"""The table menu (Ctrl+Q at a table): back to the game, to the lobby, the creator's actions, quit.
+It talks to the server only through a `ui.lobby_link.LobbyLink`."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Input
+
+from ..i18n import Catalogue
+from ..lobby_link import LobbyLink
+from ..widgets.menu_list import Item, MenuList, TextPrompt
+
+
+class TableMenuScreen(ModalScreen):
+    """Ctrl+Q at a table: back to the game, to the lobby, the creator's actions, quit."""
+
+    BINDINGS = [Binding("escape", "close", show=False)]
+
+    def __init__(self, cat: Catalogue, link: LobbyLink) -> None:
+        super().__init__(id="table-menu")
+        self.cat = cat
+        self.link = link
+        self.notice: str | None = None
+        self.prompt = TextPrompt(self)
+
+    def L(self, key: str, **kw: Any) -> str:
+        return self.cat.t(f"lobby.{key}", **kw)
+
+    def compose(self):
+        yield MenuList(id="table-menu-list")
+        inp = Input(id="table-menu-input", max_length=60)
+        inp.cursor_blink = False
+        inp.display = False
+        yield inp
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+        self.query_one(MenuList).focus()
+        self.render_menu()
+
+    def render_menu(self) -> None:
+        info = self.link.table_menu()
+        header = [Text(self.L("menu_title"), style="bold reverse", end="")]
+        if self.notice:
+            header.append(Text(self.notice, style="bold", end=""))
+        header.append(Text("", end=""))
+        items = [Item(self.L("menu_back"), enter=self.action_close),
+                 Item(self.L("menu_lobby_watch" if info.spectator else "menu_lobby"), enter=self._to_lobby)]
+        if info.creator:
+            for seat, name in info.absent:
+                items.append(Item(self.L("menu_replace", name=name), enter=lambda s=seat: self._result(
+                    self.link.replace_with_bot(s))))
+            allowed = info.spectator_chat
+            items.append(Item(self.L("menu_spectator_chat_off" if allowed else "menu_spectator_chat_on"),
+                              enter=lambda: self._result(self.link.set_spectator_chat(not allowed))))
+            if info.saving:
+                items.append(Item(self.L("menu_save"), enter=lambda: self.prompt.ask(
+                    self.L("prompt_save"), "", self._save)))
+        items.append(Item(self.L("menu_quit"), enter=self.app.exit))
+        self.query_one(MenuList).set(header, items)
+
+    def _result(self, error: str | None) -> None:
+        self.notice = error
+        self.render_menu()
+
+    def _save(self, name: str) -> None:
+        async def run() -> None:
+            error = await self.link.save_as(name)
+            self._result(error or self.L("saved"))
+
+        self.run_worker(run(), exclusive=True)
+
+    def _to_lobby(self) -> None:
+        self.dismiss(None)
+        self.link.to_lobby()
+
+    def action_close(self) -> None:
+        if self.prompt.active:
+            self.prompt.done(None)
+            return
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#table-menu-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.prompt.done(event.value)
