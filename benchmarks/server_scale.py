@@ -37,9 +37,7 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
-import re
 import shutil
 import sys
 import tempfile
@@ -47,328 +45,14 @@ import time
 from pathlib import Path
 
 import asyncssh
+from server_scale_clients import (ESC, Client, TableState, cpu_seconds, descendants, machine, open_client, pct,
+                                  rss_mb, split_tables)
 
 REPO = Path(__file__).resolve().parents[1]
+SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
 CONNECT_BATCH = 10
 SEAT_BATCH = 6  # tables started at once
-LOBBY_TEXT = b"You: "  # the lobby's first line (then the player's name)
-_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
-ESC = b"\x1b"
 
-SERVER_SCRIPT = r"""
-import asyncio, cProfile, gc, json, os, random, sys, time
-sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
-from game_helpers import key_path
-from engine import view as engine_view
-from server import table as table_mod
-from server.config import ServerConfig
-from server.serve import serve
-from ui.i18n import Catalogue
-from ui.lobby_link import TableSpec
-
-args = json.loads(sys.argv[1])
-config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
-                      max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
-                      gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
-                      **args.get("overrides", {}))
-cat = Catalogue("en")
-rng = random.Random(7)
-watched = set()
-hard = set()
-state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
-
-def out(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-def report(t):
-    t0 = time.perf_counter()
-    st = t.state
-    msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
-    seat = st.pending.seat
-    if st.phase != "over" and 0 <= seat < len(t.seats):
-        keys, _ = key_path(engine_view(st, seat), cat, rng)
-        msg["seat"], msg["keys"] = seat, keys.hex()
-    out(msg)
-    state["hook_s"] += time.perf_counter() - t0
-
-_publish = table_mod.Table._publish
-def publish(self, events, *args, **kw):
-    _publish(self, events, *args, **kw)
-    if self.id in watched:
-        report(self)
-    elif self.id in hard and self.state.phase == "over":
-        hard.discard(self.id)
-        asyncio.get_running_loop().call_soon(new_hard_table)
-table_mod.Table._publish = publish
-
-class Dummy:  # the creator of a bot table: never connected
-    guest = False
-    def __init__(self, n):
-        self.key, self.name, self.table, self.seat, self.at_table = f"bench-hard-{n}", f"hard{n}", None, None, False
-    def post(self, message): pass
-    def enter_table(self, table, seat): pass
-
-def new_hard_table():
-    lobby = state["lobby"]
-    n = state["hard_started"] = state["hard_started"] + 1
-    d = Dummy(n)
-    t = lobby.create(d, TableSpec(name=f"hard {n}", players=5, bots=4, bot_kind="hard"))
-    lobby.start(d)
-    t.replace_with_bot(0, "hard")
-    hard.add(t.id)
-
-def seat(groups):
-    lobby = state["lobby"]
-    by_key = {s.key: s for s in lobby.sessions}
-    tables = []
-    for g in groups:
-        players = [by_key[k] for k in g]
-        t = lobby.create(players[0], TableSpec(name=f"bench {len(watched)}", players=len(g)))
-        for p in players[1:]:
-            lobby.join(p, t.id)
-        watched.add(t.id)
-        lobby.start(players[0])
-        tables.append({"id": t.id, "keys": [s.key for s in t.seats]})
-    return tables
-
-gc_pauses: dict = {}   # generation -> longest pause (ms) of any collection, automatic ones included
-gc_recent: list = []   # collections over 10 ms since the last stats request: [generation, ms]
-_gc_started = [0.0]
-
-def _gc_timer(phase, info):
-    if phase == "start":
-        _gc_started[0] = time.perf_counter()
-    else:
-        ms = (time.perf_counter() - _gc_started[0]) * 1000
-        gen = info["generation"]
-        gc_pauses[gen] = max(gc_pauses.get(gen, 0.0), ms)
-        if ms > 10:
-            gc_recent.append([gen, round(ms, 1), info.get("collected", 0)])
-
-gc.callbacks.append(_gc_timer)
-
-def stats():
-    server, lobby = state["server"], state["lobby"]
-    pool = lobby.pool
-    recent = list(gc_recent)
-    gc_recent.clear()
-    return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
-            "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
-                   "young_collections": server.gc.young_collections, "max_young_ms": round(server.gc.max_young_ms, 1),
-                   "paced_collections": server.gc.paced_collections, "max_paced_ms": round(server.gc.max_paced_ms, 1),
-                   "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
-                   "pauses_over_10ms": recent,
-                   "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count(),
-                   "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
-            "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
-            "bot_moves": sum(t.bot_moves for t in lobby.tables.values()),
-            "hard_tables": len(hard), "hard_games_started": state["hard_started"],
-            "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
-            "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats())}
-
-async def control(stop):
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            stop.set()
-            return
-        req = json.loads(line)
-        cmd = req["cmd"]
-        try:
-            if cmd == "seat":
-                out({"ev": "seated", "tables": seat(req["groups"])})
-            elif cmd == "stats":
-                out(stats())
-            elif cmd == "garbage":  # what a full collection would find: cycles left among frozen objects
-                t0 = time.perf_counter()
-                frozen = gc.get_freeze_count()
-                gc.unfreeze()
-                found = gc.collect()
-                gc.freeze()
-                out({"ev": "garbage", "objects": found, "frozen_before": frozen,
-                     "ms": round((time.perf_counter() - t0) * 1000, 1)})
-            elif cmd == "keys":
-                t = state["lobby"].tables.get(req["t"])
-                if t is not None and t.state is not None:
-                    report(t)
-            elif cmd == "hard":
-                if state["lobby"].pool is not None:
-                    await state["lobby"].pool.warm_up()
-                for _ in range(req["k"]):
-                    new_hard_table()
-                out({"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]})
-            elif cmd == "profile":
-                if req["on"]:
-                    state["profile"] = cProfile.Profile()
-                    state["profile"].enable()
-                else:
-                    state["profile"].disable()
-                    state["profile"].dump_stats(req["path"])
-                out({"ev": "profile"})
-        except Exception as e:
-            out({"ev": "error", "cmd": cmd, "error": repr(e)})
-
-def multiprocessing_children():
-    import multiprocessing
-    return multiprocessing.active_children()
-
-async def main():
-    stop = asyncio.Event()
-    def ready(server, lobby):
-        state["server"], state["lobby"] = server, lobby
-        out({"ev": "ready", "port": server.port})
-        asyncio.get_running_loop().create_task(control(stop))
-    await serve(config, [], ready=ready, stop=stop)
-
-asyncio.run(main())
-"""
-
-
-# ----------------------------------------------------------------------------------------- helpers
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def descendants(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                for child in f.read().split():
-                    out.append(int(child))
-                    out.extend(descendants(int(child)))
-    except OSError:
-        pass
-    return out
-
-
-def pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))], 1)
-
-
-def split_tables(n: int) -> list[int]:
-    """Table sizes (5 and 6, about as many of each) summing to n."""
-    best = None
-    for six in range(n // 6 + 1):
-        rest = n - 6 * six
-        if rest % 5 == 0:
-            five = rest // 5
-            score = abs(six - five)
-            if best is None or score < best[0]:
-                best = (score, six, five)
-    if best is None:
-        raise SystemExit(f"{n} players cannot be seated at tables of 5 and 6")
-    _, six, five = best
-    sizes = []
-    while six or five:
-        if six:
-            sizes.append(6)
-            six -= 1
-        if five:
-            sizes.append(5)
-            five -= 1
-    return sizes
-
-
-class Client:
-    """One player's PTY session: a reader task records when output arrives."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess, key: str) -> None:
-        self.conn = conn
-        self.process = process
-        self.key = key
-        self.rx_count = 0
-        self.rx_bytes = 0
-        self.last_rx = 0.0
-        self.tail = bytearray()
-        self.want: bytes | None = None
-        self.arrived = asyncio.Event()
-        self.next_chunk: asyncio.Future | None = None
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        while True:
-            try:
-                chunk = await self.process.stdout.read(65536)
-            except Exception:
-                break
-            if not chunk:
-                break
-            now = time.perf_counter()
-            self.rx_count += 1
-            self.rx_bytes += len(chunk)
-            self.last_rx = now
-            if self.next_chunk is not None and not self.next_chunk.done():
-                self.next_chunk.set_result(now)
-            if self.want is not None:
-                self.tail += chunk
-                if self.want in self.tail or self.want in _ANSI.sub(b"", bytes(self.tail)):
-                    self.want = None
-                    self.tail.clear()
-                    self.arrived.set()
-                elif len(self.tail) > 200000:
-                    del self.tail[:-4096]
-
-    async def wait_text(self, text: bytes, timeout: float) -> None:
-        await asyncio.wait_for(self.arrived.wait(), timeout)
-
-    async def quiet(self, seconds: float, timeout: float = 5.0) -> bool:
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline:
-            idle = time.perf_counter() - self.last_rx
-            if idle >= seconds:
-                return True
-            await asyncio.sleep(seconds - idle + 0.005)
-        return False
-
-    def send(self, data: bytes) -> None:
-        self.process.stdin.write(data)
-
-    def close(self) -> None:
-        self.reader.cancel()
-        self.conn.close()
-
-
-async def open_client(port: int, name: str, key: asyncssh.SSHKey) -> tuple[Client, float]:
-    started = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-                                  agent_path=None, config=None, password=None, keepalive_interval=0)
-    process = await conn.create_process(term_type="xterm-256color", term_size=(120, 40), encoding=None)
-    client = Client(conn, process, key.get_fingerprint("sha256"))
-    client.want = LOBBY_TEXT + name.encode()
-    client.arrived.clear()
-    await client.wait_text(client.want, 120)
-    return client, (time.perf_counter() - started) * 1000
-
-
-class TableState:
-    def __init__(self, tid: str, clients: list[Client]) -> None:
-        self.id = tid
-        self.clients = clients
-        self.seq = -1
-        self.seat: int | None = None
-        self.keys = b""
-        self.over = False
-        self.pub_t = 0.0
-        self.changed = asyncio.Event()
-        self.pointed = asyncio.Event()
 
 
 class Bench:
@@ -387,7 +71,7 @@ class Bench:
         spec = {"keys": str(self.tmp / "keys"), "saves": str(self.tmp / "saves"), "bots": bots,
                 "gc_interval": self.args.gc_interval, "overrides": json.loads(self.args.server_config)}
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", SERVER_SCRIPT, json.dumps(spec), cwd=REPO,
+            sys.executable, str(SERVER_SCRIPT), json.dumps(spec), cwd=REPO,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 20)
         cpus = os.cpu_count() or 1
         if cpus >= 2 and hasattr(os, "sched_setaffinity"):
@@ -648,7 +332,7 @@ class Bench:
                 if time.monotonic() - started > args.level_budget / 2:
                     result.setdefault("skipped", []).append(f"{level}: connecting took {connected_s:.0f} s")
                     break
-                tables = await self.seat(new)
+                await self.seat(new)
                 seated_s = time.monotonic() - started - connected_s
                 await asyncio.sleep(args.gc_freeze_wait)
                 await self.quiet_all(players)
@@ -733,7 +417,7 @@ class Bench:
             result["idle_cpu_percent"] = await self.idle_cpu(args.idle_seconds)
             result["without_bots"] = await self.active(tables, args.tries, args.min_window, args.max_window)
             await self.quiet_all(players)
-            reply = await self.request("hard", cmd="hard", k=args.hard_tables)
+            await self.request("hard", cmd="hard", k=args.hard_tables)
             workers = descendants(self.proc.pid)
             for pid in workers:
                 try:
@@ -754,17 +438,6 @@ class Bench:
                 c.close()
             await self.stop_server()
         return result
-
-
-def machine() -> dict:
-    import textual
-
-    try:
-        load = os.getloadavg()
-    except OSError:
-        load = None
-    return {"python": platform.python_version(), "textual": textual.__version__, "asyncssh": asyncssh.__version__,
-            "cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in load] if load else None}
 
 
 def main() -> int:

@@ -1,0 +1,176 @@
+"""The server side of benchmarks/server_scale.py (run by it, not by hand).
+
+`python benchmarks/server_scale_server.py '<json spec>'` with the repository as the working
+folder: `citadels serve`'s `serve()` with a control pipe on stdin/stdout (one JSON object a line:
+seat players at tables, stats, key paths of the seat to move, hard-bot tables, profiling, a full
+collection at the end). Table._publish is wrapped to report each move of the watched tables.
+"""
+# ruff: noqa: E401, E402, E702
+import asyncio, cProfile, gc, json, os, random, sys, time
+sys.path.insert(0, os.getcwd())  # run with the repository as the working folder
+sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
+from game_helpers import key_path
+from engine import view as engine_view
+from server import table as table_mod
+from server.config import ServerConfig
+from server.serve import serve
+from ui.i18n import Catalogue
+from ui.lobby_link import TableSpec
+
+args = json.loads(sys.argv[1])
+config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
+                      max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
+                      gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
+                      **args.get("overrides", {}))
+cat = Catalogue("en")
+rng = random.Random(7)
+watched = set()
+hard = set()
+state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
+
+def out(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+def report(t):
+    t0 = time.perf_counter()
+    st = t.state
+    msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
+    seat = st.pending.seat
+    if st.phase != "over" and 0 <= seat < len(t.seats):
+        keys, _ = key_path(engine_view(st, seat), cat, rng)
+        msg["seat"], msg["keys"] = seat, keys.hex()
+    out(msg)
+    state["hook_s"] += time.perf_counter() - t0
+
+_publish = table_mod.Table._publish
+def publish(self, events, *args, **kw):
+    _publish(self, events, *args, **kw)
+    if self.id in watched:
+        report(self)
+    elif self.id in hard and self.state.phase == "over":
+        hard.discard(self.id)
+        asyncio.get_running_loop().call_soon(new_hard_table)
+table_mod.Table._publish = publish
+
+class Dummy:  # the creator of a bot table: never connected
+    guest = False
+    def __init__(self, n):
+        self.key, self.name, self.table, self.seat, self.at_table = f"bench-hard-{n}", f"hard{n}", None, None, False
+    def post(self, message): pass
+    def enter_table(self, table, seat): pass
+
+def new_hard_table():
+    lobby = state["lobby"]
+    n = state["hard_started"] = state["hard_started"] + 1
+    d = Dummy(n)
+    t = lobby.create(d, TableSpec(name=f"hard {n}", players=5, bots=4, bot_kind="hard"))
+    lobby.start(d)
+    t.replace_with_bot(0, "hard")
+    hard.add(t.id)
+
+def seat(groups):
+    lobby = state["lobby"]
+    by_key = {s.key: s for s in lobby.sessions}
+    tables = []
+    for g in groups:
+        players = [by_key[k] for k in g]
+        t = lobby.create(players[0], TableSpec(name=f"bench {len(watched)}", players=len(g)))
+        for p in players[1:]:
+            lobby.join(p, t.id)
+        watched.add(t.id)
+        lobby.start(players[0])
+        tables.append({"id": t.id, "keys": [s.key for s in t.seats]})
+    return tables
+
+gc_pauses: dict = {}   # generation -> longest pause (ms) of any collection, automatic ones included
+gc_recent: list = []   # collections over 10 ms since the last stats request: [generation, ms]
+_gc_started = [0.0]
+
+def _gc_timer(phase, info):
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        ms = (time.perf_counter() - _gc_started[0]) * 1000
+        gen = info["generation"]
+        gc_pauses[gen] = max(gc_pauses.get(gen, 0.0), ms)
+        if ms > 10:
+            gc_recent.append([gen, round(ms, 1), info.get("collected", 0)])
+
+gc.callbacks.append(_gc_timer)
+
+def stats():
+    server, lobby = state["server"], state["lobby"]
+    pool = lobby.pool
+    recent = list(gc_recent)
+    gc_recent.clear()
+    return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
+            "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
+                   "young_collections": server.gc.young_collections, "max_young_ms": round(server.gc.max_young_ms, 1),
+                   "paced_collections": server.gc.paced_collections, "max_paced_ms": round(server.gc.max_paced_ms, 1),
+                   "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
+                   "pauses_over_10ms": recent,
+                   "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count(),
+                   "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
+            "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
+            "bot_moves": sum(t.bot_moves for t in lobby.tables.values()),
+            "hard_tables": len(hard), "hard_games_started": state["hard_started"],
+            "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
+            "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats())}
+
+async def control(stop):
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            stop.set()
+            return
+        req = json.loads(line)
+        cmd = req["cmd"]
+        try:
+            if cmd == "seat":
+                out({"ev": "seated", "tables": seat(req["groups"])})
+            elif cmd == "stats":
+                out(stats())
+            elif cmd == "garbage":  # what a full collection would find: cycles left among frozen objects
+                t0 = time.perf_counter()
+                frozen = gc.get_freeze_count()
+                gc.unfreeze()
+                found = gc.collect()
+                gc.freeze()
+                out({"ev": "garbage", "objects": found, "frozen_before": frozen,
+                     "ms": round((time.perf_counter() - t0) * 1000, 1)})
+            elif cmd == "keys":
+                t = state["lobby"].tables.get(req["t"])
+                if t is not None and t.state is not None:
+                    report(t)
+            elif cmd == "hard":
+                if state["lobby"].pool is not None:
+                    await state["lobby"].pool.warm_up()
+                for _ in range(req["k"]):
+                    new_hard_table()
+                out({"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]})
+            elif cmd == "profile":
+                if req["on"]:
+                    state["profile"] = cProfile.Profile()
+                    state["profile"].enable()
+                else:
+                    state["profile"].disable()
+                    state["profile"].dump_stats(req["path"])
+                out({"ev": "profile"})
+        except Exception as e:
+            out({"ev": "error", "cmd": cmd, "error": repr(e)})
+
+def multiprocessing_children():
+    import multiprocessing
+    return multiprocessing.active_children()
+
+async def main():
+    stop = asyncio.Event()
+    def ready(server, lobby):
+        state["server"], state["lobby"] = server, lobby
+        out({"ev": "ready", "port": server.port})
+        asyncio.get_running_loop().create_task(control(stop))
+    await serve(config, [], ready=ready, stop=stop)
+
+asyncio.run(main())
