@@ -37,7 +37,7 @@ from engine.bots.random_bot import RandomBot  # noqa: E402
 from server.client_env import color_system_for  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.driver import SSHDriver  # noqa: E402
-from server.session import prepare_app  # noqa: E402
+from server.app_setup import prepare_app  # noqa: E402
 from server.session_info import SessionInfo  # noqa: E402
 from ui import CitadelsApp, UiOptions, ViewUpdate  # noqa: E402
 

@@ -37,6 +37,7 @@ from server.config import ServerConfig
 from server.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
 from server.lobby_saves import LobbyError, SavedGames
 from server.logging_setup import log_event
+from server.seats import lineup_label
 from server.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow, TableSpec
 
@@ -46,21 +47,12 @@ BROADCAST_DELAY = 0.25
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 MAX_NAME = 20
-LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "custom"}
 
 
 
 
 def clean_name(name: str) -> str:
     return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:MAX_NAME]
-
-
-def lineup_label(spec_lineup: str, rules: str) -> str:
-    if RULESETS[rules].edition != "2016":
-        return "the rule set's own"
-    if spec_lineup in PRESETS and spec_lineup != "first-game":
-        return PRESETS[spec_lineup].name.replace("-", " ")
-    return LINEUP_LABELS.get(spec_lineup, spec_lineup)
 
 
 class Lobby(SavedGames):

@@ -1,7 +1,8 @@
 """What a table is made of, before and during its game: seats (who sits there:
 a key, a guest, a bot and its style), the table's meta (name, creator, options,
-kept next to its save), its settings (idle wait, timers), and the markers the
-actor posts to sessions (a notification; a seat lost)."""
+kept next to its save, and its line-up as the lobby shows it), its settings
+(idle wait, timers), the decision a seat has been facing (for turn timers),
+and the markers the actor posts to sessions (a notification; a seat lost)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,12 +10,24 @@ from typing import Any, Protocol
 
 import msgspec
 
+from engine.cards.lineups import PRESETS
+from engine.rules import RULESETS
 from engine.savefile import Seat
 
 TIMER_MODES = ("off", "relaxed", "blitz")
 MAX_HISTORY = 2000  # past events kept to rebuild a reconnecting player's log
 MAX_CHAT = 300  # characters per chat line
 BOT_KINDS = ("random", "easy", "normal", "hard")
+LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "custom"}
+
+
+def lineup_label(spec_lineup: str, rules: str) -> str:
+    """The line-up as the lobby's table list shows it (a table's meta)."""
+    if RULESETS[rules].edition != "2016":
+        return "the rule set's own"
+    if spec_lineup in PRESETS and spec_lineup != "first-game":
+        return PRESETS[spec_lineup].name.replace("-", " ")
+    return LINEUP_LABELS.get(spec_lineup, spec_lineup)
 
 
 class Client(Protocol):
@@ -88,3 +101,13 @@ class _Displaced:
 
 Toast = _Toast
 Displaced = _Displaced
+
+
+@dataclass
+class _Streak:
+    """The decision a seat has been facing since `since` (for turn timers)."""
+
+    key: tuple
+    since: float
+    warned: bool = False
+    expired: bool = False

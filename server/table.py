@@ -33,7 +33,6 @@ import logging
 import time
 from typing import Any, Callable
 
-from dataclasses import dataclass
 
 import msgspec
 
@@ -44,19 +43,9 @@ from ui.link import ChatLine, CommandRefused, ViewUpdate
 
 # What a table is made of (seats, meta, settings) and the markers it posts: server/seats.py.
 from server.seats import (BOT_KINDS, MAX_CHAT, MAX_HISTORY, TIMER_MODES, Client, Displaced,  # noqa: F401
-                          SeatSlot, TableMeta, TableSettings, Toast, _Displaced, _Toast)
+                          SeatSlot, TableMeta, TableSettings, Toast, _Displaced, _Streak, _Toast)
 
 log = logging.getLogger("citadels.server.table")
-
-@dataclass
-class _Streak:
-    """The decision a seat has been facing since `since` (for turn timers)."""
-
-    key: tuple
-    since: float
-    warned: bool = False
-    expired: bool = False
-
 
 class Table:
     """One table: seats, spectators, and (once started) the game, owned by its actor task."""
