@@ -125,9 +125,8 @@ class LogView(LineWidget):
         super()._on_resize(event)
         self._top = None
 
-    def _window(self, height: int) -> tuple[int, int]:
-        """Lines [first, last) of the wrapped log to show."""
-        total = sum(len(w) for _, w in self._wrapped)
+    def _window(self, height: int, total: int) -> tuple[int, int]:
+        """Lines [first, last) of the `total` wrapped lines to show."""
         if self._offset:  # scrolled back: a full panel ending `offset` lines before the end
             last = max(total - self._offset, 0)
             return max(last - height, 0), last
@@ -141,9 +140,10 @@ class LogView(LineWidget):
 
     def build(self, width: int, height: int) -> list[Text]:
         self._ensure(width)
-        first, last = self._window(height)
+        total = self._total(width)
+        first, last = self._window(height, total)
         out: list[tuple[str, Row, bool]] = []
-        skip = sum(len(w) for _, w in self._wrapped) - last
+        skip = total - last
         for r, wrapped in reversed(self._wrapped):
             for i in range(len(wrapped) - 1, -1, -1):
                 if skip:
