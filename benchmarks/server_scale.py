@@ -69,7 +69,8 @@ class Bench:
     # --- the server process and its control pipe
     async def start_server(self, bots: str) -> None:
         spec = {"keys": str(self.tmp / "keys"), "saves": str(self.tmp / "saves"), "bots": bots,
-                "gc_interval": self.args.gc_interval, "overrides": json.loads(self.args.server_config)}
+                "gc_interval": self.args.gc_interval, "overrides": json.loads(self.args.server_config),
+                "garbage_types": self.args.garbage_types}
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, str(SERVER_SCRIPT), json.dumps(spec), cwd=REPO,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 20)
@@ -367,7 +368,7 @@ class Bench:
             # The pauses above never scanned the frozen heap; this one does (not part of any figure
             # above): garbage cycles that only a full collection would free, over the whole run.
             garbage = await self.request("garbage", cmd="garbage")
-            result["cyclic_garbage_at_end"] = {k: garbage[k] for k in ("objects", "frozen_before", "ms")}
+            result["cyclic_garbage_at_end"] = {k: garbage[k] for k in ("objects", "frozen_before", "ms", "types") if k in garbage}
             result["moves_total"] = self.moves
         finally:
             for c in players:
@@ -456,6 +457,7 @@ def main() -> int:
     parser.add_argument("--level-budget", type=float, default=280.0, help="a level is skipped unless this many seconds remain; connecting past half of it stops the run")
     parser.add_argument("--timeout", type=float, default=1500.0, help="overall time limit (s)")
     parser.add_argument("--server-config", default="{}", help="JSON object of ServerConfig fields for the server (experiments)")
+    parser.add_argument("--garbage-types", type=int, default=0, help="list this many kinds of object in the cyclic garbage at the end (diagnosis)")
     parser.add_argument("--profile", default="", help="cProfile the server during the last level's window into this file")
     parser.add_argument("--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables")
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")

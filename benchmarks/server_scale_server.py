@@ -136,10 +136,20 @@ async def control(stop):
                 t0 = time.perf_counter()
                 frozen = gc.get_freeze_count()
                 gc.unfreeze()
+                if args.get("garbage_types"):
+                    gc.set_debug(gc.DEBUG_SAVEALL)
                 found = gc.collect()
+                kinds = {}
+                if args.get("garbage_types"):
+                    gc.set_debug(0)
+                    for obj in gc.garbage:
+                        kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+                        kinds[kind] = kinds.get(kind, 0) + 1
+                    gc.garbage.clear()
                 gc.freeze()
+                top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:args.get("garbage_types", 0)])
                 out({"ev": "garbage", "objects": found, "frozen_before": frozen,
-                     "ms": round((time.perf_counter() - t0) * 1000, 1)})
+                     "ms": round((time.perf_counter() - t0) * 1000, 1), **({"types": top} if top else {})})
             elif cmd == "keys":
                 t = state["lobby"].tables.get(req["t"])
                 if t is not None and t.state is not None:
