@@ -6,12 +6,13 @@
 
 See `ui/README.md` for the whole interface.
 """
-from . import compositor_patch, css_patch, strip_patch
+from . import compositor_patch, css_patch, cycle_patch, strip_patch
 
 # Lighter Textual for many apps in one process; before any app starts (see each module).
 strip_patch.apply()
 css_patch.apply()
 compositor_patch.apply()
+cycle_patch.apply()
 
 from .app import CitadelsApp  # noqa: E402
 from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate  # noqa: E402
