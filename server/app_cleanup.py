@@ -133,7 +133,15 @@ def _clear_owned(value: Any, depth: int = 6, seen: set[int] | None = None, nodes
         if level <= 0 or id(obj) in seen or isinstance(obj, (str, bytes, int, float, bool, type, DOMNode)) or obj is None:
             continue
         seen.add(id(obj))
-        if isinstance(obj, (FIFOCache, LRUCache)):
+        if isinstance(obj, LRUCache):
+            # Its entries are links of a circular list ([prev, next, key, value]):
+            # emptying the cache leaves them in a cycle, holding the values.
+            children = []
+            for link in list(getattr(obj, "_cache", {}).values()):
+                children.extend(link[2:])
+                link.clear()
+            obj.clear()
+        elif isinstance(obj, FIFOCache):
             children = list(getattr(obj, "_cache", {}).values())
             obj.clear()
         elif isinstance(obj, dict):

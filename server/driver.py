@@ -304,6 +304,10 @@ class SSHDriver(Driver):
         self._closed = True
         self._buffer.clear()
         self._pending_input.clear()
+        # The parser is a generator whose frame holds the parser (a cycle) and the
+        # last event it made (which leads to the app): closing it frees both now.
+        with contextlib.suppress(Exception):
+            self._parser._gen.close()
 
     def _cancel_input_timers(self) -> None:
         for handle in (self._input_handle, self._escape_handle):

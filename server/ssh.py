@@ -83,6 +83,16 @@ class _StartSlot:
 # ----------------------------------------------------------------- gc tuning
 
 
+def _stop_reading(conn: asyncssh.SSHServerConnection, transport: Any) -> None:
+    conn._recv_handler = _read_nothing  # type: ignore[attr-defined]
+    if transport is not None and transport.is_closing() and hasattr(transport, "_read_ready_cb"):
+        transport._read_ready_cb = _read_nothing
+
+
+def _read_nothing() -> bool:
+    return False
+
+
 class _ConnectionHandler(asyncssh.SSHServer):
     """asyncssh's per-connection callbacks: admission, identity, channels."""
 
@@ -96,9 +106,11 @@ class _ConnectionHandler(asyncssh.SSHServer):
         self._pending: tuple[str | None, bool] = (None, True)
         self._identity: Identity | None = None
         self._session_opened = False
+        self._transport: Any = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        self._transport = getattr(conn, "_transport", None)  # asyncssh drops it before connection_lost
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._addr, self._port = str(peer[0]), int(peer[1])
         self._refusal = self._server._admit(self._addr)
@@ -108,6 +120,13 @@ class _ConnectionHandler(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._server._connections.discard(self._conn)
+            # asyncssh's connection keeps its packet reader as a bound method of
+            # itself, and asyncio's socket transport its read callback: cycles
+            # holding the transport, socket, ciphers and logger that only a full
+            # collection of the (frozen) heap would free. Broken once asyncssh
+            # has finished its own clean-up (it does the same when it stops reading).
+            asyncio.get_running_loop().call_soon(_stop_reading, self._conn, self._transport)
+            self._transport = None
         if self._admitted:
             self._admitted = False
             self._server._release(self._addr)
