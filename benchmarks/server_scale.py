@@ -122,8 +122,9 @@ class Bench:
         await self.proc.stdin.drain()
         return await asyncio.wait_for(self.reply(ev), 120)
 
-    async def stats(self) -> dict:
-        return await self.request("stats", cmd="stats")
+    async def stats(self, frozen: bool = False) -> dict:
+        """The server's counters; `frozen` adds the frozen-object count (it blocks the server ~0.3 s at 300 players)."""
+        return await self.request("stats", cmd="stats", frozen=frozen)
 
     def rss(self) -> float:
         return rss_mb(self.proc.pid)
@@ -200,7 +201,9 @@ class Bench:
             if tb.over:
                 return
             last = tb.seq
-            pub_t = tb.pub_t
+            # Think time counts from the last move, or from the window's start: the tables were quiet
+            # before it (idle CPU), and all of them moving at once would be a burst no game makes.
+            pub_t = max(tb.pub_t, run["t0"])
             think = max(0.3, self.rng.expovariate(self.args.rate))
             tb.pointed.clear()
             if run["pointer"] is not tb:
@@ -223,13 +226,18 @@ class Bench:
                     fut = asyncio.get_running_loop().create_future()
                     watcher.next_chunk = fut
                     pressed = time.perf_counter()
+                    run["next_probe_at"] = pressed + run["probe_interval"]
                     mover.send(tb.keys)
                     try:
                         arrived = await asyncio.wait_for(fut, 10)
                         run["latency"].append((arrived - pressed) * 1000)
+                        split = [None, None]
                         if tb.seq != last and pressed <= tb.pub_t <= arrived:  # the table published the move
-                            run["to_publish"].append((tb.pub_t - pressed) * 1000)
-                            run["from_publish"].append((arrived - tb.pub_t) * 1000)
+                            split = [(tb.pub_t - pressed) * 1000, (arrived - tb.pub_t) * 1000]
+                            run["to_publish"].append(split[0])
+                            run["from_publish"].append(split[1])
+                        run["slowest"].append([round(run["latency"][-1], 1), *(None if x is None else round(x, 1) for x in split),
+                                               round(pressed - run["t0"], 1)])
                     except asyncio.TimeoutError:
                         run["probe_timeouts"] += 1
                     watcher.next_chunk = None
@@ -245,18 +253,34 @@ class Bench:
         await self.proc.stdin.drain()
 
     def advance_pointer(self, run: dict) -> None:
+        """Point the next probe at the next table, once the probe interval since the last try has passed."""
         live = [t for t in run["tables"] if not t.over]
         if not live or len(run["latency"]) + run["probe_timeouts"] >= run["tries"]:
             run["pointer"] = None
             return
         run["index"] = (run["index"] + 1) % len(live)
-        run["pointer"] = live[run["index"]]
-        run["pointer"].pointed.set()
+        table = live[run["index"]]
+        delay = run["next_probe_at"] - time.perf_counter()
+        if delay > 0:
+            run["pointer"] = "waiting"  # no table: none probes, none is hurried
+            asyncio.get_running_loop().call_later(delay, self._point, run, table)
+        else:
+            self._point(run, table)
+
+    @staticmethod
+    def _point(run: dict, table: TableState) -> None:
+        if run["stop"]:
+            return
+        run["pointer"] = table
+        table.pointed.set()
 
     async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
         """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
         run = {"stop": False, "pointer": None, "index": -1, "probe_busy": False, "latency": [],
-               "to_publish": [], "from_publish": [],
+               "to_publish": [], "from_publish": [], "slowest": [], "t0": time.perf_counter(),
+               # Tries spread over the window (one every min_window / tries seconds at most): back to
+               # back, the probes' own moves raised the load while latency was measured.
+               "next_probe_at": 0.0, "probe_interval": 0.9 * min_seconds / max(1, tries),
                "probe_timeouts": 0, "stalls": 0, "tries": tries, "tables": tables}
         st0 = await self.stats()
         cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
@@ -286,6 +310,8 @@ class Bench:
             "tries": len(lat), "probe_timeouts": run["probe_timeouts"], "stalls": run["stalls"],
             "key_to_screen_ms_p50": pct(lat, 50), "key_to_screen_ms_p95": pct(lat, 95),
             "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
+            # [ms, key to publish, publish to screen, seconds into the window] of the slowest tries
+            "slowest_tries": sorted(run["slowest"], reverse=True)[:5], "probe_interval_s": round(run["probe_interval"], 2),
             # the same tries split where the table published the move (its view sent to every seat's app)
             "key_to_publish_ms_p50_p95": [pct(run["to_publish"], 50), pct(run["to_publish"], 95)],
             "publish_to_screen_ms_p50_p95": [pct(run["from_publish"], 50), pct(run["from_publish"], 95)],
@@ -339,7 +365,7 @@ class Bench:
                 await self.quiet_all(players)
                 idle = await self.idle_cpu(args.idle_seconds)
                 rss = self.rss()
-                st = await self.stats()
+                st = await self.stats(frozen=True)
                 live = [t for t in self.tables.values() if not t.over]
                 profiling = bool(args.profile) and level == levels[-1]
                 if profiling:
@@ -397,7 +423,7 @@ class Bench:
                 await asyncio.sleep(0.1)
             after_wave.append(round(self.rss(), 1))
         await asyncio.sleep(args.gc_interval * 2 + 2)  # the quiet-time unfreeze + collect
-        st = await self.stats()
+        st = await self.stats(frozen=True)
         return {"sessions": done, "wave": args.wave, "seated_meanwhile": seated, "seconds": round(time.monotonic() - t0, 1),
                 "rss_before_mb": round(before, 1), "rss_after_each_wave_mb": after_wave,
                 "rss_after_mb": round(self.rss(), 1), "server_gc": st["gc"]}
