@@ -19,9 +19,11 @@ of Textual's internals made such cycles all the time:
   node, so they end with the rules a new one would get (a test compares with
   Textual's method); the widget is refreshed when they changed, as before.
 
-Measured on lobby sessions (/tmp probe, 2026-11-22): cyclic garbage left per
-departed session 380 -> see docs/server.md. With any other Textual version
-``apply`` does nothing (the stock methods are correct, only leakier).
+With the asyncssh and input-parser cycles broken too (server/ssh.py,
+server/driver.py), a departed lobby session left 380 objects in frozen cycles
+before and none after (in-process probe, 2026-11-22); under churn with 300
+players seated, RSS stays flat (docs/server.md). With any other Textual
+version ``apply`` does nothing (the stock methods are correct, only leakier).
 """
 from __future__ import annotations
 
