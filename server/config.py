@@ -126,8 +126,9 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # live; with more, only the unfrozen objects are collected.
     gc_full_collect_max_sessions: NonNegativeInt = 20
     # ... unless this many sessions have left since the last full collection
-    # (0: never). Each departed session leaves ~0.1 MB in frozen cycles until a
-    # full collection runs; forcing one with 300 live pauses the loop 2-3 s.
+    # (0: never). A departed session is freed by reference counting (nothing
+    # measured left in frozen cycles); forcing a full collection with 300 live
+    # pauses the loop 2-3 s.
     gc_full_collect_after_departures: NonNegativeInt = 0
 
 

@@ -35,9 +35,12 @@ class GcTuner:
     Garbage cycles among frozen objects wait for the quiet-time collection
     below; reference counting frees what is not in a cycle.
 
-    A departed session's app is partly freed by reference counting when it
-    ends (``server.app_cleanup.break_app_cycles`` empties its nodes); what is left
-    in cycles among frozen objects needs ``gc.unfreeze()`` + ``gc.collect()``,
+    A departed session is freed by reference counting when it ends
+    (``server.app_cleanup.break_app_cycles`` empties its nodes; the SSH
+    connection's, the socket transport's, the input parser's and Textual's
+    cache and component-style cycles are broken, ``ui.cycle_patch``;
+    tests/server/test_session_garbage.py). Anything still left in cycles
+    among frozen objects needs ``gc.unfreeze()`` + ``gc.collect()``,
     a scan of the whole heap whose pause grows with the live sessions (6.7 s
     at 300). So that full collection runs only while at most
     ``gc_full_collect_max_sessions`` sessions are live (when sessions have
@@ -46,8 +49,9 @@ class GcTuner:
     regardless of quiet after ten intervals; at once when the last session
     leaves). With more sessions live, the same checks collect only what is
     not frozen (``gc.collect()`` without unfreezing: the objects made since
-    the last freeze), and the departed sessions' frozen remains wait for a
-    quieter moment (~0.1 MB each: RSS grows under churn), unless
+    the last freeze), and the departed sessions' frozen remains, if any,
+    wait for a quieter moment (none measured since the cycles above were
+    broken: RSS flat under churn, docs/server.md), unless
     ``gc_full_collect_after_departures`` sessions (0 by default: never) have
     left since the last full collection. Pauses are logged at INFO past 100 ms. The
     previous thresholds are restored on stop.
