@@ -45,8 +45,9 @@ import time
 from pathlib import Path
 
 import asyncssh
-from server_scale_clients import (ESC, Client, TableState, cpu_seconds, descendants, machine, open_client, pct,
+from server_scale_clients import (ESC, Client, TableState, cpu_seconds, machine, open_client, pct,
                                   rss_mb, split_tables)
+from server_scale_hard import hard_run
 
 REPO = Path(__file__).resolve().parents[1]
 SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
@@ -428,44 +429,6 @@ class Bench:
                 "rss_before_mb": round(before, 1), "rss_after_each_wave_mb": after_wave,
                 "rss_after_mb": round(self.rss(), 1), "server_gc": st["gc"]}
 
-    async def hard(self, deadline: float) -> dict:
-        args = self.args
-        result: dict = {"benchmark": "server_scale_hard", "rate_per_table": args.rate, "bots": "hard",
-                        "hard_tables": args.hard_tables, "human_tables": args.human_tables}
-        await self.start_server("hard")
-        result["pinning"] = self.pinning + "; hard-bot workers on all CPUs"
-        players: list[Client] = []
-        try:
-            n = 5 * args.human_tables
-            players, _ = await self.connect(n, "h")
-            tables = await self.seat(players)
-            await asyncio.sleep(args.gc_freeze_wait)
-            await self.quiet_all(players)
-            result["idle_cpu_percent"] = await self.idle_cpu(args.idle_seconds)
-            result["without_bots"] = await self.active(tables, args.tries, args.min_window, args.max_window)
-            await self.quiet_all(players)
-            await self.request("hard", cmd="hard", k=args.hard_tables)
-            workers = descendants(self.proc.pid)
-            for pid in workers:
-                try:
-                    os.sched_setaffinity(pid, set(range(os.cpu_count() or 1)))
-                except OSError:
-                    pass
-            result["worker_pids"] = len(workers)
-            await asyncio.sleep(3.0)
-            wcpu0 = sum(cpu_seconds(p) for p in workers if os.path.exists(f"/proc/{p}"))
-            t0 = time.perf_counter()
-            live = [t for t in tables if not t.over]
-            result["with_hard_bots"] = await self.active(live, args.tries, args.min_window, args.max_window)
-            wcpu1 = sum(cpu_seconds(p) for p in workers if os.path.exists(f"/proc/{p}"))
-            result["with_hard_bots"]["workers_cpu_percent"] = round((wcpu1 - wcpu0) / (time.perf_counter() - t0) * 100, 1)
-            result["hard_games_started"] = (await self.stats())["hard_games_started"]
-        finally:
-            for c in players:
-                c.close()
-            await self.stop_server()
-        return result
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -491,7 +454,7 @@ def main() -> int:
     started = time.monotonic()
     bench = Bench(args)
     if args.hard_tables:
-        result = asyncio.run(bench.hard(started + args.timeout))
+        result = asyncio.run(hard_run(bench, started + args.timeout))
     else:
         result = asyncio.run(bench.scale(sorted(set(args.sessions)), started + args.timeout))
     result.update(machine(), seconds=round(time.monotonic() - started, 1))
