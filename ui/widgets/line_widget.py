@@ -9,7 +9,10 @@ change). `render_line` converts each line to a `Strip` through a small cache
 keyed by the line's text and styles: the strips of the lines on screen and of
 the lines before the last change (an unchanged line is not converted again),
 nothing older, so a screen keeps few strips alive (fewer objects for the
-garbage collector in a server of many sessions).
+garbage collector in a server of many sessions). `render_lines` puts the
+border and padding around those lines itself (`line_frame.Frame`) and keeps
+the framed strip with the line's, rather than styling each line again through
+Textual's `StylesCache`.
 """
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+from .line_frame import Frame, frame_key
 
 
 def _same(a: Text, b: Text) -> bool:
@@ -32,9 +37,12 @@ class LineWidget(Widget):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._built: tuple[int, int, list[Text]] | None = None
-        self._strips: dict[tuple, Strip] = {}  # lines of the current build
-        self._old_strips: dict[tuple, Strip] = {}  # lines of the build before
+        # line key -> [strip, framed strip, the Frame it was framed in]
+        self._strips: dict[tuple, list] = {}  # lines of the current build
+        self._old_strips: dict[tuple, list] = {}  # lines of the build before
         self._base: Style | None = None
+        self._frame: Frame | None = None
+        self._styles_cache_stale = False  # Textual's line cache missed changes drawn by the frame
 
     def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
         return []
@@ -67,28 +75,72 @@ class LineWidget(Widget):
 
     def notify_style_update(self) -> None:
         self._base = None
+        self._frame = None
         self._strips.clear()
         self._old_strips.clear()
         super().notify_style_update()
 
     def _on_resize(self, event: events.Resize) -> None:
+        # The Resize event can come after the first frame at the new size was drawn: lines built
+        # again now (a subclass may reset its state here) must be repainted too.
         self._built = None
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width, height = self.content_size
+        entry = self._entry(y)
+        return entry[0] if entry is not None else Strip.blank(self.content_size.width, self._base_style())
+
+    def _base_style(self) -> Style:
         base = self._base
         if base is None:
             base = self._base = self.rich_style
+        return base
+
+    def _entry(self, y: int) -> list | None:
+        """The cache entry of content line `y`; None past the last line."""
+        width, height = self.content_size
         lines = self.built_lines(width, height)
         if y >= len(lines) or width <= 0:
-            return Strip.blank(width, base)
+            return None
         line = lines[y]
         key = (line.plain, tuple(line.spans), line.style, width)
-        strip = self._strips.get(key)
-        if strip is None:
-            strip = self._old_strips.get(key)
-            if strip is None:
+        entry = self._strips.get(key)
+        if entry is None:
+            entry = self._old_strips.get(key)
+            if entry is None:
+                base = self._base_style()
                 segments = Segment.apply_style(line.render(self.app.console, end=""), base)
-                strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
-            self._strips[key] = strip
-        return strip
+                entry = [Strip(list(segments)).crop(0, width).extend_cell_length(width, base), None, None]
+            self._strips[key] = entry
+        return entry
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        key = frame_key(self)
+        if key is None:  # an effect the frame does not draw: Textual's own styling
+            if self._styles_cache_stale:
+                self._styles_cache.clear()
+                self._styles_cache_stale = False
+            return super().render_lines(crop)
+        self._styles_cache_stale = True
+        frame = self._frame
+        if frame is None or frame.key != key:
+            frame = self._frame = Frame(self, key, self._base_style())
+        top, bottom = frame.top, frame.bottom
+        strips: list[Strip] = []
+        for y in crop.line_range:
+            if y < top or y >= bottom:
+                strips.append(frame.fixed_row(self, y))
+                continue
+            entry = self._entry(y - top)
+            if entry is None:
+                strips.append(frame.blank)
+            elif entry[2] is frame:
+                strips.append(entry[1])
+            else:
+                framed = entry[1] = frame.frame(entry[0])
+                entry[2] = frame
+                strips.append(framed)
+        if crop.column_span != (0, frame.width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips

@@ -122,8 +122,8 @@ class LogView(LineWidget):
         return sum(len(w) for _, w in self._wrapped)
 
     def _on_resize(self, event: events.Resize) -> None:
-        super()._on_resize(event)
         self._top = None
+        super()._on_resize(event)
 
     def _window(self, height: int, total: int) -> tuple[int, int]:
         """Lines [first, last) of the `total` wrapped lines to show."""

@@ -1,0 +1,53 @@
+"""ui/widgets/line_frame.py draws a line widget's border and padding as Textual's `StylesCache` would.
+
+Every `render_lines` call of every line widget during played games (compact and
+roomy screens, the help and score screens on top, the lower panel switched by
+Tab) is answered both ways, ours first, and the strips must be equal segment by
+segment. The lobby's menus are line widgets too (tests/server covers them through
+SSH; here the table screen's panels and the replay's).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from textual.widget import Widget
+
+from ui.widgets.line_widget import LineWidget
+from ui_helpers import make_app, play_by_keys
+
+
+@pytest.mark.parametrize("size,players,seed", [((80, 24), 4, 3), ((120, 40), 6, 5), ((160, 48), 7, 2)])
+async def test_framed_lines_are_textuals(monkeypatch, size, players, seed):
+    ours = LineWidget.render_lines
+    framed: Counter[str] = Counter()
+
+    def both(self, crop):
+        mine = ours(self, crop)
+        if self._frame is not None and self._frame.key is not None:
+            framed[type(self).__name__] += 1
+        theirs = Widget.render_lines(self, crop)
+        assert [list(s) for s in mine] == [list(s) for s in theirs], (type(self).__name__, crop)
+        assert [s.cell_length for s in mine] == [s.cell_length for s in theirs]
+        return mine
+
+    monkeypatch.setattr(LineWidget, "render_lines", both)
+    app, table = make_app(players=players, seed=seed, show_chat=True)
+    table.bot_delay = 0.001
+    presses = 0
+
+    async def now_and_then():
+        nonlocal presses
+        presses += 1
+        if presses % 40 == 7:
+            await pilot.press("f1")
+            await pilot.press("escape")
+        elif presses % 40 == 21:
+            await pilot.press("tab")
+
+    async with app.run_test(size=size) as pilot:
+        await play_by_keys(app, table, pilot, seed=seed, before_key=now_and_then)
+        assert table.over
+    # the frame drew every panel, many times (not a test of Textual against itself)
+    assert {"PlayersPanel", "PromptPanel", "LogView", "StatusBar", "HandPanel"} <= set(framed)
+    assert sum(framed.values()) > 300
