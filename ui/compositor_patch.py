@@ -9,9 +9,10 @@ went through its line cache, filters, crops and cuts for every row, per frame
 and per session. That was most of a served move's CPU.
 
 `apply()` replaces it with the same algorithm restricted per widget: a widget
-draws only the rows (first to last) where a changed region overlaps its
-visible area. Widgets are still painted front to back into the same cuts, so
-every changed cell gets the same strip as before: the bytes sent are
+draws only the rows where it has a piece (between two cuts) that the update
+sends and that no widget in front of it filled. Widgets are still painted
+front to back into the same cuts, so every changed cell gets the same strip
+as before: the bytes sent are
 identical (tests/ui/test_textual_patches.py plays games comparing both on
 every frame). With any other Textual version it does nothing.
 """
@@ -27,7 +28,8 @@ PATCHED_FOR = "8.2.8"
 ORIGINAL: dict[str, Any] = {}  # Textual's own method, for tests comparing the two
 
 
-def _render_changed_rows(self: Compositor, update_regions: list[Region], is_rendered_line: Any) -> list[dict]:
+def _render_changed_rows(self: Compositor, update_regions: list[Region],
+                         row_spans: dict[int, list[tuple[int, int]]]) -> list[dict]:
     cuts = self.cuts
     chops: list[dict] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
@@ -46,14 +48,34 @@ def _render_changed_rows(self: Compositor, update_regions: list[Region], is_rend
                     bottom = y + h
         if top < 0:
             continue
-        strips = widget.render_lines(Region(vx - region.x, top - region.y, vw, bottom - top))
         first_cut, last_cut = vx, vx + vw
-        for y, strip in zip(range(top, bottom), strips):
-            if not is_rendered_line(y):
+        # The rows where this widget has a piece still empty that the update sends (a piece
+        # overlapping a changed span, as `ChopsUpdate.render_segments` decides): rows where
+        # widgets in front filled every such piece are skipped (the screen's background behind
+        # the panels; a tall panel beside the one that changed).
+        rows = []
+        for y in range(top, bottom):
+            spans = row_spans.get(y)
+            if spans is None:
                 continue
+            row_cuts = cuts[y]
+            chops_line = chops[y]
+            for i in range(len(row_cuts) - 1):
+                x = row_cuts[i]
+                if x < first_cut or x >= last_cut or chops_line[x] is not None:
+                    continue
+                end = row_cuts[i + 1]
+                if any(not (x > x2 or end <= x1) for x1, x2 in spans):
+                    rows.append(y)
+                    break
+        if not rows:
+            continue
+        top = rows[0]
+        strips = widget.render_lines(Region(vx - region.x, top - region.y, vw, rows[-1] + 1 - top))
+        for y in rows:
             chops_line = chops[y]
             final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-            cut_strips = strip.divide([cut - vx for cut in final_cuts[1:]])
+            cut_strips = strips[y - top].divide([cut - vx for cut in final_cuts[1:]])
             get = chops_line.get
             for cut, piece in zip(final_cuts, cut_strips):
                 if get(cut) is None:  # the front-most widget wins the cut
@@ -68,8 +90,10 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
     if not update_regions:
         return None
     spans = list(self._regions_to_spans(update_regions))
-    is_rendered_line = {y for y, _, _ in spans}.__contains__
-    chops = _render_changed_rows(self, update_regions, is_rendered_line)
+    row_spans: dict[int, list[tuple[int, int]]] = {}
+    for y, x1, x2 in spans:
+        row_spans.setdefault(y, []).append((x1, x2))
+    chops = _render_changed_rows(self, update_regions, row_spans)
     chop_ends = [cut_set[1:] for cut_set in self.cuts]
     return ChopsUpdate(chops, spans, chop_ends)
 
