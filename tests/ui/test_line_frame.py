@@ -24,7 +24,7 @@ async def test_framed_lines_are_textuals(monkeypatch, size, players, seed):
 
     def both(self, crop):
         mine = ours(self, crop)
-        if self._frame is not None and self._frame.key is not None:
+        if self._frame_key is not None:  # drawn by the frame
             framed[type(self).__name__] += 1
         theirs = Widget.render_lines(self, crop)
         assert [list(s) for s in mine] == [list(s) for s in theirs], (type(self).__name__, crop)
@@ -51,3 +51,46 @@ async def test_framed_lines_are_textuals(monkeypatch, size, players, seed):
     # the frame drew every panel, many times (not a test of Textual against itself)
     assert {"PlayersPanel", "PromptPanel", "LogView", "StatusBar", "HandPanel"} <= set(framed)
     assert sum(framed.values()) > 300
+
+
+async def test_two_apps_showing_the_same_lines_share_their_strips():
+    """Two screens of the same game at the same size: the players panel's framed lines are the
+    same strip objects (made once), and a third screen of another size has its own."""
+    from ui.widgets.players import PlayersPanel
+
+    async def panel_strips(size):
+        app, table = make_app(players=5, seed=4, show_chat=True)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            panel = app.table.query_one(PlayersPanel)
+            return panel.render_lines(panel.region.reset_offset)
+
+    first = await panel_strips((120, 40))
+    second = await panel_strips((120, 40))
+    other = await panel_strips((100, 40))
+    assert len(first) == len(second) > 3
+    assert all(a is b for a, b in zip(first, second))
+    assert not any(a is b for a, b in zip(first, other))
+
+
+def test_shared_caches_are_bounded(monkeypatch):
+    from rich.console import Console
+    from rich.style import Style
+    from rich.text import Text
+
+    from ui.widgets import line_frame
+
+    monkeypatch.setattr(line_frame, "_lines", {})
+    monkeypatch.setattr(line_frame, "MAX_LINES", 50)
+    console = Console(width=40, file=None)
+    base = Style(bgcolor="black")
+    strips = []
+    for i in range(200):
+        line = Text(f"line {i}", end="")
+        key = (line.plain, tuple(line.spans), line.style, 20, base)
+        strips.append(line_frame.content_strip(key, line, 20, base, console))
+        assert strips[-1].cell_length == 20
+    assert len(line_frame._lines) == 50
+    # the newest are kept: asking again gives the same strip
+    line = Text("line 199", end="")
+    assert line_frame.content_strip((line.plain, (), "", 20, base), line, 20, base, console) is strips[-1]

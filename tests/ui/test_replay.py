@@ -223,7 +223,7 @@ async def test_round_jumps_land_on_round_boundaries(finished):
         await pilot.press("pageup")
         assert screen.position == r.round_starts[2]
         await pilot.pause()
-        assert f"Round 3" in bar(app)
+        assert "Round 3" in bar(app)
 
 
 async def test_a_seat_never_sees_another_hand_and_everything_sees_all(finished):

@@ -1,4 +1,5 @@
-"""A line widget's border, padding and filters, drawn around its lines without Textual's per-line styling.
+"""A line widget's border, padding and filters, drawn around its lines without Textual's per-line styling,
+and shared by every app in the process.
 
 Textual draws each changed line of a widget through `StylesCache.render_line`:
 it reads the border, outline, padding, hatch, tint and opacity rules again,
@@ -6,36 +7,73 @@ builds the edge segments and blends colours, for every line, every frame, in
 every session. For our line widgets (`LineWidget`) all of that is the same for
 every content line of a frame: a `Frame` works it out once per size, colours and
 title, and then frames a content line by putting two edge segments and the
-padding around it. The framed strip is kept with the content strip, so a line
-that only moved (the log scrolled) costs a dictionary lookup.
+padding around it.
 
-Rows of border or padding are still drawn by Textual's own `render_line` (once
-per frame, not per change). A widget with an effect this module does not draw
-(tint, opacity, text opacity, outline, hatch) is left to Textual.
-tests/ui/test_line_frame.py compares both on every frame of played games.
+A served table draws the same lines on each of its seats' screens (the status
+bar, the players, the log's public sentences, the waiting prompt), and tables
+draw the same sentences and menus. So the strips are shared between apps: a
+line's strip (`content_strip`) and its framed strip (`Frame.framed`) are made
+once for every app with the same colours and panel geometry, and the caches
+Textual keeps on a strip (its pieces at the screen's cuts, its ANSI text) are
+shared with it. Every cache here is bounded, first in first out; a widget keeps
+its own references to the strips on its screen.
+
+Rows of border or padding are drawn by Textual's own `render_line` when a frame
+is made. A widget with an effect this module does not draw (tint, opacity, text
+opacity, outline, hatch), or with a line filter it does not know, is left to
+Textual. tests/ui/test_line_frame.py compares both on every frame of played
+games.
 """
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
+from rich.text import Text
 from textual._border import get_box
 from textual._segment_tools import make_blank
+from textual.filter import ANSIToTruecolor, DimFilter, Monochrome, NoColor
 from textual.strip import Strip
 from textual.style import Style
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+MAX_LINES = 16384  # content strips shared by every app
+MAX_FRAMED = 16384  # framed strips shared by every app
+MAX_FRAMES = 512
+
+_lines: dict[tuple, Strip] = {}
+_framed: dict[tuple, Strip] = {}
+_frames: dict[tuple, "Frame"] = {}
+_serials = itertools.count()
+
+
+def _put(cache: dict, key: Any, value: Any, limit: int) -> None:
+    if len(cache) >= limit:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
+def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -> Strip:
+    """`line` as a strip of exactly `width` cells on `base`; `key` names its text, spans, style, width, base."""
+    strip = _lines.get(key)
+    if strip is None:
+        segments = Segment.apply_style(line.render(console, end=""), base)
+        strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
+        _put(_lines, key, strip, MAX_LINES)
+    return strip
+
 
 class Frame:
     """Everything needed to frame a content line of one widget at one size and colouring."""
 
-    __slots__ = ("key", "width", "top", "bottom", "rows", "left", "right", "pad_left", "pad_right", "filters",
-                 "background", "content_width", "inner", "blank", "_fixed_args", "_styles_cache")
+    __slots__ = ("serial", "width", "top", "bottom", "rows", "left", "right", "pad_left", "pad_right", "filters",
+                 "background", "content_width", "inner", "blank")
 
     def __init__(self, widget: Widget, key: tuple, blank_style: Any) -> None:
-        self.key = key
+        self.serial = next(_serials)
         styles = widget.styles
         size, content_size, base_background, background, opacity, filters = key[:6]
         gutter = styles.gutter
@@ -46,7 +84,6 @@ class Frame:
         self.filters = filters
         self.background = background
         cache = widget._styles_cache
-        self._styles_cache = cache
         inner, outer = cache.get_inner_outer(base_background, background)
         self.inner = inner.rich_style
         (_, (border_right, right_colour), _, (border_left, left_colour)) = styles.border
@@ -61,29 +98,29 @@ class Frame:
         _, pad_right, _, pad_left = styles.padding
         self.pad_left = make_blank(pad_left, self.inner) if pad_left else None
         self.pad_right = make_blank(pad_right, self.inner) if pad_right else None
-        self.rows: dict[int, Strip] = {}  # border and padding rows, drawn by Textual once
+        # border and padding rows, drawn by Textual now (a frame keeps no widget: it is shared)
         title = None if widget._border_title is None else (
             widget._border_title, *widget._get_title_style_information(base_background))
         subtitle = None if widget._border_subtitle is None else (
             widget._border_subtitle, *widget._get_subtitle_style_information(base_background))
         app = widget.app
-        self._fixed_args = (size, content_size, styles.padding, base_background, background, title, subtitle,
-                            opacity, app.ansi_theme, app.native_ansi_color)
+        self.rows: dict[int, Strip] = {}
+        for y in [*range(0, self.top), *range(max(self.bottom, self.top), size.height)]:
+            cache._simple_strip = None  # its one-row memo belongs to a render pass
+            row = cache.render_line(styles, y, size, content_size, styles.padding, base_background, background,
+                                    widget.render_line, title, subtitle, opacity, app.ansi_theme,
+                                    app.native_ansi_color)
+            self.rows[y] = self.filtered(row)
         self.blank = self.frame(Strip.blank(self.content_width, blank_style))  # rows past the last line
 
-    def fixed_row(self, widget: Widget, y: int) -> Strip:
-        """A border or padding row (Textual's own drawing, kept for the frame's lifetime)."""
-        row = self.rows.get(y)
-        if row is None:
-            size, content_size, padding, base_background, background, title, subtitle, opacity, theme, native = \
-                self._fixed_args
-            self._styles_cache._simple_strip = None  # its one-row memo belongs to a render pass
-            row = self._styles_cache.render_line(widget.styles, y, size, content_size, padding, base_background,
-                                                 background, widget.render_line, title, subtitle, opacity, theme,
-                                                 native)
-            row = self.filtered(row)
-            self.rows[y] = row
-        return row
+    def framed(self, key: tuple, content: Strip) -> Strip:
+        """The framed strip of the content line named `key` (see `content_strip`)."""
+        fkey = (self.serial, key)
+        strip = _framed.get(fkey)
+        if strip is None:
+            strip = self.frame(content)
+            _put(_framed, fkey, strip, MAX_FRAMED)
+        return strip
 
     def frame(self, content: Strip) -> Strip:
         """A content line (already `content_width` cells) with padding, edges and filters."""
@@ -119,3 +156,39 @@ def frame_key(widget: Widget) -> tuple | None:
     return (widget.region.size, widget.content_region.size, base_background, background, opacity,
             tuple(widget.get_line_filters()), widget._border_title, widget._border_subtitle, app.ansi_theme,
             app.native_ansi_color)
+
+
+def _filter_signature(line_filter: Any) -> tuple | None:
+    """What a filter's output depends on, for the filters Textual's apps use; None for any other."""
+    kind = type(line_filter)
+    if kind is ANSIToTruecolor:
+        return ("truecolor", id(line_filter._terminal_theme))  # a theme is a module-level constant
+    if kind is DimFilter:
+        return ("dim", line_filter.dim_factor)
+    if kind in (Monochrome, NoColor):
+        return (kind.__name__,)
+    return None
+
+
+def _content_signature(content: Any) -> tuple | None:
+    return None if content is None else (content.plain, tuple(content.spans))
+
+
+def shared_frame(widget: Widget, key: tuple, blank_style: Any) -> Frame:
+    """The frame for `widget` at `key`: one made for another app's widget with the same look, or a new one."""
+    filters = [_filter_signature(f) for f in key[5]]
+    if None in filters:
+        return Frame(widget, key, blank_style)  # not shared
+    styles = widget.styles
+    base_background = key[2]
+    title = _content_signature(widget._border_title)
+    subtitle = _content_signature(widget._border_subtitle)
+    signature = (key[:5], tuple(filters), id(key[8]), key[9], styles.border, styles.padding, styles.border_title_align,
+                 styles.border_subtitle_align, blank_style,
+                 title and (title, *widget._get_title_style_information(base_background)),
+                 subtitle and (subtitle, *widget._get_subtitle_style_information(base_background)))
+    frame = _frames.get(signature)
+    if frame is None:
+        frame = Frame(widget, key, blank_style)
+        _put(_frames, signature, frame, MAX_FRAMES)
+    return frame

@@ -16,7 +16,6 @@ Textual's `StylesCache`.
 """
 from __future__ import annotations
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -24,7 +23,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .line_frame import Frame, frame_key
+from .line_frame import Frame, content_strip, frame_key, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
@@ -37,11 +36,12 @@ class LineWidget(Widget):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._built: tuple[int, int, list[Text]] | None = None
-        # line key -> [strip, framed strip, the Frame it was framed in]
+        # line key -> [strip, framed strip, the Frame it was framed in, shared key]
         self._strips: dict[tuple, list] = {}  # lines of the current build
         self._old_strips: dict[tuple, list] = {}  # lines of the build before
         self._base: Style | None = None
         self._frame: Frame | None = None
+        self._frame_key: tuple | None = None
         self._styles_cache_stale = False  # Textual's line cache missed changes drawn by the frame
 
     def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
@@ -75,7 +75,7 @@ class LineWidget(Widget):
 
     def notify_style_update(self) -> None:
         self._base = None
-        self._frame = None
+        self._frame = self._frame_key = None
         self._strips.clear()
         self._old_strips.clear()
         super().notify_style_update()
@@ -109,8 +109,8 @@ class LineWidget(Widget):
             entry = self._old_strips.get(key)
             if entry is None:
                 base = self._base_style()
-                segments = Segment.apply_style(line.render(self.app.console, end=""), base)
-                entry = [Strip(list(segments)).crop(0, width).extend_cell_length(width, base), None, None]
+                shared = (*key, base)
+                entry = [content_strip(shared, line, width, base, self.app.console), None, None, shared]
             self._strips[key] = entry
         return entry
 
@@ -123,13 +123,14 @@ class LineWidget(Widget):
             return super().render_lines(crop)
         self._styles_cache_stale = True
         frame = self._frame
-        if frame is None or frame.key != key:
-            frame = self._frame = Frame(self, key, self._base_style())
+        if frame is None or self._frame_key != key:
+            frame = self._frame = shared_frame(self, key, self._base_style())
+            self._frame_key = key
         top, bottom = frame.top, frame.bottom
         strips: list[Strip] = []
         for y in crop.line_range:
             if y < top or y >= bottom:
-                strips.append(frame.fixed_row(self, y))
+                strips.append(frame.rows[y])
                 continue
             entry = self._entry(y - top)
             if entry is None:
@@ -137,7 +138,7 @@ class LineWidget(Widget):
             elif entry[2] is frame:
                 strips.append(entry[1])
             else:
-                framed = entry[1] = frame.frame(entry[0])
+                framed = entry[1] = frame.framed(entry[3], entry[0])
                 entry[2] = frame
                 strips.append(framed)
         if crop.column_span != (0, frame.width):
