@@ -21,6 +21,9 @@ from rich.text import Text
 from textual import events
 
 from .line_widget import LineWidget
+from .shared_memo import Memo
+
+_wrapped = Memo(8192)  # (tag, text, width) -> wrapped lines, for every app
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class LogView(LineWidget):
         super().__init__(**kw)
         self.max_lines = max_lines
         self._rows: list[Row] = []
-        self._wrapped: list[tuple[Row, list[str]]] = []
+        self._wrapped: list[tuple[Row, tuple[str, ...]]] = []
         self._wrap_width = 0
         self._offset = 0  # rows scrolled up from the bottom
         self._top: int | None = None  # first line shown while following the tail (None: newest at the bottom)
@@ -107,9 +110,13 @@ class LogView(LineWidget):
 
     # --- rendering --------------------------------------------------------------
     @staticmethod
-    def _wrap(r: Row, width: int) -> list[str]:
-        text = (r.tag + " " if r.tag else "") + r.text
-        return textwrap.wrap(text, width=max(width, 8), subsequent_indent="  ") or [""]
+    def _wrap(r: Row, width: int) -> tuple[str, ...]:
+        key = (r.tag, r.text, width)
+        lines = _wrapped.get(key)
+        if lines is None:
+            text = (r.tag + " " if r.tag else "") + r.text
+            lines = _wrapped.put(key, tuple(textwrap.wrap(text, width=max(width, 8), subsequent_indent="  ") or [""]))
+        return lines
 
     def _ensure(self, width: int) -> None:
         if width != self._wrap_width:

@@ -13,11 +13,13 @@ import msgspec
 from rich.text import Text
 
 from .line_widget import LineWidget
+from .shared_memo import Memo
 
 from ..cards import character_label, district_token, pack
 from ..i18n import Catalogue
 
 _enc = msgspec.msgpack.Encoder()
+_seat_memo = Memo(4096)  # (seat key, width, compact) -> lines, for every app showing the same table
 
 
 def seat_order(view: Any) -> list[int]:
@@ -48,7 +50,7 @@ class PlayersPanel(LineWidget):
         self._order = seat_order(view)
         for p in view.players:
             key = _enc.encode((cat.key, compact, p, pending == p.seat, view.complete_at, view.first_complete,
-                               marks, view.seat, view.winners))
+                               marks, p.seat == view.seat, view.winners))
             if self._keys.get(p.seat) != key:
                 self._keys[p.seat] = key
                 self._data[p.seat] = (p, pending == p.seat, view.complete_at, view.first_complete, marks,
@@ -97,6 +99,16 @@ class PlayersPanel(LineWidget):
         if cached is not None:
             return cached
         p, active, complete_at, first, marks, me, winners, cat = self._data[seat]
+        shared_key = (self._keys[seat], width)
+        lines = _seat_memo.get(shared_key) if cat.audit is None else None  # an audit sees every lookup
+        if lines is None:
+            lines = _seat_memo.put(shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners,
+                                                                cat, width))
+        self._seat_lines[(seat, width)] = lines
+        return lines
+
+    def _make_lines(self, p: Any, active: bool, complete_at: int, first: int | None, marks: tuple, me: int | None,
+                    winners: list[int], cat: Catalogue, width: int) -> list[Text]:
         head = _head(cat, p, active, complete_at, first, marks, me, winners, short=self.compact)
         if not self.compact and head.cell_len > width:
             head = _head(cat, p, active, complete_at, first, marks, me, winners, short=True)
@@ -108,7 +120,6 @@ class PlayersPanel(LineWidget):
             lines.extend(pack(tokens, width, indent=4))
         elif not self.compact:
             lines.append(Text("    —", style="dim", end=""))
-        self._seat_lines[(seat, width)] = lines
         return lines
 
     def get_content_height(self, container, viewport, width: int) -> int:

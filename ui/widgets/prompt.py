@@ -71,7 +71,12 @@ class PromptPanel(LineWidget):
 
     # --- state from the view -----------------------------------------------------
     def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
-        key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
+        waiting = None
+        if view.legal:
+            key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
+        else:  # nothing to choose: only the sentence of who we wait for can change
+            waiting = build_menu(view, cat)
+            key = _enc.encode((cat.key, waiting.title, waiting.hint, roomy))
         if key == self._key and cat is self.cat:
             return False
         self._key = key
@@ -83,7 +88,7 @@ class PromptPanel(LineWidget):
         self._legal_key = legal_key
         self._sent = False
         self._note = None
-        self._stack = [build_menu(view, cat)]
+        self._stack = [waiting or build_menu(view, cat)]
         # keep the player's place in the menus when their choices did not change
         self._path = []
         for i in path:

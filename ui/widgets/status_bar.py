@@ -7,12 +7,14 @@ import msgspec
 from rich.text import Text
 
 from .line_widget import LineWidget
+from .shared_memo import Memo
 
 from ..cards import character_label
 from ..i18n import Catalogue
 from ..prompt_model import waiting_sentence
 
 _enc = msgspec.msgpack.Encoder()
+_texts = Memo(2048)  # key -> the two lines, for every app showing the same table
 
 
 class StatusBar(LineWidget):
@@ -33,11 +35,15 @@ class StatusBar(LineWidget):
         key = _enc.encode((cat.key, view.round, view.phase, view.called, view.crown, view.deck_size, view.faceup,
                            view.facedown_count, view.markers, view.tax, view.lineup, view.pending,
                            [(p.name, p.revealed) for p in view.players],
-                           view.turn.character if view.turn else None))
+                           (view.turn.seat, view.turn.character) if view.turn else None,
+                           view.pending is not None and view.pending.seat == view.seat))
         if key == self._key:
             return False
         self._key = key
-        self._text = self.render_text(view, cat)
+        text = _texts.get(key) if cat.audit is None else None  # an audit sees every lookup
+        if text is None:
+            text = _texts.put(key, self.render_text(view, cat))
+        self._text = text
         self.invalidate()
         return True
 

@@ -1,0 +1,25 @@
+"""Bounded memos shared by every app in the process.
+
+On a server every seat of a table receives nearly the same view after each
+move, and each seat's app would build the same status line, the same players'
+lines and wrap the same log sentences. A memo here keeps what one app built,
+keyed by everything it was built from, for the others. What is kept must not be
+changed by whoever reads it (the widgets copy a `Text` before changing it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Memo(dict):
+    """A dict that forgets its oldest entries past `limit` (first in, first out)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def put(self, key: Any, value: Any) -> Any:
+        if len(self) >= self.limit:
+            del self[next(iter(self))]
+        self[key] = value
+        return value
