@@ -17,11 +17,7 @@ from server.serve import serve
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
 
-args = json.loads(sys.argv[1])
-config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
-                      max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
-                      gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
-                      **args.get("overrides", {}))
+args: dict = {}  # the spec, read when run as the main script
 cat = Catalogue("en")
 rng = random.Random(7)
 watched = set()
@@ -97,7 +93,6 @@ def _gc_timer(phase, info):
         if ms > 10:
             gc_recent.append([gen, round(ms, 1), info.get("collected", 0)])
 
-gc.callbacks.append(_gc_timer)
 
 def stats(frozen=False):
     server, lobby = state["server"], state["lobby"]
@@ -176,6 +171,10 @@ def multiprocessing_children():
     return multiprocessing.active_children()
 
 async def main():
+    config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
+                          max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
+                          gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
+                          **args.get("overrides", {}))
     stop = asyncio.Event()
     def ready(server, lobby):
         state["server"], state["lobby"] = server, lobby
@@ -183,4 +182,9 @@ async def main():
         asyncio.get_running_loop().create_task(control(stop))
     await serve(config, [], ready=ready, stop=stop)
 
-asyncio.run(main())
+# Only as the main script: the bot pool's workers (forkserver) import this file again as
+# __mp_main__, where reading argv and serving would kill them (BrokenProcessPool).
+if __name__ == "__main__":
+    args.update(json.loads(sys.argv[1]))
+    gc.callbacks.append(_gc_timer)
+    asyncio.run(main())
