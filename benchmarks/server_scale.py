@@ -256,7 +256,7 @@ class Bench:
     def advance_pointer(self, run: dict) -> None:
         """Point the next probe at the next table, once the probe interval since the last try has passed."""
         live = [t for t in run["tables"] if not t.over]
-        if not live or len(run["latency"]) + run["probe_timeouts"] >= run["tries"]:
+        if not live or self.tries_done(run):
             run["pointer"] = None
             return
         run["index"] = (run["index"] + 1) % len(live)
@@ -267,6 +267,12 @@ class Bench:
             asyncio.get_running_loop().call_later(delay, self._point, run, table)
         else:
             self._point(run, table)
+
+    @staticmethod
+    def tries_done(run: dict) -> bool:
+        """`--tries` measured tries (a move that changed nothing at the watched seat within 10 s is
+        not one; as many of those end the window too)."""
+        return len(run["latency"]) >= run["tries"] or run["probe_timeouts"] >= run["tries"]
 
     @staticmethod
     def _point(run: dict, table: TableState) -> None:
@@ -291,7 +297,7 @@ class Bench:
         while True:
             await asyncio.sleep(0.25)
             elapsed = time.perf_counter() - t0
-            done = len(run["latency"]) + run["probe_timeouts"] >= tries
+            done = self.tries_done(run)
             if (done and elapsed >= min_seconds) or elapsed >= max_seconds:
                 break
             if run["pointer"] is None and not done:
