@@ -9,10 +9,11 @@ change). `render_line` converts each line to a `Strip` through a small cache
 keyed by the line's text and styles: the strips of the lines on screen and of
 the lines before the last change (an unchanged line is not converted again),
 nothing older, so a screen keeps few strips alive (fewer objects for the
-garbage collector in a server of many sessions). `render_lines` puts the
-border and padding around those lines itself (`line_frame.Frame`) and keeps
-the framed strip with the line's, rather than styling each line again through
-Textual's `StylesCache`.
+garbage collector in a server of many sessions); the strips themselves come
+from a cache shared by every app (`line_frame.content_strip`). `render_lines`
+puts the border and padding around those lines itself (`line_frame.Frame`,
+also shared) and keeps the framed strip with the line's, rather than styling
+each line again through Textual's `StylesCache`.
 """
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from ..cards import character_label, district_token, pack
 from ..i18n import Catalogue
 
 _enc = msgspec.msgpack.Encoder()
-_seat_memo = Memo(4096)  # (seat key, width, compact) -> lines, for every app showing the same table
+_seat_memo = Memo(4096)  # (seat key, width) -> lines, for every app showing the same table
 
 
 def seat_order(view: Any) -> list[int]:
