@@ -12,9 +12,9 @@ and per session. That was most of a served move's CPU.
 draws only the rows where it has a piece (between two cuts) that the update
 sends and that no widget in front of it filled. Widgets are still painted
 front to back into the same cuts, so every changed cell gets the same strip
-as before: the bytes sent are
-identical (tests/ui/test_textual_patches.py plays games comparing both on
-every frame). With any other Textual version it does nothing.
+as before: the bytes sent are identical (tests/ui/test_textual_patches.py
+plays games comparing both on every frame). With any other Textual version it
+does nothing.
 """
 from __future__ import annotations
 
