@@ -1,8 +1,8 @@
 """ui/widgets/line_frame.py draws a line widget's border and padding as Textual's `StylesCache` would.
 
 Every `render_lines` call of every line widget during played games (compact and
-roomy screens, the help and score screens on top, the lower panel switched by
-Tab) is answered both ways, ours first, and the strips must be equal segment by
+roomy screens, NO_COLOR, the help and score screens on top, the lower panel
+switched by Tab) is answered both ways, ours first, and the strips must be equal segment by
 segment. The lobby's menus are line widgets too (tests/server covers them through
 SSH; here the table screen's panels and the replay's).
 """
@@ -17,8 +17,11 @@ from ui.widgets.line_widget import LineWidget
 from ui_helpers import make_app, play_by_keys
 
 
-@pytest.mark.parametrize("size,players,seed", [((80, 24), 4, 3), ((120, 40), 6, 5), ((160, 48), 7, 2)])
-async def test_framed_lines_are_textuals(monkeypatch, size, players, seed):
+@pytest.mark.parametrize("size,players,seed,no_color", [((80, 24), 4, 3, False), ((120, 40), 6, 5, False),
+                                                        ((160, 48), 7, 2, False), ((120, 40), 5, 8, True)])
+async def test_framed_lines_are_textuals(monkeypatch, size, players, seed, no_color):
+    if no_color:  # the app adds a Monochrome filter
+        monkeypatch.setenv("NO_COLOR", "1")
     ours = LineWidget.render_lines
     framed: Counter[str] = Counter()
 
@@ -33,6 +36,7 @@ async def test_framed_lines_are_textuals(monkeypatch, size, players, seed):
 
     monkeypatch.setattr(LineWidget, "render_lines", both)
     app, table = make_app(players=players, seed=seed, show_chat=True)
+    assert app.no_color == no_color
     table.bot_delay = 0.001
     presses = 0
 
