@@ -40,8 +40,8 @@ from textual.style import Style
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-MAX_LINES = 16384  # content strips shared by every app
-MAX_FRAMED = 16384  # framed strips shared by every app
+MAX_LINES = 4096  # content strips shared by every app (~2 KB each with their ANSI text)
+MAX_FRAMED = 4096  # framed strips shared by every app
 MAX_FRAMES = 512
 
 _lines: dict[tuple, Strip] = {}
