@@ -88,8 +88,9 @@ class LineWidget(Widget):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        entry = self._entry(y)
-        return entry[0] if entry is not None else Strip.blank(self.content_size.width, self._base_style())
+        width, height = self.content_size
+        entry = self._entry(y, self.built_lines(width, height), width)
+        return entry[0] if entry is not None else Strip.blank(width, self._base_style())
 
     def _base_style(self) -> Style:
         base = self._base
@@ -97,10 +98,8 @@ class LineWidget(Widget):
             base = self._base = self.rich_style
         return base
 
-    def _entry(self, y: int) -> list | None:
-        """The cache entry of content line `y`; None past the last line."""
-        width, height = self.content_size
-        lines = self.built_lines(width, height)
+    def _entry(self, y: int, lines: list[Text], width: int) -> list | None:
+        """The cache entry of content line `y` of `lines` (built at `width`); None past the last line."""
         if y >= len(lines) or width <= 0:
             return None
         line = lines[y]
@@ -128,12 +127,14 @@ class LineWidget(Widget):
             frame = self._frame = shared_frame(self, key, self._base_style())
             self._frame_key = key
         top, bottom = frame.top, frame.bottom
+        width, height = self.content_size
+        lines = self.built_lines(width, height)
         strips: list[Strip] = []
         for y in crop.line_range:
             if y < top or y >= bottom:
                 strips.append(frame.rows[y])
                 continue
-            entry = self._entry(y - top)
+            entry = self._entry(y - top, lines, width)
             if entry is None:
                 strips.append(frame.blank)
             elif entry[2] is frame:
