@@ -55,3 +55,24 @@ async def test_seats_of_one_table_share_lines_where_they_see_the_same():
     assert other[a] is other[b] is other[c]
     assert own[b] is not own[c] and own[b][0].plain != own[c][0].plain
     assert any("underline" in str(span.style) for span in own[b][0].spans)
+
+
+def test_wrapped_lines_are_shared_but_each_caller_gets_its_own_copies():
+    from rich.console import Console
+    from rich.text import Text
+
+    from ui.widgets.text_panel import wrap
+
+    console = Console(width=80, file=None)
+    text = Text("1 Take 2 gold from the bank, or draw two cards and keep one", style="bold", end="")
+    first = wrap(text, 20, console, indent=2)
+    assert len(first) > 2 and all(line.cell_len <= 20 for line in first)
+    for line in first:  # what the prompt does to the highlighted entry
+        line.pad_right(20 - line.cell_len)
+        line.stylize("reverse")
+    second = wrap(text, 20, console, indent=2)
+    assert [line.plain.rstrip() for line in second] == [line.plain.rstrip() for line in first]
+    assert all("reverse" not in str(span.style) for line in second for span in line.spans)
+    # same words, another style: not the same entry
+    other = wrap(Text(text.plain, style="italic", end=""), 20, console, indent=2)
+    assert other[0].style == "italic"
