@@ -78,3 +78,20 @@ async def test_scrolling_back_and_end_and_old_rows_forgotten():
             assert "event %d" % i in shown(log)
         assert len(log.rows) <= 64 + 64 // 8
         assert log.rows[-1].text == "event 199"
+
+
+async def test_the_kept_count_of_wrapped_lines_matches_the_lines():
+    app = LogApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(LogView)
+        await pilot.pause()
+        for i in range(150):  # rows of 1 to 3 wrapped lines, old ones forgotten in batches
+            log.add_rows([Row(f"event {i} " + "word " * (i % 17))])
+            width = log.content_size.width
+            assert log._total(width) == sum(len(w) for _, w in log._wrapped)
+        log.styles.width = 25  # wrapped again at another width
+        await pilot.pause()
+        width = log.content_size.width
+        assert width < 40
+        assert log._total(width) == sum(len(w) for _, w in log._wrapped)
+        assert shown(log)[-1].strip().endswith("word")  # the newest row's last line, at the bottom

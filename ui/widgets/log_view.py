@@ -44,6 +44,7 @@ class LogView(LineWidget):
         self.max_lines = max_lines
         self._rows: list[Row] = []
         self._wrapped: list[tuple[Row, tuple[str, ...]]] = []
+        self._lines_total = 0  # wrapped lines in `_wrapped` (kept, not summed on every build)
         self._wrap_width = 0
         self._offset = 0  # rows scrolled up from the bottom
         self._top: int | None = None  # first line shown while following the tail (None: newest at the bottom)
@@ -63,6 +64,7 @@ class LogView(LineWidget):
         if self._wrap_width:
             added = [(r, self._wrap(r, self._wrap_width)) for r in rows]
             self._wrapped.extend(added)
+            self._lines_total += sum(len(w) for _, w in added)
             if self._offset:
                 self._offset += sum(len(w) for _, w in added)
         drop = len(self._rows) - self.max_lines
@@ -72,6 +74,7 @@ class LogView(LineWidget):
             if self._wrap_width:
                 gone = sum(len(w) for _, w in self._wrapped[:drop])
                 del self._wrapped[:drop]
+                self._lines_total -= gone
                 if self._top is not None:
                     self._top = max(self._top - gone, 0)
         self.invalidate()
@@ -122,11 +125,12 @@ class LogView(LineWidget):
         if width != self._wrap_width:
             self._wrap_width = width
             self._wrapped = [(r, self._wrap(r, width)) for r in self._rows]
+            self._lines_total = sum(len(w) for _, w in self._wrapped)
             self._top = None
 
     def _total(self, width: int) -> int:
         self._ensure(width)
-        return sum(len(w) for _, w in self._wrapped)
+        return self._lines_total
 
     def _on_resize(self, event: events.Resize) -> None:
         self._top = None
