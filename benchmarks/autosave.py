@@ -12,6 +12,7 @@ after every command.
 The saves go in a temporary folder under --dir (default: the current directory,
 so that the disk measured is the one the server would use, not a tmpfs).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,10 +27,10 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import GameConfig, apply, legal_commands, new_game  # noqa: E402
-from engine.bots.random_bot import RandomBot  # noqa: E402
-from engine.savefile import Seat, dumps, new_save, utcnow  # noqa: E402
-from server.persistence import SaveStore, atomic_write  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game
+from engine.bots.random_bot import RandomBot
+from engine.savefile import Seat, dumps, new_save, utcnow
+from server.persistence import SaveStore, atomic_write
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -80,8 +81,9 @@ def main() -> int:
                 if compare:
                     full_log.append(cmd)
                     t0 = time.perf_counter()
-                    save = new_save(f"cmp-{i}", cfg, table.save.seats, g, full_log, created=table.save.created,
-                                    updated=utcnow())
+                    save = new_save(
+                        f"cmp-{i}", cfg, table.save.seats, g, full_log, created=table.save.created, updated=utcnow()
+                    )
                     atomic_write(root / f"cmp-{i}.save", dumps(save), durable=not args.no_fsync)
                     replace_times.append(time.perf_counter() - t0)
         out = {
@@ -102,8 +104,12 @@ def main() -> int:
             "ok": statistics.median(log_times) < 1e-3,
         }
         if replace_times:
-            out["atomic_replace"] = {"commands": len(replace_times), "median_us": us(statistics.median(replace_times)),
-                                     "p95_us": us(pct(replace_times, 0.95)), "max_us": us(max(replace_times))}
+            out["atomic_replace"] = {
+                "commands": len(replace_times),
+                "median_us": us(statistics.median(replace_times)),
+                "p95_us": us(pct(replace_times, 0.95)),
+                "max_us": us(max(replace_times)),
+            }
         sys.stdout.write(msgspec.json.encode(out).decode() + "\n")
         return 0 if out["ok"] else 1
     finally:

@@ -12,6 +12,7 @@ Percentiles in milliseconds: p50, p90, p99, max; wall-clock time ("all", "choice
 thread's CPU time for the choices ("choices_cpu": what the bot costs, without the time the OS
 gave to other processes on a shared machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,8 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import GameConfig, apply, legal_commands, new_game, view  # noqa: E402
-from engine.bots.registry import make_bot  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game, view
+from engine.bots.registry import make_bot
 
 
 def pct(xs: list[float]) -> dict:
@@ -35,8 +36,15 @@ def pct(xs: list[float]) -> dict:
 
     def at(q: float) -> float:
         return round(xs[min(n - 1, int(q * n))] * 1000, 3)
-    return {"n": n, "p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": round(xs[-1] * 1000, 3),
-            "mean": round(sum(xs) / n * 1000, 3)}
+
+    return {
+        "n": n,
+        "p50": at(0.5),
+        "p90": at(0.9),
+        "p99": at(0.99),
+        "max": round(xs[-1] * 1000, 3),
+        "mean": round(sum(xs) / n * 1000, 3),
+    }
 
 
 def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_ms: float) -> dict:
@@ -47,8 +55,10 @@ def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_
         g, _ = new_game(GameConfig(players=[f"P{s}" for s in range(players)], preset=preset, seed=seed + i))
         me = i % players
         opts = {"budget_ms": budget_ms} if kind == "hard" else {}
-        bots = [make_bot(kind, seed + i, **opts) if s == me else make_bot("normal", (seed + i) * 10 + s)
-                for s in range(players)]
+        bots = [
+            make_bot(kind, seed + i, **opts) if s == me else make_bot("normal", (seed + i) * 10 + s)
+            for s in range(players)
+        ]
         while g.phase != "over":
             seat = g.pending.seat
             legal = legal_commands(g, seat)
@@ -88,7 +98,7 @@ def pool_loop_lag(tables: int, decisions: int, budget_ms: float, workers: int) -
                 views.append(v)
             apply(g, bots[seat].choose(legal_commands(g, seat), v), check=False)
         seed += 1
-    views = views[:tables * decisions]
+    views = views[: tables * decisions]
 
     async def run() -> dict:
         lags: list[float] = []
@@ -116,9 +126,17 @@ def pool_loop_lag(tables: int, decisions: int, budget_ms: float, workers: int) -
             elapsed = time.perf_counter() - t0
             stop = True
             await tick
-            return {"tables": tables, "decisions": tables * decisions, "workers": workers, "budget_ms": budget_ms,
-                    "seconds": round(elapsed, 2), "decision_ms": pct([x for p in per for x in p]),
-                    "loop_lag_ms": pct(lags), "fallbacks": pool.fallbacks}
+            return {
+                "tables": tables,
+                "decisions": tables * decisions,
+                "workers": workers,
+                "budget_ms": budget_ms,
+                "seconds": round(elapsed, 2),
+                "decision_ms": pct([x for p in per for x in p]),
+                "loop_lag_ms": pct(lags),
+                "fallbacks": pool.fallbacks,
+            }
+
     return asyncio.run(run())
 
 
@@ -130,13 +148,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="first-game")
     ap.add_argument("--budget-ms", type=float, default=300.0)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--pool-tables", type=int, default=0,
-                    help="also measure the event loop's lag while hard bots think at this many tables "
-                         "through server/bot_pool.py (0: skip)")
+    ap.add_argument(
+        "--pool-tables",
+        type=int,
+        default=0,
+        help="also measure the event loop's lag while hard bots think at this many tables "
+        "through server/bot_pool.py (0: skip)",
+    )
     ap.add_argument("--pool-workers", type=int, default=2)
     a = ap.parse_args(argv)
-    out = {"benchmark": "bot decision time (ms, view included)", "players": a.players, "preset": a.preset,
-           "budget_ms": a.budget_ms, "kinds": {}}
+    out = {
+        "benchmark": "bot decision time (ms, view included)",
+        "players": a.players,
+        "preset": a.preset,
+        "budget_ms": a.budget_ms,
+        "kinds": {},
+    }
     for kind in ("random", "easy", "normal", "hard"):
         n = a.hard_games if kind == "hard" else a.games
         out["kinds"][kind] = measure(kind, n, a.players, a.preset, a.seed, a.budget_ms)

@@ -7,6 +7,7 @@
 stage and the seats that went on to win; `fit` fits a conditional logit per stage by Newton's
 method (pure Python) and prints the weights and the log-likelihood against a uniform guess.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import GameConfig, apply, legal_commands, new_game, view  # noqa: E402
-from engine.bots.policy_eval import FEATURES, features, stage_of  # noqa: E402
-from engine.bots.registry import make_bot  # noqa: E402
-from engine.city import complete_at  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game, view
+from engine.bots.policy_eval import FEATURES, features, stage_of
+from engine.bots.registry import make_bot
+from engine.city import complete_at
 
 
 def gen(args) -> None:

@@ -16,12 +16,13 @@ bytes per seat per move, and the time from posting a move to the last seat's
 frame (wall, one move at a time, so the sum of the seats' work).
 `--profile FILE` writes a cProfile of the measured moves.
 """
+
 from __future__ import annotations
 
 import argparse
 import asyncio
-import cProfile
 import contextvars
+import cProfile
 import functools
 import json
 import statistics
@@ -32,14 +33,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import GameConfig, apply, legal_commands, new_game, redact_events, view  # noqa: E402
-from engine.bots.random_bot import RandomBot  # noqa: E402
-from server.client_env import color_system_for  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.driver import SSHDriver  # noqa: E402
-from server.app_setup import prepare_app  # noqa: E402
-from server.session_info import SessionInfo  # noqa: E402
-from ui import CitadelsApp, UiOptions, ViewUpdate  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
+from engine.bots.random_bot import RandomBot
+from server.app_setup import prepare_app
+from server.client_env import color_system_for
+from server.config import ServerConfig
+from server.driver import SSHDriver
+from server.session_info import SessionInfo
+from ui import CitadelsApp, UiOptions, ViewUpdate
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 
@@ -99,13 +100,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tasks = []
     sent = asyncio.Event()
     for seat in range(args.seats):
-        info = SessionInfo(session_id=f"s{seat}", username=NAMES[seat], key_fingerprint=None, is_guest=True,
-                           peer_host="127.0.0.1", peer_port=0, term=args.term, color_system=colours, size=(w, h))
+        info = SessionInfo(
+            session_id=f"s{seat}",
+            username=NAMES[seat],
+            key_fingerprint=None,
+            is_guest=True,
+            peer_host="127.0.0.1",
+            peer_port=0,
+            term=args.term,
+            color_system=colours,
+            size=(w, h),
+        )
         app = CitadelsApp(None, UiOptions(name=NAMES[seat], show_chat=True, show_scores_at_end=False))
         ch = NullChannel(sent)
         prepare_app(app, info, functools.partial(SSHDriver, link=ch, limits=limits, color_system=colours))
-        tasks.append(asyncio.get_running_loop().create_task(
-            app.run_async(size=(w, h), mouse=True), context=contextvars.Context()))
+        tasks.append(
+            asyncio.get_running_loop().create_task(
+                app.run_async(size=(w, h), mouse=True), context=contextvars.Context()
+            )
+        )
         apps.append(app)
         channels.append(ch)
     while not all(a.is_running and a.screen is not None and a.table.is_mounted for a in apps):
@@ -128,7 +141,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             app.post_message(ViewUpdate(v, ev))
 
     # warm up: the first moves (first frames, caches)
-    warm, measured = game[: args.warmup], game[args.warmup: args.warmup + args.moves]
+    warm, measured = game[: args.warmup], game[args.warmup : args.warmup + args.moves]
     for move in warm:
         before = [c.frames for c in channels]
         post(move)
@@ -145,14 +158,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         post(move)
         try:
             await asyncio.wait_for(settle(before), 2)
-        except asyncio.TimeoutError:  # a move that changes nothing on some screen
+        except TimeoutError:  # a move that changes nothing on some screen
             pass
         if prof:
             prof.disable()
         walls.append((time.perf_counter() - t0) * 1000)
         if args.slow and walls[-1] > args.slow:
             kinds = sorted({e.kind for e in move[0][1]})
-            print(f"slow move {len(walls)}: {walls[-1]:.0f} ms, phase {move[0][0].phase}, events {kinds}", file=sys.stderr)
+            print(
+                f"slow move {len(walls)}: {walls[-1]:.0f} ms, phase {move[0][0].phase}, events {kinds}", file=sys.stderr
+            )
         await asyncio.sleep(0.02)  # let frame timers settle, as between real moves
     cpu = (time.process_time() - cpu0) * 1000
     sent = sum(c.bytes for c in channels) - bytes0
@@ -170,8 +185,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     per_move = max(cpu - idle, 0.0) / n
     walls.sort()
     return {
-        "benchmark": "render_cost", "size": f"{w}x{h}", "term": args.term, "seats": args.seats, "moves": n,
-        "cpu_ms_per_move": round(per_move, 2), "cpu_ms_per_seat_update": round(per_move / args.seats, 2),
+        "benchmark": "render_cost",
+        "size": f"{w}x{h}",
+        "term": args.term,
+        "seats": args.seats,
+        "moves": n,
+        "cpu_ms_per_move": round(per_move, 2),
+        "cpu_ms_per_seat_update": round(per_move / args.seats, 2),
         "bytes_per_seat_update": round(sent / n / args.seats),
         "wall_ms_to_last_frame_p50": round(statistics.median(walls), 1),
         "wall_ms_to_last_frame_p95": round(walls[int(0.95 * (n - 1))], 1),

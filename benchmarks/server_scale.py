@@ -31,6 +31,7 @@ with K tables of 5 hard bots playing (each decision searched in the pool, 300 ms
 
 Prints one JSON line per run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,15 +46,13 @@ import time
 from pathlib import Path
 
 import asyncssh
-from server_scale_clients import (ESC, Client, TableState, cpu_seconds, machine, open_client, pct,
-                                  rss_mb, split_tables)
+from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, rss_mb, split_tables
 from server_scale_hard import hard_run
 
 REPO = Path(__file__).resolve().parents[1]
 SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
 CONNECT_BATCH = 10
 SEAT_BATCH = 6  # tables started at once
-
 
 
 class Bench:
@@ -69,12 +68,23 @@ class Bench:
 
     # --- the server process and its control pipe
     async def start_server(self, bots: str) -> None:
-        spec = {"keys": str(self.tmp / "keys"), "saves": str(self.tmp / "saves"), "bots": bots,
-                "gc_interval": self.args.gc_interval, "overrides": json.loads(self.args.server_config),
-                "garbage_types": self.args.garbage_types}
+        spec = {
+            "keys": str(self.tmp / "keys"),
+            "saves": str(self.tmp / "saves"),
+            "bots": bots,
+            "gc_interval": self.args.gc_interval,
+            "overrides": json.loads(self.args.server_config),
+            "garbage_types": self.args.garbage_types,
+        }
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(SERVER_SCRIPT), json.dumps(spec), cwd=REPO,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 20)
+            sys.executable,
+            str(SERVER_SCRIPT),
+            json.dumps(spec),
+            cwd=REPO,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 20,
+        )
         cpus = os.cpu_count() or 1
         if cpus >= 2 and hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(self.proc.pid, {0})
@@ -139,7 +149,7 @@ class Bench:
         self.proc.stdin.close()
         try:
             await asyncio.wait_for(self.proc.wait(), 20)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.proc.kill()
             await self.proc.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -150,8 +160,9 @@ class Bench:
         while len(clients) < count:
             batch = min(CONNECT_BATCH, count - len(clients))
             keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(batch)]
-            opened = await asyncio.gather(*(open_client(self.port, f"{prefix}{len(clients) + i}", k)
-                                            for i, k in enumerate(keys)))
+            opened = await asyncio.gather(
+                *(open_client(self.port, f"{prefix}{len(clients) + i}", k) for i, k in enumerate(keys))
+            )
             for c, t in opened:
                 clients.append(c)
                 ms.append(t)
@@ -162,11 +173,11 @@ class Bench:
         sizes = split_tables(len(clients))
         groups, i = [], 0
         for size in sizes:
-            groups.append([c.key for c in clients[i:i + size]])
+            groups.append([c.key for c in clients[i : i + size]])
             i += size
         made = []
         for b in range(0, len(groups), SEAT_BATCH):
-            batch = groups[b:b + SEAT_BATCH]
+            batch = groups[b : b + SEAT_BATCH]
             for g in batch:
                 for k in g:
                     by_key[k].want = b"Round"  # the table screen is up
@@ -190,7 +201,7 @@ class Bench:
                 tb.changed.clear()
                 try:
                     await asyncio.wait_for(tb.changed.wait(), 10)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if tb.seq == last and not run["stop"]:  # the keys did not make a move: start over
                         run["stalls"] += 1
                         tb.clients[tb.seat].send(ESC + ESC)
@@ -210,7 +221,7 @@ class Bench:
             if run["pointer"] is not tb:
                 try:
                     await asyncio.wait_for(tb.pointed.wait(), max(0.0, pub_t + think - time.perf_counter()))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             probe = run["pointer"] is tb and not run["probe_busy"]
             await asyncio.sleep(max(0.0, pub_t + 0.3 - time.perf_counter()))
@@ -237,9 +248,14 @@ class Bench:
                             split = [(tb.pub_t - pressed) * 1000, (arrived - tb.pub_t) * 1000]
                             run["to_publish"].append(split[0])
                             run["from_publish"].append(split[1])
-                        run["slowest"].append([round(run["latency"][-1], 1), *(None if x is None else round(x, 1) for x in split),
-                                               round(pressed - run["t0"], 1)])
-                    except asyncio.TimeoutError:
+                        run["slowest"].append(
+                            [
+                                round(run["latency"][-1], 1),
+                                *(None if x is None else round(x, 1) for x in split),
+                                round(pressed - run["t0"], 1),
+                            ]
+                        )
+                    except TimeoutError:
                         run["probe_timeouts"] += 1
                     watcher.next_chunk = None
                 finally:
@@ -283,12 +299,25 @@ class Bench:
 
     async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
         """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
-        run = {"stop": False, "pointer": None, "index": -1, "probe_busy": False, "latency": [],
-               "to_publish": [], "from_publish": [], "slowest": [], "t0": time.perf_counter(),
-               # Tries spread over the window (one every min_window / tries seconds at most): back to
-               # back, the probes' own moves raised the load while latency was measured.
-               "next_probe_at": 0.0, "probe_interval": 0.9 * min_seconds / max(1, tries),
-               "probe_timeouts": 0, "stalls": 0, "tries": tries, "tables": tables}
+        run = {
+            "stop": False,
+            "pointer": None,
+            "index": -1,
+            "probe_busy": False,
+            "latency": [],
+            "to_publish": [],
+            "from_publish": [],
+            "slowest": [],
+            "t0": time.perf_counter(),
+            # Tries spread over the window (one every min_window / tries seconds at most): back to
+            # back, the probes' own moves raised the load while latency was measured.
+            "next_probe_at": 0.0,
+            "probe_interval": 0.9 * min_seconds / max(1, tries),
+            "probe_timeouts": 0,
+            "stalls": 0,
+            "tries": tries,
+            "tables": tables,
+        }
         st0 = await self.stats()
         cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
         ccpu0 = cpu_seconds(os.getpid())
@@ -314,15 +343,21 @@ class Bench:
         hook = st1["hook_s"] - st0["hook_s"]
         lat = run["latency"]
         return {
-            "tries": len(lat), "probe_timeouts": run["probe_timeouts"], "stalls": run["stalls"],
-            "key_to_screen_ms_p50": pct(lat, 50), "key_to_screen_ms_p95": pct(lat, 95),
+            "tries": len(lat),
+            "probe_timeouts": run["probe_timeouts"],
+            "stalls": run["stalls"],
+            "key_to_screen_ms_p50": pct(lat, 50),
+            "key_to_screen_ms_p95": pct(lat, 95),
             "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
             # [ms, key to publish, publish to screen, seconds into the window] of the slowest tries
-            "slowest_tries": sorted(run["slowest"], reverse=True)[:5], "probe_interval_s": round(run["probe_interval"], 2),
+            "slowest_tries": sorted(run["slowest"], reverse=True)[:5],
+            "probe_interval_s": round(run["probe_interval"], 2),
             # the same tries split where the table published the move (its view sent to every seat's app)
             "key_to_publish_ms_p50_p95": [pct(run["to_publish"], 50), pct(run["to_publish"], 95)],
             "publish_to_screen_ms_p50_p95": [pct(run["from_publish"], 50), pct(run["from_publish"], 95)],
-            "window_s": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 2),
+            "window_s": round(elapsed, 1),
+            "moves": moves,
+            "moves_per_s": round(moves / elapsed, 2),
             "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
             "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
             "bench_hook_ms_per_move": round(hook / moves * 1000, 2) if moves else None,
@@ -382,12 +417,17 @@ class Bench:
                     await self.request("profile", cmd="profile", on=False, path=str(Path(args.profile).resolve()))
                 await self.quiet_all(players)
                 level_result = {
-                    "sessions": level, "tables": len(live), "server_sessions": st["sessions"],
-                    "rss_mb": round(rss, 1), "mb_per_session": round((rss - baseline) / level, 2),
+                    "sessions": level,
+                    "tables": len(live),
+                    "server_sessions": st["sessions"],
+                    "rss_mb": round(rss, 1),
+                    "mb_per_session": round((rss - baseline) / level, 2),
                     "mb_per_added_session": round((rss - prev_rss) / (level - prev_n), 2),
                     "idle_cpu_percent": idle,
-                    "first_screen_ms_p50": pct(first_ms, 50), "first_screen_ms_max": round(max(first_ms), 1),
-                    "connect_s": round(connected_s, 1), "seat_and_start_s": round(seated_s, 1),
+                    "first_screen_ms_p50": pct(first_ms, 50),
+                    "first_screen_ms_max": round(max(first_ms), 1),
+                    "connect_s": round(connected_s, 1),
+                    "seat_and_start_s": round(seated_s, 1),
                     **act,
                     "level_s": round(time.monotonic() - started, 1),
                 }
@@ -401,7 +441,9 @@ class Bench:
             # The pauses above never scanned the frozen heap; this one does (not part of any figure
             # above): garbage cycles that only a full collection would free, over the whole run.
             garbage = await self.request("garbage", cmd="garbage")
-            result["cyclic_garbage_at_end"] = {k: garbage[k] for k in ("objects", "frozen_before", "ms", "types") if k in garbage}
+            result["cyclic_garbage_at_end"] = {
+                k: garbage[k] for k in ("objects", "frozen_before", "ms", "types") if k in garbage
+            }
             result["moves_total"] = self.moves
         finally:
             for c in players:
@@ -431,30 +473,65 @@ class Bench:
             after_wave.append(round(self.rss(), 1))
         await asyncio.sleep(args.gc_interval * 2 + 2)  # the quiet-time unfreeze + collect
         st = await self.stats(frozen=True)
-        return {"sessions": done, "wave": args.wave, "seated_meanwhile": seated, "seconds": round(time.monotonic() - t0, 1),
-                "rss_before_mb": round(before, 1), "rss_after_each_wave_mb": after_wave,
-                "rss_after_mb": round(self.rss(), 1), "server_gc": st["gc"]}
+        return {
+            "sessions": done,
+            "wave": args.wave,
+            "seated_meanwhile": seated,
+            "seconds": round(time.monotonic() - t0, 1),
+            "rss_before_mb": round(before, 1),
+            "rss_after_each_wave_mb": after_wave,
+            "rss_after_mb": round(self.rss(), 1),
+            "server_gc": st["gc"],
+        }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sessions", nargs="*", type=int, default=[10, 50, 100, 200, 300],
-                        help="player counts to measure (growing in one server)")
+    parser.add_argument(
+        "sessions",
+        nargs="*",
+        type=int,
+        default=[10, 50, 100, 200, 300],
+        help="player counts to measure (growing in one server)",
+    )
     parser.add_argument("--rate", type=float, default=0.2, help="background moves per second per table (mean)")
     parser.add_argument("--tries", type=int, default=100, help="key-to-screen tries per level")
     parser.add_argument("--min-window", type=float, default=20.0, help="shortest active window (s)")
     parser.add_argument("--max-window", type=float, default=120.0, help="longest active window (s)")
     parser.add_argument("--idle-seconds", type=float, default=5.0, help="quiet window for idle CPU")
-    parser.add_argument("--gc-freeze-wait", type=float, default=3.0, help="wait after seating (the gc freeze comes 2 s after the last app start)")
-    parser.add_argument("--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)")
+    parser.add_argument(
+        "--gc-freeze-wait",
+        type=float,
+        default=3.0,
+        help="wait after seating (the gc freeze comes 2 s after the last app start)",
+    )
+    parser.add_argument(
+        "--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)"
+    )
     parser.add_argument("--churn", type=int, default=1000, help="sessions that come and go after the levels (0: none)")
     parser.add_argument("--wave", type=int, default=100, help="sessions per churn wave")
-    parser.add_argument("--level-budget", type=float, default=280.0, help="a level is skipped unless this many seconds remain; connecting past half of it stops the run")
+    parser.add_argument(
+        "--level-budget",
+        type=float,
+        default=280.0,
+        help="a level is skipped unless this many seconds remain; connecting past half of it stops the run",
+    )
     parser.add_argument("--timeout", type=float, default=1500.0, help="overall time limit (s)")
-    parser.add_argument("--server-config", default="{}", help="JSON object of ServerConfig fields for the server (experiments)")
-    parser.add_argument("--garbage-types", type=int, default=0, help="list this many kinds of object in the cyclic garbage at the end (diagnosis)")
-    parser.add_argument("--profile", default="", help="cProfile the server during the last level's window into this file")
-    parser.add_argument("--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables")
+    parser.add_argument(
+        "--server-config", default="{}", help="JSON object of ServerConfig fields for the server (experiments)"
+    )
+    parser.add_argument(
+        "--garbage-types",
+        type=int,
+        default=0,
+        help="list this many kinds of object in the cyclic garbage at the end (diagnosis)",
+    )
+    parser.add_argument(
+        "--profile", default="", help="cProfile the server during the last level's window into this file"
+    )
+    parser.add_argument(
+        "--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables"
+    )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
     args = parser.parse_args()
     started = time.monotonic()

@@ -1,5 +1,6 @@
 """The measuring side of benchmarks/server_scale.py: readings of the server process from /proc,
 the asyncssh player clients (one key and PTY each, output timed as it arrives), per-table state."""
+
 from __future__ import annotations
 
 import asyncio
@@ -134,8 +135,17 @@ class Client:
 
 async def open_client(port: int, name: str, key: asyncssh.SSHKey) -> tuple[Client, float]:
     started = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-                                  agent_path=None, config=None, password=None, keepalive_interval=0)
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=name,
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        password=None,
+        keepalive_interval=0,
+    )
     process = await conn.create_process(term_type="xterm-256color", term_size=(120, 40), encoding=None)
     client = Client(conn, process, key.get_fingerprint("sha256"))
     client.want = LOBBY_TEXT + name.encode()
@@ -164,5 +174,10 @@ def machine() -> dict:
         load = os.getloadavg()
     except OSError:
         load = None
-    return {"python": platform.python_version(), "textual": textual.__version__, "asyncssh": asyncssh.__version__,
-            "cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in load] if load else None}
+    return {
+        "python": platform.python_version(),
+        "textual": textual.__version__,
+        "asyncssh": asyncssh.__version__,
+        "cpus": os.cpu_count(),
+        "loadavg_at_end": [round(x, 2) for x in load] if load else None,
+    }

@@ -1,6 +1,7 @@
 """The hard-bot run of benchmarks/server_scale.py (`--hard-tables K`): tables of people measured
 without, then with, K tables of `hard` bots whose decisions run in worker processes (issue 9).
 `self` is server_scale's `Bench` (its server process, clients and measuring window)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,13 @@ from server_scale_clients import Client, cpu_seconds, descendants
 async def hard_run(self: Any, deadline: float) -> dict:
     """Three tables of people measured without, then with, `--hard-tables` tables of hard bots (issue 9)."""
     args = self.args
-    result: dict = {"benchmark": "server_scale_hard", "rate_per_table": args.rate, "bots": "hard",
-                    "hard_tables": args.hard_tables, "human_tables": args.human_tables}
+    result: dict = {
+        "benchmark": "server_scale_hard",
+        "rate_per_table": args.rate,
+        "bots": "hard",
+        "hard_tables": args.hard_tables,
+        "human_tables": args.human_tables,
+    }
     await self.start_server("hard")
     result["pinning"] = self.pinning + "; hard-bot workers on all CPUs"
     players: list[Client] = []

@@ -5,11 +5,20 @@ folder: `citadels serve`'s `serve()` with a control pipe on stdin/stdout (one JS
 seat players at tables, stats, key paths of the seat to move, hard-bot tables, profiling, a full
 collection at the end). Table._publish is wrapped to report each move of the watched tables.
 """
-# ruff: noqa: E401, E402, E702
-import asyncio, cProfile, gc, json, os, random, sys, time
+
+import asyncio
+import cProfile
+import gc
+import json
+import os
+import random
+import sys
+import time
+
 sys.path.insert(0, os.getcwd())  # run with the repository as the working folder
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
 from game_helpers import key_path
+
 from engine import view as engine_view
 from server import table as table_mod
 from server.config import ServerConfig
@@ -24,9 +33,11 @@ watched = set()
 hard = set()
 state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
 
+
 def out(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
+
 
 def report(t):
     t0 = time.perf_counter()
@@ -39,7 +50,10 @@ def report(t):
     out(msg)
     state["hook_s"] += time.perf_counter() - t0
 
+
 _publish = table_mod.Table._publish
+
+
 def publish(self, events, *args, **kw):
     _publish(self, events, *args, **kw)
     if self.id in watched:
@@ -47,14 +61,23 @@ def publish(self, events, *args, **kw):
     elif self.id in hard and self.state.phase == "over":
         hard.discard(self.id)
         asyncio.get_running_loop().call_soon(new_hard_table)
+
+
 table_mod.Table._publish = publish
+
 
 class Dummy:  # the creator of a bot table: never connected
     guest = False
+
     def __init__(self, n):
         self.key, self.name, self.table, self.seat, self.at_table = f"bench-hard-{n}", f"hard{n}", None, None, False
-    def post(self, message): pass
-    def enter_table(self, table, seat): pass
+
+    def post(self, message):
+        pass
+
+    def enter_table(self, table, seat):
+        pass
+
 
 def new_hard_table():
     lobby = state["lobby"]
@@ -64,6 +87,7 @@ def new_hard_table():
     lobby.start(d)
     t.replace_with_bot(0, "hard")
     hard.add(t.id)
+
 
 def seat(groups):
     lobby = state["lobby"]
@@ -79,9 +103,11 @@ def seat(groups):
         tables.append({"id": t.id, "keys": [s.key for s in t.seats]})
     return tables
 
-gc_pauses: dict = {}   # generation -> longest pause (ms) of any collection, automatic ones included
-gc_recent: list = []   # collections over 10 ms since the last stats request: [generation, ms, freed]
+
+gc_pauses: dict = {}  # generation -> longest pause (ms) of any collection, automatic ones included
+gc_recent: list = []  # collections over 10 ms since the last stats request: [generation, ms, freed]
 _gc_started = [0.0]
+
 
 def _gc_timer(phase, info):
     if phase == "start":
@@ -99,19 +125,32 @@ def stats(frozen=False):
     pool = lobby.pool
     recent = list(gc_recent)
     gc_recent.clear()
-    return {"ev": "stats", "sessions": server.session_count, "hook_s": state["hook_s"],
-            "gc": {"collections": server.gc.collections, "last_collect_ms": round(server.gc.last_collect_ms, 1),
-                   "young_collections": server.gc.young_collections, "max_young_ms": round(server.gc.max_young_ms, 1),
-                   "paced_collections": server.gc.paced_collections, "max_paced_ms": round(server.gc.max_paced_ms, 1),
-                   "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
-                   "pauses_over_10ms": recent,
-                   "freezes": server.gc.freezes, "frozen_objects": gc.get_freeze_count() if frozen else None,  # O(n): 0.3 s at 2 M objects
-                   "counts": gc.get_count(), "gen_stats": [s["collections"] for s in gc.get_stats()]},
-            "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
-            "bot_moves": sum(t.bot_moves for t in lobby.tables.values()),
-            "hard_tables": len(hard), "hard_games_started": state["hard_started"],
-            "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
-            "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats())}
+    return {
+        "ev": "stats",
+        "sessions": server.session_count,
+        "hook_s": state["hook_s"],
+        "gc": {
+            "collections": server.gc.collections,
+            "last_collect_ms": round(server.gc.last_collect_ms, 1),
+            "young_collections": server.gc.young_collections,
+            "max_young_ms": round(server.gc.max_young_ms, 1),
+            "paced_collections": server.gc.paced_collections,
+            "max_paced_ms": round(server.gc.max_paced_ms, 1),
+            "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
+            "pauses_over_10ms": recent,
+            "freezes": server.gc.freezes,
+            "frozen_objects": gc.get_freeze_count() if frozen else None,  # O(n): 0.3 s at 2 M objects
+            "counts": gc.get_count(),
+            "gen_stats": [s["collections"] for s in gc.get_stats()],
+        },
+        "commands": sum(t.commands for t in lobby.tables.values() if t.id in watched),
+        "bot_moves": sum(t.bot_moves for t in lobby.tables.values()),
+        "hard_tables": len(hard),
+        "hard_games_started": state["hard_started"],
+        "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
+        "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats()),
+    }
+
 
 async def control(stop):
     loop = asyncio.get_running_loop()
@@ -142,9 +181,16 @@ async def control(stop):
                         kinds[kind] = kinds.get(kind, 0) + 1
                     gc.garbage.clear()
                 gc.freeze()
-                top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:args.get("garbage_types", 0)])
-                out({"ev": "garbage", "objects": found, "frozen_before": frozen,
-                     "ms": round((time.perf_counter() - t0) * 1000, 1), **({"types": top} if top else {})})
+                top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[: args.get("garbage_types", 0)])
+                out(
+                    {
+                        "ev": "garbage",
+                        "objects": found,
+                        "frozen_before": frozen,
+                        "ms": round((time.perf_counter() - t0) * 1000, 1),
+                        **({"types": top} if top else {}),
+                    }
+                )
             elif cmd == "keys":
                 t = state["lobby"].tables.get(req["t"])
                 if t is not None and t.state is not None:
@@ -166,21 +212,36 @@ async def control(stop):
         except Exception as e:
             out({"ev": "error", "cmd": cmd, "error": repr(e)})
 
+
 def multiprocessing_children():
     import multiprocessing
+
     return multiprocessing.active_children()
 
+
 async def main():
-    config = ServerConfig(port=0, keys_dir=args["keys"], saves_dir=args["saves"], max_sessions_per_address=100000,
-                          max_sessions=100000, max_tables=10000, log_level="WARNING", bot_kind=args["bots"],
-                          gc_collect_interval_seconds=args["gc_interval"], gc_quiet_seconds=1.0,
-                          **args.get("overrides", {}))
+    config = ServerConfig(
+        port=0,
+        keys_dir=args["keys"],
+        saves_dir=args["saves"],
+        max_sessions_per_address=100000,
+        max_sessions=100000,
+        max_tables=10000,
+        log_level="WARNING",
+        bot_kind=args["bots"],
+        gc_collect_interval_seconds=args["gc_interval"],
+        gc_quiet_seconds=1.0,
+        **args.get("overrides", {}),
+    )
     stop = asyncio.Event()
+
     def ready(server, lobby):
         state["server"], state["lobby"] = server, lobby
         out({"ev": "ready", "port": server.port})
         asyncio.get_running_loop().create_task(control(stop))
+
     await serve(config, [], ready=ready, stop=stop)
+
 
 # Only as the main script: the bot pool's workers (forkserver) import this file again as
 # __mp_main__, where reading argv and serving would kill them (BrokenProcessPool).

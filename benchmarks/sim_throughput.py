@@ -6,6 +6,7 @@ bots that search by playing games out. Prints one JSON line.
 
     python benchmarks/sim_throughput.py [--games 300] [--seed 0]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,9 +24,13 @@ def main() -> None:
     out: dict = {"benchmark": "sim_throughput", "python": platform.python_version(), "games": args.games}
     for n in (2, 5, 7):
         r = run(n, args.games, seed=args.seed, check_every=False)
-        out[f"p{n}"] = {"games_per_second": r.games_per_second, "commands_per_second": r.commands_per_second,
-                        "commands_per_game": round(r.commands / args.games, 1), "mean_rounds": r.mean_rounds,
-                        "failures": len(r.failures)}
+        out[f"p{n}"] = {
+            "games_per_second": r.games_per_second,
+            "commands_per_second": r.commands_per_second,
+            "commands_per_game": round(r.commands / args.games, 1),
+            "mean_rounds": r.mean_rounds,
+            "failures": len(r.failures),
+        }
     print(json.dumps(out))
 
 

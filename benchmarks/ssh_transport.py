@@ -248,7 +248,9 @@ def main() -> int:
     parser.add_argument("sessions", nargs="+", type=int, help="session counts to measure, e.g. 10 50 100")
     parser.add_argument("--idle-seconds", type=float, default=5.0, help="quiet window for idle CPU")
     parser.add_argument("--timeout", type=float, default=600.0, help="overall time limit in seconds")
-    parser.add_argument("--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)")
+    parser.add_argument(
+        "--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)"
+    )
     args = parser.parse_args()
     started = time.monotonic()
     result = asyncio.run(run(args.sessions, args.idle_seconds, started + args.timeout, args.gc_interval))

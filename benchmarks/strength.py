@@ -11,6 +11,7 @@ their games, with a 95% confidence interval (normal approximation; the per-chunk
 recovered from the chunks' intervals and pooled with the between-chunk spread), the fair share and
 the ratio to it. Prints one JSON line per table.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,9 @@ def pooled(parts: list[tuple[int, float, float]]) -> tuple[int, float, float]:
 
 
 def main(files: list[str]) -> int:
-    tables: dict[tuple, dict] = defaultdict(lambda: {"chunks": 0, "seeds": [], "seconds": 0.0, "kinds": defaultdict(list)})
+    tables: dict[tuple, dict] = defaultdict(
+        lambda: {"chunks": 0, "seeds": [], "seconds": 0.0, "kinds": defaultdict(list)}
+    )
     for fn in files:
         for line in open(fn):
             line = line.strip()
@@ -48,16 +51,26 @@ def main(files: list[str]) -> int:
                 var = (half / 1.96) ** 2 * v["games"]
                 t["kinds"][k].append((v["games"], v["win_rate"], var))
     for (players, _, _, tag), t in sorted(tables.items()):
-        out = {"players": players, "tag": tag, "chunks": t["chunks"], "seconds": round(t["seconds"], 1),
-               "lineup": t["lineup"], "kinds": {}}
+        out = {
+            "players": players,
+            "tag": tag,
+            "chunks": t["chunks"],
+            "seconds": round(t["seconds"], 1),
+            "lineup": t["lineup"],
+            "kinds": {},
+        }
         for k, parts in t["kinds"].items():
             m, mean, var = pooled(parts)
             half = 1.96 * math.sqrt(var / m)
             fair = 1.0 / players
-            out["kinds"][k] = {"games": m, "win_rate": round(mean, 4),
-                               "ci95": [round(mean - half, 4), round(mean + half, 4)],
-                               "fair_share": round(fair, 4), "vs_fair": round(mean / fair, 3),
-                               "vs_fair_ci95": [round((mean - half) / fair, 3), round((mean + half) / fair, 3)]}
+            out["kinds"][k] = {
+                "games": m,
+                "win_rate": round(mean, 4),
+                "ci95": [round(mean - half, 4), round(mean + half, 4)],
+                "fair_share": round(fair, 4),
+                "vs_fair": round(mean / fair, 3),
+                "vs_fair_ci95": [round((mean - half) / fair, 3), round((mean + half) / fair, 3)],
+            }
         print(json.dumps(out))
     return 0
 

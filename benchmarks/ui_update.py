@@ -15,6 +15,7 @@ Prints ONE JSON line:
     waits without updates.
 Apps run headless (Textual's test driver) at the given size.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import GameConfig, apply, legal_commands, new_game, redact_events, view  # noqa: E402
-from engine.bots.random_bot import RandomBot  # noqa: E402
-from ui import CitadelsApp, UiOptions, ViewUpdate  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
+from engine.bots.random_bot import RandomBot
+from ui import CitadelsApp, UiOptions, ViewUpdate
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox"]
 
@@ -123,11 +124,20 @@ def main() -> None:
     mb_tm, mb_rss = asyncio.run(memory_per_app(args.apps, (w, h), game[len(game) // 2]))
     cpu_ms, n = asyncio.run(cpu_per_update(updates, (w, h)))
     start_ms = asyncio.run(start_cost(5, (w, h), game[len(game) // 2]))
-    print(json.dumps({
-        "benchmark": "ui_update", "size": f"{w}x{h}", "apps": args.apps,
-        "mb_per_app_tracemalloc": round(mb_tm, 2), "mb_per_app_rss": round(mb_rss, 2),
-        "updates": n, "cpu_ms_per_update": round(cpu_ms, 2), "start_cpu_ms_per_app": round(start_ms, 1),
-    }))
+    print(
+        json.dumps(
+            {
+                "benchmark": "ui_update",
+                "size": f"{w}x{h}",
+                "apps": args.apps,
+                "mb_per_app_tracemalloc": round(mb_tm, 2),
+                "mb_per_app_rss": round(mb_rss, 2),
+                "updates": n,
+                "cpu_ms_per_update": round(cpu_ms, 2),
+                "start_cpu_ms_per_app": round(start_ms, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Each subcommand lives in its own module of this package with
 `add_parser(subparsers)` (which sets `func`) so that the parts stay apart.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """`citadels play`: a local game in this terminal, you against bots (no SSH)."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,11 +8,15 @@ NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("play", help="play a local game against bots in this terminal",
-                              description="Play Citadels in this terminal against bots (no network).")
+    p = subparsers.add_parser(
+        "play",
+        help="play a local game against bots in this terminal",
+        description="Play Citadels in this terminal against bots (no network).",
+    )
     p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2-8 (default 4)")
-    p.add_argument("--preset", default="first-game",
-                   help="line-up: first-game (default), a 2016 preset name, or random")
+    p.add_argument(
+        "--preset", default="first-game", help="line-up: first-game (default), a 2016 preset name, or random"
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one)")
     p.add_argument("--lang", choices=["en", "es"], default="en", help="language of the screen (F2 switches)")
     p.add_argument("--name", default="You", help="your name at the table")
@@ -40,8 +45,11 @@ def run(args: argparse.Namespace) -> int:
     names.insert(args.seat, args.name)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
-        table = LocalTable(GameConfig(players=names, preset=args.preset, seed=seed), human_seat=args.seat,
-                           bot_delay=max(args.bot_delay, 0.0))
+        table = LocalTable(
+            GameConfig(players=names, preset=args.preset, seed=seed),
+            human_seat=args.seat,
+            bot_delay=max(args.bot_delay, 0.0),
+        )
     except SetupError as e:
         print(e)
         return 2

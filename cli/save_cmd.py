@@ -4,6 +4,7 @@ Every file is decoded strictly and, unless --no-check, replayed from its seed an
 checked against its stored state before anything is printed. A file that cannot
 be used gets one line on stderr and exit status 1; no traceback.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -11,46 +12,64 @@ import sys
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("save", help="show, export or verify a save file",
-                       description="Tools for save files (a server's saves folder holds <id>.save files and "
-                                   "finished/<id>.save records; `citadels sim --save-dir` writes some too). "
-                                   "Exit status: 0 ok, 1 the file is not a usable save, 2 usage error.")
+    p = sub.add_parser(
+        "save",
+        help="show, export or verify a save file",
+        description="Tools for save files (a server's saves folder holds <id>.save files and "
+        "finished/<id>.save records; `citadels sim --save-dir` writes some too). "
+        "Exit status: 0 ok, 1 the file is not a usable save, 2 usage error.",
+    )
     ssub = p.add_subparsers(dest="save_command", metavar="ACTION")
 
-    show = ssub.add_parser("show", help="players, round, scores so far (no hidden card unless --reveal)",
-                           description="Print the players, the round and the scores so far. Hidden cards (hands, "
-                                       "characters not yet revealed, face-down discards, the deck) are shown only "
-                                       "with --reveal.")
+    show = ssub.add_parser(
+        "show",
+        help="players, round, scores so far (no hidden card unless --reveal)",
+        description="Print the players, the round and the scores so far. Hidden cards (hands, "
+        "characters not yet revealed, face-down discards, the deck) are shown only "
+        "with --reveal.",
+    )
     show.add_argument("file")
     show.add_argument("--reveal", action="store_true", help="also show every hidden card")
     show.add_argument("--no-check", action="store_true", help="skip the replay check (strict decoding still)")
     show.set_defaults(func=run_show)
 
-    export = ssub.add_parser("export", help="the whole save as JSON on stdout (hidden cards included)",
-                             description="Print the save as indented JSON (every field, hidden cards included), "
-                                         "for reading or diffing. A JSON export can be read back by every "
-                                         "`citadels save` action.")
+    export = ssub.add_parser(
+        "export",
+        help="the whole save as JSON on stdout (hidden cards included)",
+        description="Print the save as indented JSON (every field, hidden cards included), "
+        "for reading or diffing. A JSON export can be read back by every "
+        "`citadels save` action.",
+    )
     export.add_argument("file")
     export.add_argument("--compact", action="store_true", help="one line instead of indented JSON")
     export.add_argument("--no-check", action="store_true", help="skip the replay check (strict decoding still)")
     export.set_defaults(func=run_export)
 
-    verify = ssub.add_parser("verify", help="replay the log from the seed and check it reproduces the stored state",
-                             description="Replay the command log from the game's configuration and seed, each "
-                                         "command validated by the rules engine, and compare the result byte for "
-                                         "byte with the stored state. Exit 0 when it reproduces it.")
+    verify = ssub.add_parser(
+        "verify",
+        help="replay the log from the seed and check it reproduces the stored state",
+        description="Replay the command log from the game's configuration and seed, each "
+        "command validated by the rules engine, and compare the result byte for "
+        "byte with the stored state. Exit 0 when it reproduces it.",
+    )
     verify.add_argument("file")
     verify.set_defaults(func=run_verify)
 
-    replay = ssub.add_parser("replay", help="watch the game move by move in the terminal",
-                             description="Open the game in the replay screen: forward and back move by move "
-                                         "(arrows), a round at a time (PgUp/PgDn), start and end (Home/End), "
-                                         "from one seat's point of view (keys 1-8) or with everything revealed "
-                                         "(0). Finished and unfinished games alike.")
+    replay = ssub.add_parser(
+        "replay",
+        help="watch the game move by move in the terminal",
+        description="Open the game in the replay screen: forward and back move by move "
+        "(arrows), a round at a time (PgUp/PgDn), start and end (Home/End), "
+        "from one seat's point of view (keys 1-8) or with everything revealed "
+        "(0). Finished and unfinished games alike.",
+    )
     replay.add_argument("file")
     who = replay.add_mutually_exclusive_group()
-    who.add_argument("--seat", help="start from this seat's point of view: its number as `citadels save show` "
-                                    "lists it (0 = the first player) or the player's name")
+    who.add_argument(
+        "--seat",
+        help="start from this seat's point of view: its number as `citadels save show` "
+        "lists it (0 = the first player) or the player's name",
+    )
     who.add_argument("--all", action="store_true", help="start with everything revealed (the default)")
     replay.add_argument("--lang", choices=["en", "es"], default="en", help="language (F2 switches)")
     replay.add_argument("--end", action="store_true", help="start at the end instead of the deal")
@@ -103,8 +122,10 @@ def run_verify(args: argparse.Namespace) -> int:
         return 1
     g = save.state
     status = "finished" if save.finished else f"round {g.round}, {g.phase}"
-    _write(f"ok: {args.file}: {len(save.log)} commands replayed from seed {save.config.seed} reproduce the "
-           f"saved state ({status})\n")
+    _write(
+        f"ok: {args.file}: {len(save.log)} commands replayed from seed {save.config.seed} reproduce the "
+        f"saved state ({status})\n"
+    )
     return 0
 
 
@@ -122,8 +143,10 @@ def run_replay(args: argparse.Namespace) -> int:
         elif args.seat in names:
             seat = names.index(args.seat)
         else:
-            print(f"citadels save: --seat {args.seat}: no such seat (0-{len(names) - 1} or one of "
-                  f"{', '.join(names)})", file=sys.stderr)
+            print(
+                f"citadels save: --seat {args.seat}: no such seat (0-{len(names) - 1} or one of {', '.join(names)})",
+                file=sys.stderr,
+            )
             return 2
     from ui.screens.replay import ReplayApp, ReplayOptions
 
@@ -159,11 +182,15 @@ def run_show(args: argparse.Namespace) -> int:
     v = view(g, None)
     out: list[str] = []
     line_up = cfg.preset or ("custom" if cfg.characters else "first-game")
-    out.append(f"Save {save.id!r} (format {save.version}), created {save.created:%Y-%m-%d %H:%M:%S %Z}, "
-               f"updated {save.updated:%Y-%m-%d %H:%M:%S %Z}")
+    out.append(
+        f"Save {save.id!r} (format {save.version}), created {save.created:%Y-%m-%d %H:%M:%S %Z}, "
+        f"updated {save.updated:%Y-%m-%d %H:%M:%S %Z}"
+    )
     state = "finished" if save.finished else f"round {g.round}, {g.phase}"
-    out.append(f"Game: {len(g.players)} players, rules {cfg.rules}, line-up {line_up}, seed {cfg.seed}; "
-               f"{len(save.log)} commands; {state}")
+    out.append(
+        f"Game: {len(g.players)} players, rules {cfg.rules}, line-up {line_up}, seed {cfg.seed}; "
+        f"{len(save.log)} commands; {state}"
+    )
     out.append(f"Characters: {', '.join(g.lineup)}")
     out.append(f"Unique districts: {', '.join(g.uniques)}")
     if not save.finished:
@@ -187,8 +214,10 @@ def run_show(args: argparse.Namespace) -> int:
         if pv.seat in (g.winners or []):
             marks.append("WINNER")
         shown = [c for c in pv.characters if c]
-        line = (f"  {pv.seat}. {who}: {score} points; {pv.gold} gold, {pv.hand_size} cards in hand, "
-                f"{len(pv.city)} districts" + (f" ({', '.join(marks)})" if marks else ""))
+        line = (
+            f"  {pv.seat}. {who}: {score} points; {pv.gold} gold, {pv.hand_size} cards in hand, "
+            f"{len(pv.city)} districts" + (f" ({', '.join(marks)})" if marks else "")
+        )
         out.append(line)
         if pv.city:
             out.append("     city: " + ", ".join(b.name for b in pv.city))
@@ -205,8 +234,7 @@ def run_show(args: argparse.Namespace) -> int:
         out.append(f"Face-down discards: {', '.join(sel.facedown) or '-'}")
         out.append(f"Deck ({len(g.deck)}, top first): {', '.join(reversed(g.deck)) or '-'}")
     else:
-        out.append(f"Deck: {v.deck_size} cards; face-down discards: {v.facedown_count}. "
-                   "(Hidden cards: use --reveal.)")
+        out.append(f"Deck: {v.deck_size} cards; face-down discards: {v.facedown_count}. (Hidden cards: use --reveal.)")
     _write("\n".join(out) + "\n")
     return 0
 

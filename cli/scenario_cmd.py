@@ -1,4 +1,5 @@
 """`citadels scenario run PATH...`: run scenario files or folders of them."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,14 +8,20 @@ from pathlib import Path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("scenario", help="run rules scenarios (TOML files, see docs/scenarios.md)",
-                       description="Rules scenarios: TOML files that set up a position, play commands and "
-                                   "check expectations (see docs/scenarios.md).")
+    p = sub.add_parser(
+        "scenario",
+        help="run rules scenarios (TOML files, see docs/scenarios.md)",
+        description="Rules scenarios: TOML files that set up a position, play commands and "
+        "check expectations (see docs/scenarios.md).",
+    )
     ss = p.add_subparsers(dest="scenario_command", metavar="ACTION")
-    r = ss.add_parser("run", help="run scenario files or folders; one line per scenario and a summary",
-                      description="Run scenario files (or every *.toml below a folder). Prints PASS or FAIL with "
-                                  "what differed for each, then a summary. Exits 1 if any fails, 2 if a file is "
-                                  "malformed.")
+    r = ss.add_parser(
+        "run",
+        help="run scenario files or folders; one line per scenario and a summary",
+        description="Run scenario files (or every *.toml below a folder). Prints PASS or FAIL with "
+        "what differed for each, then a summary. Exits 1 if any fails, 2 if a file is "
+        "malformed.",
+    )
     r.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     r.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     r.set_defaults(func=run)

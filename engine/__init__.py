@@ -7,6 +7,7 @@ Public API:
     view(state, seat | None) -> View         (what that seat may know)
     redact_event(event, seat) -> Event
 """
+
 from . import roles as _roles  # noqa: F401  (registers the characters)
 from . import uniques as _uniques  # noqa: F401  (registers the unique districts)
 from . import variants as _variants  # noqa: F401  (registers the rules variants: the Plague)
@@ -20,6 +21,21 @@ from .state import GameState, copy_state
 from .view import View, redact_event, redact_events, view, view_bytes
 
 __all__ = [
-    "apply", "explain", "waiting_for", "Command", "IllegalCommand", "SetupError", "Event", "legal_commands",
-    "GameConfig", "new_game", "GameState", "copy_state", "View", "redact_event", "redact_events", "view", "view_bytes",
+    "Command",
+    "Event",
+    "GameConfig",
+    "GameState",
+    "IllegalCommand",
+    "SetupError",
+    "View",
+    "apply",
+    "copy_state",
+    "explain",
+    "legal_commands",
+    "new_game",
+    "redact_event",
+    "redact_events",
+    "view",
+    "view_bytes",
+    "waiting_for",
 ]

@@ -5,13 +5,28 @@ allowed. A refused command raises `IllegalCommand` with a sentence for the
 player and changes nothing. `check=False` skips validation for commands that
 were just taken from `legal_commands` (bots and simulations).
 """
+
 from __future__ import annotations
 
 from . import build, flow, selection, turn
 from .cards.characters import CHARACTERS
 from .cards.districts import DISTRICTS
-from .commands import (Ability, Build, Choose, Command, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep,
-                       Pick, Select, TakeGold, Unselect)
+from .commands import (
+    Ability,
+    Build,
+    Choose,
+    Command,
+    Confirm,
+    DiscardCharacter,
+    DrawCards,
+    EndTurn,
+    Income,
+    Keep,
+    Pick,
+    Select,
+    TakeGold,
+    Unselect,
+)
 from .decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
 from .errors import IllegalCommand
 from .events import Event
@@ -21,9 +36,8 @@ from .state import GameState
 
 
 def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
-    if check:
-        if cmd not in legal_commands(g, cmd.seat):
-            raise IllegalCommand(explain(g, cmd))
+    if check and cmd not in legal_commands(g, cmd.seat):
+        raise IllegalCommand(explain(g, cmd))
     ev: list[Event] = []
     _dispatch(g, cmd, ev)
     g.seq += 1

@@ -5,6 +5,7 @@ Cards change these rules through hooks: cost (Factory), limit exemptions
 Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 (Magistrate), and after a district enters a city (Tax Collector).
 """
+
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
@@ -131,8 +132,9 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         u.on_built(g, t.seat, ev)  # older districts acting when built (Lighthouse, Bell Tower)
 
 
-def place(g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None,
-          taxed: bool = True) -> None:
+def place(
+    g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None, taxed: bool = True
+) -> None:
     """A district enters `seat`'s city."""
     g.players[seat].city.append(b)
     ev.append(Event("built", seat=seat, district=b.name, gold=paid, option=via))

@@ -1,4 +1,5 @@
 """Facts about cities: types, costs, completeness, protections."""
+
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
@@ -30,10 +31,7 @@ def value(b: Built, g: GameState | None = None) -> int:
 
 
 def has(g: GameState, seat: int, name: str) -> bool:
-    for b in g.players[seat].city:
-        if b.name == name:
-            return True
-    return False
+    return any(b.name == name for b in g.players[seat].city)
 
 
 def find(g: GameState, seat: int, name: str) -> Built | None:

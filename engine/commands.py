@@ -5,6 +5,7 @@ Core commands cover the flow; every character and unique-district ability is an
 the target fields it needs. Small decisions answer with `Choose`, multi-card
 choices with `Select`/`Unselect`/`Confirm`.
 """
+
 from __future__ import annotations
 
 from msgspec import Struct
@@ -81,6 +82,17 @@ class EndTurn(Struct, tag="end_turn", frozen=True):
 
 
 Command = (
-    Pick | DiscardCharacter | TakeGold | DrawCards | Keep | Build | Income | Ability | Choose | Select | Unselect
-    | Confirm | EndTurn
+    Pick
+    | DiscardCharacter
+    | TakeGold
+    | DrawCards
+    | Keep
+    | Build
+    | Income
+    | Ability
+    | Choose
+    | Select
+    | Unselect
+    | Confirm
+    | EndTurn
 )

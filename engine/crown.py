@@ -1,4 +1,5 @@
 """The crown: one holder, who picks first and calls the characters."""
+
 from __future__ import annotations
 
 from .events import Event

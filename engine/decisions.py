@@ -5,6 +5,7 @@ belong to another seat (a bribe, a warrant reveal, the Theater). Generic
 decisions (`Choice`, `SelectCards`) carry a key naming the card rule that
 resolves them, so a new card adds a handler, not a new decision type.
 """
+
 from __future__ import annotations
 
 from msgspec import Struct, field

@@ -1,4 +1,5 @@
 """The district deck: drawing from the top, discarding to the bottom."""
+
 from __future__ import annotations
 
 from .rng import Rng

@@ -17,6 +17,7 @@
 `GameState.uniques` holds every purple card shuffled into the deck, copies
 repeated (two Keeps), so the invariants' card count stays `base + uniques`.
 """
+
 from __future__ import annotations
 
 from .cards.characters import ORIGINAL_EIGHT
@@ -64,7 +65,7 @@ def _dark_city_characters(cfg, rules: RuleSet, n: int, rng: Rng) -> list[str]:
         want9 = n == 8 or (4 <= n <= 7 and (cfg.rank9 if cfg.rank9 is not None else rng.below(2) == 1))
         if want9:
             given.append("Queen" if n >= 5 and rng.below(2) else "Artist")
-    elif cfg.rank9 and 4 <= n and not any(rank("2000", c) == 9 for c in given):
+    elif cfg.rank9 and n >= 4 and not any(rank("2000", c) == 9 for c in given):
         given.append("Artist")
     swapped = {rank("2000", c): c for c in given}
     chars = [swapped.get(rank("2000", c), c) for c in ORIGINAL_EIGHT]
@@ -103,8 +104,10 @@ def _dark_city_deck(cfg, chars: list[str], rng: Rng) -> list[str]:
         for _ in range(allowed[0]):
             basic.pop(rng.below(len(basic)))
     elif len(removed) not in allowed:
-        raise SetupError(f"With {k} Dark City districts remove {' or '.join(map(str, allowed))} basic purple "
-                         f"districts, not {len(removed)} (2-3 added, then 2-3 more replacing as many).")
+        raise SetupError(
+            f"With {k} Dark City districts remove {' or '.join(map(str, allowed))} basic purple "
+            f"districts, not {len(removed)} (2-3 added, then 2-3 more replacing as many)."
+        )
     if "Diplomat" in chars and "Graveyard" in basic:
         basic.remove("Graveyard")  # not used with the Diplomat
     return basic + added

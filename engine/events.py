@@ -6,6 +6,7 @@ other fields say who and what. `private` lists the seats that may see the
 hidden fields (`character`, `card`, `cards`); everyone else receives the event
 with those fields blanked (see `view.redact_event`).
 """
+
 from __future__ import annotations
 
 from msgspec import Struct, field

@@ -2,6 +2,7 @@
 
 It knows no card by name; it calls the hooks of `engine.hooks`.
 """
+
 from __future__ import annotations
 
 from . import selection

@@ -7,9 +7,11 @@ hooks. Defaults do nothing, so a card overrides only what it changes.
 `Choice` and `SelectCards` decisions are resolved by the handler registered
 under their `about`/`purpose` key.
 """
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .commands import Ability, Build
@@ -266,6 +268,7 @@ def choice(about: str) -> Callable:
     def deco(fn: Callable) -> Callable:
         CHOICES[about] = fn
         return fn
+
     return deco
 
 
@@ -273,6 +276,7 @@ def select(purpose: str) -> Callable:
     def deco(fn: Callable) -> Callable:
         SELECTS[purpose] = fn
         return fn
+
     return deco
 
 

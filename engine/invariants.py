@@ -1,4 +1,5 @@
 """Invariants every state must satisfy; the simulator and property tests check them."""
+
 from __future__ import annotations
 
 from collections import Counter

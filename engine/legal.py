@@ -3,10 +3,11 @@
 The UI builds its prompt from this list and bots choose from it; `apply`
 refuses anything not in it. The list is ordered deterministically.
 """
+
 from __future__ import annotations
 
 from . import turn
-from .commands import Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect, Choose
+from .commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
 from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
 from .state import GameState
 

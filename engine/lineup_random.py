@@ -12,6 +12,7 @@ We read it as a spread: one district of each cost 2, 3, 4, 5 and 6 first, then
 them). The draw uses its own generator stream derived from the game seed, so
 the same seed gives the same line-up and the game's shuffles are unchanged.
 """
+
 from __future__ import annotations
 
 from .cards.characters import CHARACTERS, RANK
@@ -58,8 +59,9 @@ def random_uniques(rng: Rng, count: int = 14) -> list[str]:
     return sorted(chosen)
 
 
-def random_lineup(players: int, seed: int, rank9: bool | None = None,
-                  rank9_allowed: bool = True) -> tuple[list[str], list[str]]:
+def random_lineup(
+    players: int, seed: int, rank9: bool | None = None, rank9_allowed: bool = True
+) -> tuple[list[str], list[str]]:
     """(characters in rank order, 14 unique districts) for `players` and `seed`."""
     rng = _rng(seed)
     chars = random_characters(players, rng, rank9, rank9_allowed)

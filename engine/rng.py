@@ -3,9 +3,11 @@
 SplitMix64: the state is stored in the game state, so a saved game continues
 with exactly the same draws. Not for cryptography; for shuffles.
 """
+
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1

@@ -4,6 +4,7 @@ A rule set is data. The flow asks it how many districts complete a city,
 which characters and districts exist, and which selection procedure a player
 count uses. Part 4 adds the older editions as more rows.
 """
+
 from __future__ import annotations
 
 import msgspec
@@ -33,8 +34,18 @@ class RuleSet(msgspec.Struct, frozen=True):
 
 
 _ORIGINAL = ("Assassin", "Thief", "Magician", "King", "Bishop", "Merchant", "Architect", "Warlord")
-_DARK_CITY = ("Witch", "Tax Collector", "Wizard", "Emperor", "Abbot", "Alchemist", "Navigator", "Diplomat", "Artist",
-              "Queen")
+_DARK_CITY = (
+    "Witch",
+    "Tax Collector",
+    "Wizard",
+    "Emperor",
+    "Abbot",
+    "Alchemist",
+    "Navigator",
+    "Diplomat",
+    "Artist",
+    "Queen",
+)
 
 RULESETS: dict[str, RuleSet] = {
     r.name: r
@@ -43,31 +54,71 @@ RULESETS: dict[str, RuleSet] = {
         # The Classic variant: cities complete at 8 districts whatever the player count.
         RuleSet("2016-classic-variant", "Citadels (2016), Classic variant: cities complete at 8", complete_at=8),
         # The Classic 2016 box (seed 001): 8 characters, the fixed 68-card deck, 2-7 players.
-        RuleSet("classic", "Citadels Classic (2016 box)", max_players=7, three_player_characters=8,
-                rank9_allowed=False, edition="classic", deck="classic", characters=_ORIGINAL),
-        RuleSet("classic-variant", "Citadels Classic (2016 box), Classic variant: cities complete at 8",
-                max_players=7, complete_at=8, three_player_characters=8, rank9_allowed=False, edition="classic",
-                deck="classic", characters=_ORIGINAL),
+        RuleSet(
+            "classic",
+            "Citadels Classic (2016 box)",
+            max_players=7,
+            three_player_characters=8,
+            rank9_allowed=False,
+            edition="classic",
+            deck="classic",
+            characters=_ORIGINAL,
+        ),
+        RuleSet(
+            "classic-variant",
+            "Citadels Classic (2016 box), Classic variant: cities complete at 8",
+            max_players=7,
+            complete_at=8,
+            three_player_characters=8,
+            rank9_allowed=False,
+            edition="classic",
+            deck="classic",
+            characters=_ORIGINAL,
+        ),
         # The 2000 edition, basic game (seeds 003, 004): cities complete at 8 for every player count.
-        RuleSet("original-2000", "Citadels (2000)", max_players=7, complete_at=8, three_player_characters=8,
-                rank9_allowed=False, faceup_before_facedown=False, edition="2000", deck="2000",
-                characters=_ORIGINAL, max_substitutes=0, reveal_killed=True, rank8_at_end=True, tiebreak="gold",
-                options=("short-7", "short-6", "plague")),
+        RuleSet(
+            "original-2000",
+            "Citadels (2000)",
+            max_players=7,
+            complete_at=8,
+            three_player_characters=8,
+            rank9_allowed=False,
+            faceup_before_facedown=False,
+            edition="2000",
+            deck="2000",
+            characters=_ORIGINAL,
+            max_substitutes=0,
+            reveal_killed=True,
+            rank8_at_end=True,
+            tiebreak="gold",
+            options=("short-7", "short-6", "plague"),
+        ),
         # The 2000 edition with The Dark City (seed 004): one or two bonus characters swapped in, an
         # optional rank 9 (needed with 8 players), 2-6 bonus purple districts.
-        RuleSet("dark-city", "Citadels (2000) with The Dark City", complete_at=8, three_player_characters=8,
-                faceup_before_facedown=False, edition="2000", deck="2000", characters=_ORIGINAL + _DARK_CITY,
-                max_substitutes=2, reveal_killed=True, rank8_at_end=True, tiebreak="gold",
-                options=("characters", "uniques", "rank9", "short-7", "short-6", "plague")),
+        RuleSet(
+            "dark-city",
+            "Citadels (2000) with The Dark City",
+            complete_at=8,
+            three_player_characters=8,
+            faceup_before_facedown=False,
+            edition="2000",
+            deck="2000",
+            characters=_ORIGINAL + _DARK_CITY,
+            max_substitutes=2,
+            reveal_killed=True,
+            rank8_at_end=True,
+            tiebreak="gold",
+            options=("characters", "uniques", "rank9", "short-7", "short-6", "plague"),
+        ),
     ]
 }
 
 # What each option of `RuleSet.options` means (GameConfig fields and variants), for the lobby.
 OPTIONS = {
     "characters": "Dark City characters swapped in for the basic ones of the same rank (one or two), "
-                  "and a rank-9 character (GameConfig.characters)",
+    "and a rank-9 character (GameConfig.characters)",
     "uniques": "Dark City purple districts added to the deck (2-3; 4-6 replacing basic purple ones) "
-               "(GameConfig.uniques)",
+    "(GameConfig.uniques)",
     "rank9": "play with a rank-9 character with 4-7 players (GameConfig.rank9)",
     "short-7": "short game: cities complete at 7 districts (variant)",
     "short-6": "short game: cities complete at 6 districts (variant)",
@@ -78,9 +129,17 @@ VARIANTS = ("short-7", "short-6", "plague")
 
 def catalogue() -> list[dict]:
     """The rule sets for the lobby: name, title, player counts, and the options each takes."""
-    return [{"name": r.name, "title": r.title, "min_players": r.min_players, "max_players": r.max_players,
-             "edition": r.edition, "options": [{"name": o, "description": OPTIONS[o]} for o in r.options]}
-            for r in RULESETS.values()]
+    return [
+        {
+            "name": r.name,
+            "title": r.title,
+            "min_players": r.min_players,
+            "max_players": r.max_players,
+            "edition": r.edition,
+            "options": [{"name": o, "description": OPTIONS[o]} for o in r.options],
+        }
+        for r in RULESETS.values()
+    ]
 
 
 def with_variants(rules: RuleSet, variants: list[str] | tuple[str, ...]) -> RuleSet:

@@ -34,12 +34,14 @@ reproduce the snapshot byte for byte. A save whose log does not match its
 config or its snapshot ("from another game") is refused. Every refusal is a
 `SaveError` with a one-line message; nothing is changed.
 """
+
 from __future__ import annotations
 
 import struct
 import zlib
-from datetime import datetime, timezone
-from typing import Annotated, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta, Struct, field
@@ -87,14 +89,31 @@ class Save(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
-def new_save(table_id: str, config: GameConfig, seats: list[Seat], state: GameState, log: list[Command] | None = None,
-             *, created: datetime, updated: datetime | None = None) -> Save:
+def new_save(
+    table_id: str,
+    config: GameConfig,
+    seats: list[Seat],
+    state: GameState,
+    log: list[Command] | None = None,
+    *,
+    created: datetime,
+    updated: datetime | None = None,
+) -> Save:
     """A save of `state`, reached from `config` by `log` (a new game: log empty)."""
-    return Save(version=FORMAT_VERSION, id=table_id, config=config, seats=list(seats), log=list(log or []),
-                state=state, finished=state.phase == "over", created=created, updated=updated or created)
+    return Save(
+        version=FORMAT_VERSION,
+        id=table_id,
+        config=config,
+        seats=list(seats),
+        log=list(log or []),
+        state=state,
+        finished=state.phase == "over",
+        created=created,
+        updated=updated or created,
+    )
 
 
 # -- encoding -------------------------------------------------------------------------------------------
@@ -127,6 +146,7 @@ def to_json(save: Save, indent: int = 2) -> bytes:
 
 # -- loading --------------------------------------------------------------------------------------------
 
+
 def _describe(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
@@ -138,7 +158,7 @@ def read_header(data: bytes) -> tuple[int, int]:
     if len(data) > MAX_SAVE_BYTES + HEADER.size:
         raise SaveError(f"the file is {len(data)} bytes, more than the {MAX_SAVE_BYTES} bytes a save may have")
     if len(data) < HEADER.size:
-        if MAGIC.startswith(data[:len(MAGIC)]):
+        if MAGIC.startswith(data[: len(MAGIC)]):
             raise SaveError(f"the save is truncated: {len(data)} bytes, shorter than its own header")
         raise SaveError("not a Citadels save (no save header)")
     magic, version, _reserved, length, crc = HEADER.unpack_from(data)
@@ -147,13 +167,17 @@ def read_header(data: bytes) -> tuple[int, int]:
             raise SaveError("this is JSON, not a save file: read it with loads_json")
         raise SaveError("not a Citadels save (no save header)")
     if version > FORMAT_VERSION:
-        raise SaveError(f"the save uses format version {version}, newer than this program's {FORMAT_VERSION}: "
-                        "update citadels to load it")
+        raise SaveError(
+            f"the save uses format version {version}, newer than this program's {FORMAT_VERSION}: "
+            "update citadels to load it"
+        )
     if version < 1:
         raise SaveError(f"the save declares format version {version}, which never existed: the file is corrupt")
     if version < FORMAT_VERSION:  # pragma: no cover - no older format exists yet
-        raise SaveError(f"the save uses format version {version}, older than this program's {FORMAT_VERSION}; "
-                        f"load it with an older citadels and finish the game there")
+        raise SaveError(
+            f"the save uses format version {version}, older than this program's {FORMAT_VERSION}; "
+            f"load it with an older citadels and finish the game there"
+        )
     if length > MAX_SAVE_BYTES:
         raise SaveError(f"the save declares a {length}-byte body, more than the {MAX_SAVE_BYTES} bytes allowed")
     have = len(data) - HEADER.size
@@ -161,7 +185,7 @@ def read_header(data: bytes) -> tuple[int, int]:
         raise SaveError(f"the save is truncated: {have} of {length} bytes")
     if have > length:
         raise SaveError(f"the save has {have - length} unexpected bytes after its end: the file is corrupt")
-    if zlib.crc32(memoryview(data)[HEADER.size:]) != crc:
+    if zlib.crc32(memoryview(data)[HEADER.size :]) != crc:
         raise SaveError("the save is corrupt: its checksum does not match its contents")
     return version, length
 
@@ -183,7 +207,7 @@ def loads(data: bytes, *, check: bool = True) -> Save:
     """Decode and check a save. `check=True` also replays the log (see `verify`);
     the returned save then holds the replayed state (identical bytes, engine types)."""
     read_header(data)
-    save = _decode_typed(_dec.decode, memoryview(data)[HEADER.size:])
+    save = _decode_typed(_dec.decode, memoryview(data)[HEADER.size :])
     return _checked(save, check)
 
 
@@ -199,8 +223,10 @@ def loads_json(data: bytes, *, check: bool = True) -> Save:
 
 def _checked(save: Save, check: bool) -> Save:
     if save.version != FORMAT_VERSION:
-        raise SaveError(f"the save's body declares format version {save.version}, not {FORMAT_VERSION}: "
-                        "the file is corrupt or from another version")
+        raise SaveError(
+            f"the save's body declares format version {save.version}, not {FORMAT_VERSION}: "
+            "the file is corrupt or from another version"
+        )
     consistency(save)
     if check:
         save.state = verify(save)
@@ -217,8 +243,10 @@ def consistency(save: Save) -> None:
     if [p.name for p in st.players] != list(cfg.players):
         raise SaveError("the save's state has other players than its game: the state is from another game")
     if st.seq != len(save.log):
-        raise SaveError(f"the save's state is after {st.seq} commands but its log has {len(save.log)}: "
-                        "the log and the state are from different games or moments")
+        raise SaveError(
+            f"the save's state is after {st.seq} commands but its log has {len(save.log)}: "
+            "the log and the state are from different games or moments"
+        )
     if st.rules.name != cfg.rules:
         raise SaveError(f"the save's state uses rules {st.rules.name!r} but its game {cfg.rules!r}: from another game")
     if save.finished != (st.phase == "over"):
@@ -226,6 +254,7 @@ def consistency(save: Save) -> None:
 
 
 # -- replay ---------------------------------------------------------------------------------------------
+
 
 def start(save: Save) -> tuple[GameState, list[Event]]:
     """The game as it began: `new_game(save.config)`, or SaveError."""
@@ -252,8 +281,10 @@ def _steps(g: GameState, log: list[Command]) -> Iterator[tuple[int, Command, lis
         try:
             ev = apply(g, cmd)
         except IllegalCommand as e:
-            raise SaveError(f"command {n} of the log ({type(cmd).__struct_config__.tag}) is illegal in this game "
-                            f"({e}): the log is from another game") from None
+            raise SaveError(
+                f"command {n} of the log ({type(cmd).__struct_config__.tag}) is illegal in this game "
+                f"({e}): the log is from another game"
+            ) from None
         except Exception as e:
             raise SaveError(f"command {n} of the log cannot be replayed: {_describe(e)}") from None
         yield n, cmd, ev, g
@@ -272,8 +303,10 @@ def verify(save: Save) -> GameState:
     g = replay(save)
     if encode_state(g) != encode_state(save.state):
         where = _first_difference(g, save.state)
-        raise SaveError(f"replaying the log does not reproduce the saved state ({where}): the save is from another "
-                        "game, was edited, or was made by a different version of the rules")
+        raise SaveError(
+            f"replaying the log does not reproduce the saved state ({where}): the save is from another "
+            "game, was edited, or was made by a different version of the rules"
+        )
     return g
 
 

@@ -5,15 +5,16 @@ are made for each player so as to maximise their score: each unique district
 that offers a choice lists its options through `Unique.score_options`, and
 every combination is tried (there are at most a handful).
 """
+
 from __future__ import annotations
 
 import itertools
 
-from .cards.editions import rank
 from .cards.districts import DISTRICTS, TYPES
+from .cards.editions import rank
 from .city import complete_at, size, value
 from .hooks import UNIQUES
-from .state import GameState, Score  # noqa: F401  (Score re-exported)
+from .state import GameState, Score
 
 
 def _types(g: GameState, seat: int, ctx: dict) -> set[str]:

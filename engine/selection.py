@@ -8,6 +8,7 @@ take_facedown (7 players with 8 characters, 8 with 9: the last player also
 takes the face-down card), random_discard (3 players with 9 characters),
 rest_facedown (the unchosen card goes face down).
 """
+
 from __future__ import annotations
 
 from .cards.characters import RANK
@@ -45,8 +46,16 @@ def plan_steps(g: GameState) -> list[list]:
     if n == 3:
         a, b, c = order
         if k == 9:  # 2016: round once, a random face-down discard, round again
-            return [["pick", a], ["pick", b], ["pick", c], ["random_discard", c],
-                    ["pick", a], ["pick", b], ["pick", c], ["rest_facedown", c]]
+            return [
+                ["pick", a],
+                ["pick", b],
+                ["pick", c],
+                ["random_discard", c],
+                ["pick", a],
+                ["pick", b],
+                ["pick", c],
+                ["rest_facedown", c],
+            ]
         # 8 characters (Classic, 2000): picks go round until everyone holds two
         return [["pick", s] for s in order * 2] + [["rest_facedown", c]]
     steps = [["pick", s] for s in order]

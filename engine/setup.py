@@ -1,12 +1,13 @@
 """Setting up a game: line-up checks, the deck, hands, gold and the crown."""
+
 from __future__ import annotations
 
 from msgspec import Struct
 
 from . import flow
 from .cards.characters import CHARACTERS, ORIGINAL_EIGHT
-from .cards.editions import rank
 from .cards.districts import UNIQUE_DISTRICTS, base_deck
+from .cards.editions import rank
 from .cards.lineups import PRESETS
 from .decisions import PickCharacter
 from .errors import SetupError
@@ -110,11 +111,15 @@ def check_lineup(chars: list[str], n: int, rules: str = "2016") -> list[str]:
     if (n == 8 or (n == 3 and rules_obj.three_player_characters == 9)) and not has9:
         raise SetupError(f"{n} players need a rank-9 character.")
     if n == 3 and has9 and rules_obj.three_player_characters == 8:
-        raise SetupError("3-player games of these rules use the 8 characters of ranks 1-8: remove the rank-9 character.")
+        raise SetupError(
+            "3-player games of these rules use the 8 characters of ranks 1-8: remove the rank-9 character."
+        )
     swapped = [c for c in chars if c not in ORIGINAL_EIGHT and rank(ed, c) <= 8]
     if len(swapped) > rules_obj.max_substitutes:
-        raise SetupError(f"Swap in at most {rules_obj.max_substitutes} Dark City characters for basic ones "
-                         f"(the rules: one or two), not {len(swapped)}: {_one_line(swapped)}.")
+        raise SetupError(
+            f"Swap in at most {rules_obj.max_substitutes} Dark City characters for basic ones "
+            f"(the rules: one or two), not {len(swapped)}: {_one_line(swapped)}."
+        )
     if n == 2 and "Emperor" in chars:
         raise SetupError("The Emperor is not used with 2 players: use the King or the Patrician instead.")
     if n < 5 and "Queen" in chars:
@@ -157,10 +162,20 @@ def new_game(cfg: GameConfig) -> tuple[GameState, list[Event]]:
     rules = RULESETS[cfg.rules]
     for v in cfg.variants or []:
         if v not in rules.options:
-            raise SetupError(f"The {rules.title} rules have no variant {v!r}"
-                             + (f"; known: {_one_line([o for o in rules.options if o in VARIANTS])}." if rules.options else "."))
-    g = GameState(rules=with_variants(rules, cfg.variants or []), lineup=chars, uniques=uniques, players=players, deck=deck,
-                  crown=crown, rng=rng.state, pending=PickCharacter(crown))
+            raise SetupError(
+                f"The {rules.title} rules have no variant {v!r}"
+                + (f"; known: {_one_line([o for o in rules.options if o in VARIANTS])}." if rules.options else ".")
+            )
+    g = GameState(
+        rules=with_variants(rules, cfg.variants or []),
+        lineup=chars,
+        uniques=uniques,
+        players=players,
+        deck=deck,
+        crown=crown,
+        rng=rng.state,
+        pending=PickCharacter(crown),
+    )
     ev = [Event("game_started", seat=crown, count=n)]
     for v in active_variants(g):
         v.start(g, ev)  # the Plague: its first holder

@@ -2,10 +2,11 @@
 
 Pure and synchronous; `citadels sim` prints what `run` returns as one JSON line.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from msgspec import Struct, field
 
@@ -30,16 +31,25 @@ class SimResult(Struct):
     mean_rounds: float
     mean_score: float
     max_score: int
-    invariants: list[str] = field(default_factory=lambda: [
-        "cards conserved", "gold never negative", "one crown", "no character held twice", "game ends",
-        "legal list never empty while a decision is pending"])
+    invariants: list[str] = field(
+        default_factory=lambda: [
+            "cards conserved",
+            "gold never negative",
+            "one crown",
+            "no character held twice",
+            "game ends",
+            "legal list never empty while a decision is pending",
+        ]
+    )
     invariant_checks: int = 0
     failures: list[str] = field(default_factory=list)
     lineups: list[list[str]] = field(default_factory=list)
     kinds: dict[str, dict] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
 
 
-def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Callable | None = None) -> tuple[int, list[str]]:
+def play_game(
+    g: GameState, bots: list, check_every: bool = True, on_command: Callable | None = None
+) -> tuple[int, list[str]]:
     """Play `g` to the end; return (commands applied, invariant failures)."""
     expected = expected_cards(g)
     n = 0
@@ -63,11 +73,21 @@ def play_game(g: GameState, bots: list, check_every: bool = True, on_command: Ca
     return n, check(g, expected)
 
 
-def run(players: int, games: int, seed: int = 0, preset: str | None = None, characters: list[str] | None = None,
-        rules: str = "2016", check_every: bool = True, bot_factory: Callable | None = None,
-        seats: list[str] | None = None, bot_options: dict | None = None,
-        on_game: Callable | None = None, variants: list[str] | None = None,
-        uniques: list[str] | None = None) -> SimResult:
+def run(
+    players: int,
+    games: int,
+    seed: int = 0,
+    preset: str | None = None,
+    characters: list[str] | None = None,
+    rules: str = "2016",
+    check_every: bool = True,
+    bot_factory: Callable | None = None,
+    seats: list[str] | None = None,
+    bot_options: dict | None = None,
+    on_game: Callable | None = None,
+    variants: list[str] | None = None,
+    uniques: list[str] | None = None,
+) -> SimResult:
     """Play `games` games. With `seats` (bot kinds, one per seat), the kinds are rotated round the
     table game by game and each kind's win rate is reported (ties count as fractional wins)."""
     if seats:
@@ -80,8 +100,15 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
     failures: list[str] = []
     lineups: list[list[str]] = []
     for i in range(games):
-        cfg = GameConfig(players=names, preset=preset if not characters else None, characters=characters,
-                         rules=rules, seed=seed + i, variants=variants, uniques=uniques)
+        cfg = GameConfig(
+            players=names,
+            preset=preset if not characters else None,
+            characters=characters,
+            rules=rules,
+            seed=seed + i,
+            variants=variants,
+            uniques=uniques,
+        )
         g, _ = new_game(cfg)
         if i == 0:
             lineups.append(list(g.lineup))
@@ -91,7 +118,9 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
         else:
             bots = [make((seed + i) * 10 + s, s) for s in range(players)]
         log: list = []
-        n, bad = play_game(g, bots, check_every, on_command=(lambda _g, cmd: log.append(cmd)) if on_game else None)
+        n, bad = play_game(
+            g, bots, check_every, on_command=(lambda _g, cmd, log=log: log.append(cmd)) if on_game else None
+        )
         if on_game is not None:  # e.g. `citadels sim --save-dir` writes a save: the I/O stays out of the engine
             on_game(cfg, g, log, bots)
         total_cmds += n
@@ -107,11 +136,21 @@ def run(players: int, games: int, seed: int = 0, preset: str | None = None, char
             max_score = max(max_score, s.total)
     dt = time.perf_counter() - t0
     ok = games - len({f.split(":")[0] for f in failures})
-    return SimResult(games=games, players=players, seconds=round(dt, 3), games_per_second=round(games / dt, 1),
-                     commands=total_cmds, commands_per_second=round(total_cmds / dt), mean_rounds=round(rounds / max(ok, 1), 2),
-                     mean_score=round(score_sum / max(score_n, 1), 2), max_score=max_score, invariant_checks=checks,
-                     failures=failures[:20], lineups=lineups,
-                     kinds=tournament_stats(seats, outcomes) if seats else None)
+    return SimResult(
+        games=games,
+        players=players,
+        seconds=round(dt, 3),
+        games_per_second=round(games / dt, 1),
+        commands=total_cmds,
+        commands_per_second=round(total_cmds / dt),
+        mean_rounds=round(rounds / max(ok, 1), 2),
+        mean_score=round(score_sum / max(score_n, 1), 2),
+        max_score=max_score,
+        invariant_checks=checks,
+        failures=failures[:20],
+        lineups=lineups,
+        kinds=tournament_stats(seats, outcomes) if seats else None,
+    )
 
 
 def seat_kind(seats: list[str], game: int, seat: int) -> str:
@@ -126,6 +165,7 @@ def _seated_factory(seats: list[str], options: dict) -> Callable:
     def factory(seed: int, seat: int, game: int = 0):
         kind = seat_kind(seats, game, seat)
         return make_bot(kind, seed, **(options if kind == "hard" else {}))
+
     factory.seated = True  # type: ignore[attr-defined]
     return factory
 
@@ -149,7 +189,12 @@ def tournament_stats(seats: list[str], outcomes: list[tuple[int, list[int]]]) ->
         var = sum((x - mean) ** 2 for x in xs) / (m - 1) if m > 1 else 0.0
         half = 1.96 * math.sqrt(var / m) if m else 0.0
         fair = 1.0 / n
-        out[kind] = {"seats": k, "games": m, "win_rate": round(mean, 4),
-                     "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
-                     "fair_share": round(fair, 4), "vs_fair": round(mean / fair, 3)}
+        out[kind] = {
+            "seats": k,
+            "games": m,
+            "win_rate": round(mean, 4),
+            "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
+            "fair_share": round(fair, 4),
+            "vs_fair": round(mean / fair, 3),
+        }
     return out

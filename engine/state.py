@@ -6,6 +6,7 @@ Cards are identified by name; copies of a base district are interchangeable.
 Decks are lists with the top card at the END (pop() draws) so that drawing is
 cheap; `deck[0]` is the bottom.
 """
+
 from __future__ import annotations
 
 import msgspec
@@ -58,7 +59,9 @@ class Turn(Struct):
     resumed: bool = False  # the Witch resuming as `character`
     paid_builds: int = 0  # districts paid for this turn (Magistrate)
     build_gold: int = 0  # gold paid to build this turn (Alchemist)
-    aside: list[str] = field(default_factory=list)  # cards between places while a decision is pending (a district under a warrant)
+    aside: list[str] = field(
+        default_factory=list
+    )  # cards between places while a decision is pending (a district under a warrant)
     extra: dict[str, int] = field(default_factory=dict)  # per-card turn counters
 
 

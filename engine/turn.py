@@ -1,4 +1,5 @@
 """A character's turn: gathering, income, abilities, building, ending it."""
+
 from __future__ import annotations
 
 from . import build, deck, flow
@@ -46,8 +47,9 @@ def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
     p = g.players[t.seat]
     p.gold += gold
     got = deck.gain_cards(g, t.seat, cards) if cards else []
-    ev.append(Event("income", seat=t.seat, character=t.character, gold=gold, count=len(got), cards=got,
-                    private=[t.seat]))
+    ev.append(
+        Event("income", seat=t.seat, character=t.character, gold=gold, count=len(got), cards=got, private=[t.seat])
+    )
 
 
 def abilities(g: GameState, t: Turn) -> list[Ability]:

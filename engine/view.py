@@ -13,6 +13,7 @@ the face-down discards, the pool being passed, the drawn cards and the real
 warrant and threat. It is a separate function on purpose: nothing that serves a
 seat (the server, bots) calls it, and `view` never shows more than before.
 """
+
 from __future__ import annotations
 
 import msgspec
@@ -122,15 +123,29 @@ def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
     city = p.city
     if seat != me and any(b.under for b in city):  # cards under a Museum are face down: only their count shows
         city = [msgspec.structs.replace(b, under=[""] * len(b.under)) if b.under else b for b in city]
-    return PlayerView(seat=seat, name=p.name, gold=p.gold, hand_size=len(p.hand), city=city,
-                      characters=chars, revealed=revealed, hand=list(p.hand) if seat == me else None,
-                      crown=g.crown == seat)
+    return PlayerView(
+        seat=seat,
+        name=p.name,
+        gold=p.gold,
+        hand_size=len(p.hand),
+        city=city,
+        characters=chars,
+        revealed=revealed,
+        hand=list(p.hand) if seat == me else None,
+        crown=g.crown == seat,
+    )
 
 
 def _markers(g: GameState, me: int | None) -> MarkersView:
     m = g.markers
-    mv = MarkersView(killed=m.killed, robbed=m.robbed, bewitched=m.bewitched, warrants=list(m.warrants),
-                     threats=list(m.threats), threats_revealed=list(m.threats_revealed))
+    mv = MarkersView(
+        killed=m.killed,
+        robbed=m.robbed,
+        bewitched=m.bewitched,
+        warrants=list(m.warrants),
+        threats=list(m.threats),
+        threats_revealed=list(m.threats_revealed),
+    )
     # Markers are placed face down: only the seat that placed them knows the real one.
     warrant_owner = g.flags.get("warrant_owner", g.holders.get("Magistrate", -1))
     threat_owner = g.flags.get("threat_owner", g.holders.get("Blackmailer", -1))
@@ -167,23 +182,51 @@ def view(g: GameState, seat: int | None) -> View:
     t = g.turn
     tv = None
     if t is not None:
-        tv = TurnView(seat=t.seat, character=t.character, gathered=t.gathered, builds=t.builds, limit=t.limit,
-                      built=list(t.built), used=list(t.used), bewitched=t.bewitched, resumed=t.resumed,
-                      paused=t.paused, drawn=list(t.drawn) if seat == t.seat else [],
-                      gather_only_reason=(("hospital" if g.markers.killed == t.character else "bewitched")
-                                          if t.bewitched else None))
+        tv = TurnView(
+            seat=t.seat,
+            character=t.character,
+            gathered=t.gathered,
+            builds=t.builds,
+            limit=t.limit,
+            built=list(t.built),
+            used=list(t.used),
+            bewitched=t.bewitched,
+            resumed=t.resumed,
+            paused=t.paused,
+            drawn=list(t.drawn) if seat == t.seat else [],
+            gather_only_reason=(
+                ("hospital" if g.markers.killed == t.character else "bewitched") if t.bewitched else None
+            ),
+        )
     sel = g.selection
-    my_pick = (seat is not None and isinstance(g.pending, PickCharacter) and g.pending.seat == seat)
+    my_pick = seat is not None and isinstance(g.pending, PickCharacter) and g.pending.seat == seat
     return View(
-        seat=seat, rules=g.rules.name, round=g.round, phase=g.phase, lineup=list(g.lineup), uniques=list(g.uniques),
-        players=[_player_view(g, s, seat) for s in range(len(g.players))], crown=g.crown, deck_size=len(g.deck),
-        complete_at=complete_at(g), faceup=list(sel.faceup), facedown_count=len(sel.facedown),
-        pool=list(sel.pool) if my_pick else [], pool_size=len(sel.pool) if g.phase == "selection" else 0,
-        called=g.lineup[g.called - 1] if g.phase == "turns" and g.called else None, turn=tv,
-        markers=_markers(g, seat), tax=g.tax, first_complete=g.first_complete, plague=g.flags.get("plague"),
+        seat=seat,
+        rules=g.rules.name,
+        round=g.round,
+        phase=g.phase,
+        lineup=list(g.lineup),
+        uniques=list(g.uniques),
+        players=[_player_view(g, s, seat) for s in range(len(g.players))],
+        crown=g.crown,
+        deck_size=len(g.deck),
+        complete_at=complete_at(g),
+        faceup=list(sel.faceup),
+        facedown_count=len(sel.facedown),
+        pool=list(sel.pool) if my_pick else [],
+        pool_size=len(sel.pool) if g.phase == "selection" else 0,
+        called=g.lineup[g.called - 1] if g.phase == "turns" and g.called else None,
+        turn=tv,
+        markers=_markers(g, seat),
+        tax=g.tax,
+        first_complete=g.first_complete,
+        plague=g.flags.get("plague"),
         pending=_pending(g, seat),
-        legal=legal_commands(g, seat) if seat is not None else [], scores=g.scores, winners=list(g.winners),
-        seq=g.seq, variants=list(g.rules.variants),
+        legal=legal_commands(g, seat) if seat is not None else [],
+        scores=g.scores,
+        winners=list(g.winners),
+        seq=g.seq,
+        variants=list(g.rules.variants),
     )
 
 

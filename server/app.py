@@ -14,14 +14,16 @@ screen sends commands through, the `LobbyLink` the lobby screen calls, and the
 never awaited; each carries a generation number so that a view posted for a
 table the player has since left is dropped.
 """
+
 from __future__ import annotations
 
 import logging
 import re
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from textual.binding import Binding
 from textual.message import Message
@@ -37,9 +39,9 @@ from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInf
 from ui.log_text import LogWriter
 from ui.screens.help import HelpScreen
 from ui.screens.lobby import LobbyScreen
-from ui.screens.table_menu import TableMenuScreen
 from ui.screens.scores import ScoresScreen
 from ui.screens.table import TableScreen
+from ui.screens.table_menu import TableMenuScreen
 
 log = logging.getLogger("citadels.server.app")
 
@@ -118,8 +120,14 @@ class PlayerSession:
     def attach(self, app: Any) -> None:
         self.app = app
         self.lobby.connect(self)
-        log_event(log, logging.INFO, "player connected", session=self.info.session_id, guest=self.guest,
-                  key=None if self.guest else self.key)
+        log_event(
+            log,
+            logging.INFO,
+            "player connected",
+            session=self.info.session_id,
+            guest=self.guest,
+            key=None if self.guest else self.key,
+        )
 
     def detach(self, app: Any) -> None:
         if self.app is app:
@@ -207,10 +215,16 @@ class PlayerSession:
         if t is None:
             return TableMenuInfo(creator=False, spectator=True, absent=[], spectator_chat=False, saving=False)
         creator = t.meta.creator == self.key and self.seat is not None
-        absent = [(i, s.name) for i, s in enumerate(t.seats)
-                  if s.bot is None and s.client is None and t.phase == "playing"]
-        return TableMenuInfo(creator=creator, spectator=self.seat is None, absent=absent,
-                             spectator_chat=t.meta.spectator_chat, saving=t.save is not None and t.phase == "playing")
+        absent = [
+            (i, s.name) for i, s in enumerate(t.seats) if s.bot is None and s.client is None and t.phase == "playing"
+        ]
+        return TableMenuInfo(
+            creator=creator,
+            spectator=self.seat is None,
+            absent=absent,
+            spectator_chat=t.meta.spectator_chat,
+            saving=t.save is not None and t.phase == "playing",
+        )
 
     def replace_with_bot(self, seat: int) -> str | None:
         return self._call(self.lobby.replace_with_bot, seat)
@@ -361,4 +375,4 @@ def make_app_factory(lobby: Lobby) -> Callable[[SessionInfo], ServerApp]:
     return factory
 
 
-__all__ = ["ServerApp", "PlayerSession", "make_app_factory", "ScoresScreen"]
+__all__ = ["PlayerSession", "ScoresScreen", "ServerApp", "make_app_factory"]

@@ -5,11 +5,13 @@ heap frozen for speed, a departed session's cycles would wait for a full
 collection. `break_app_cycles` empties the app's nodes and the objects only
 they own, so reference counting frees most of it at once.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from textual.app import App
+
 
 def record_nodes_at_shutdown(app: App[Any]) -> None:
     """Keep a list of the app's DOM nodes as its shutdown begins (for break_app_cycles).
@@ -102,12 +104,20 @@ def break_app_cycles(app: App[Any]) -> int:
 
 # Textual objects made for one app only (its animator, timers, signals, render
 # caches, stylesheet, message queues, node lists): emptied with its nodes.
-_APP_OWNED = frozenset({
-    "textual._animator.Animator", "textual.timer.Timer", "textual.signal.Signal",
-    "textual._styles_cache.StylesCache", "textual.widget._RenderCache", "textual._node_list.NodeList",
-    "textual.css.stylesheet.Stylesheet", "textual._queue.Queue", "textual._compositor.Compositor",
-    "textual.binding.BindingsMap",
-})
+_APP_OWNED = frozenset(
+    {
+        "textual._animator.Animator",
+        "textual.timer.Timer",
+        "textual.signal.Signal",
+        "textual._styles_cache.StylesCache",
+        "textual.widget._RenderCache",
+        "textual._node_list.NodeList",
+        "textual.css.stylesheet.Stylesheet",
+        "textual._queue.Queue",
+        "textual._compositor.Compositor",
+        "textual.binding.BindingsMap",
+    }
+)
 # Styles belong to one node: emptied when that node is one of the app's.
 _NODE_STYLES = frozenset({"textual.css.styles.RenderStyles", "textual.css.styles.Styles"})
 
@@ -129,7 +139,12 @@ def _clear_owned(value: Any, depth: int = 6, seen: set[int] | None = None, nodes
     stack: list[tuple[Any, int]] = [(value, depth)]
     while stack:
         obj, level = stack.pop()
-        if level <= 0 or id(obj) in seen or isinstance(obj, (str, bytes, int, float, bool, type, DOMNode)) or obj is None:
+        if (
+            level <= 0
+            or id(obj) in seen
+            or isinstance(obj, (str, bytes, int, float, bool, type, DOMNode))
+            or obj is None
+        ):
             continue
         seen.add(id(obj))
         if isinstance(obj, LRUCache):

@@ -1,10 +1,12 @@
 """Adapting an app built by the app factory to its SSH client before it runs: our driver, a console
 in true colour (the driver converts each frame to the client's colours), the client's NO_COLOR,
 and App's stdout/stderr capture made a no-op for served apps."""
+
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.app import App
 

@@ -15,6 +15,7 @@ failure the decision falls back to the normal bot in this process (well under
 a millisecond), so a table never hangs on a bot. Cheap kinds (random, easy,
 normal) may be decided in-process with `decide_local`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -72,8 +73,9 @@ class BotPool:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*[loop.run_in_executor(self._pool, _worker_init) for _ in range(self.workers)])
 
-    async def decide(self, kind: str, view: View, seed: int, budget_ms: float | None = None,
-                     style: str | None = None) -> Command:
+    async def decide(
+        self, kind: str, view: View, seed: int, budget_ms: float | None = None, style: str | None = None
+    ) -> Command:
         """The bot's command for `view` (which must be the deciding seat's view, with `legal`)."""
         if not view.legal:
             raise ValueError("the view has no legal command: it is not this seat's decision")
@@ -93,9 +95,10 @@ class BotPool:
             if cmd in view.legal:
                 return cmd
             log.warning("bot %s returned a command not in its legal list: %r", kind, cmd)
-        except asyncio.TimeoutError:
-            log.warning("bot %s took longer than %.0f ms; the normal bot decides", kind,
-                        (time.perf_counter() - t0) * 1000)
+        except TimeoutError:
+            log.warning(
+                "bot %s took longer than %.0f ms; the normal bot decides", kind, (time.perf_counter() - t0) * 1000
+            )
         except Exception:  # a broken worker must not stop the table
             log.exception("bot %s failed in its worker; the normal bot decides", kind)
         finally:
@@ -107,7 +110,7 @@ class BotPool:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, lambda: self._pool.shutdown(wait=True, cancel_futures=True))
 
-    async def __aenter__(self) -> "BotPool":
+    async def __aenter__(self) -> BotPool:
         return self
 
     async def __aexit__(self, *exc) -> None:

@@ -1,5 +1,6 @@
 """What a client sends about its terminal: text it names, its size, its colours,
 its environment requests — each bounded or sanitised before the server uses it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,7 +24,18 @@ def clamp_size(width: int, height: int, config: ServerConfig) -> tuple[int, int]
     return (min(max(width, 1), config.max_term_width), min(max(height, 1), config.max_term_height))
 
 
-_TRUECOLOR_TERMS = ("kitty", "alacritty", "wezterm", "ghostty", "foot", "contour", "iterm", "truecolor", "24bit", "direct")
+_TRUECOLOR_TERMS = (
+    "kitty",
+    "alacritty",
+    "wezterm",
+    "ghostty",
+    "foot",
+    "contour",
+    "iterm",
+    "truecolor",
+    "24bit",
+    "direct",
+)
 
 
 def color_system_for(term: str | None, colorterm: str | None) -> str | None:

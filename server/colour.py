@@ -7,10 +7,11 @@ with one colour system: served apps render in true colour, and the driver
 rewrites the colours of each frame for clients with fewer colours (the same
 conversion Rich would have made).
 """
+
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from rich.color import Color, ColorSystem
 

@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
-
 from textual import constants, events
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
@@ -88,7 +87,7 @@ class ChannelLink(Protocol):
 
     def abort(self, reason: str) -> None: ...
 
-    def driver_attached(self, driver: "SSHDriver") -> bytes: ...
+    def driver_attached(self, driver: SSHDriver) -> bytes: ...
 
     def first_frame_sent(self) -> None: ...
 

@@ -1,6 +1,7 @@
 """Garbage collection tuned for many long-lived apps in one process: young
 objects collected in small steps, survivors frozen, and collections that never
 scan the whole heap while many sessions are live (see docs/server.md)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -8,12 +9,13 @@ import contextvars
 import gc
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from server.config import ServerConfig
 from server.logging_setup import log_event
 
 log = logging.getLogger("citadels.server")
+
 
 class GcTuner:
     """Garbage collection for many long-lived widget trees in one process.
@@ -167,7 +169,9 @@ class GcTuner:
         self.young_collections += 1
         self._last_collect = time.monotonic()
         level = logging.INFO if self.last_young_ms >= 100 else logging.DEBUG
-        log_event(log, level, "gc collect (unfrozen only)", ms=round(self.last_young_ms, 1), sessions=self._count_sessions())
+        log_event(
+            log, level, "gc collect (unfrozen only)", ms=round(self.last_young_ms, 1), sessions=self._count_sessions()
+        )
 
     async def _pace(self) -> None:
         """Collect the young generations in small, regular steps; freeze the survivors."""

@@ -15,6 +15,7 @@ The sessions it talks to are `server.app.PlayerSession`s: `key`, `name`,
 `guest`, `table`, `seat`, `post(msg)`, `enter_table(table, seat)`,
 `to_lobby(notice)`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -24,7 +25,6 @@ import secrets
 import time
 from typing import Any
 
-
 from engine import GameConfig, SetupError, new_game
 from engine.bots.registry import KINDS
 from engine.bots.styles import NAMES, STYLES
@@ -33,8 +33,8 @@ from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.editions import OLDER_ONLY
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS, VARIANTS
-from server.config import ServerConfig
 from server.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
+from server.config import ServerConfig
 from server.lobby_saves import LobbyError, SavedGames
 from server.logging_setup import log_event
 from server.seats import lineup_label
@@ -49,30 +49,35 @@ CODE_LENGTH = 5
 MAX_NAME = 20
 
 
-
-
 def clean_name(name: str) -> str:
     return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:MAX_NAME]
 
 
 class Lobby(SavedGames):
-    def __init__(self, config: ServerConfig, store: Any = None, pool: Any = None,
-                 clock: Any = time.monotonic) -> None:
+    def __init__(self, config: ServerConfig, store: Any = None, pool: Any = None, clock: Any = time.monotonic) -> None:
         self.config = config
         self.store = store
         self.pool = pool
         self.clock = clock
         self.default_bot = config.bot_kind
         self.settings = TableSettings(
-            idle_wait=config.idle_wait_seconds, bot_delay=config.bot_delay_seconds,
-            timers={"off": None, "relaxed": config.turn_timer_relaxed_seconds,
-                    "blitz": config.turn_timer_blitz_seconds},
-            queue_size=config.table_queue_size)
+            idle_wait=config.idle_wait_seconds,
+            bot_delay=config.bot_delay_seconds,
+            timers={
+                "off": None,
+                "relaxed": config.turn_timer_relaxed_seconds,
+                "blitz": config.turn_timer_blitz_seconds,
+            },
+            queue_size=config.table_queue_size,
+        )
         self.tables: dict[str, Table] = {}
         self.sessions: set[Any] = set()
         self.names: dict[str, str] = {}  # identity -> the name chosen in the lobby (this run)
         self._broadcast_handle: asyncio.TimerHandle | None = None
         self.problems: list[str] = []
+        self._stopping: set[asyncio.Task] = (
+            set()
+        )  # closed tables' stop tasks, kept until done (the loop holds weak refs)
 
     # --- sessions ---------------------------------------------------------------------------------
     def connect(self, session: Any) -> None:
@@ -150,20 +155,45 @@ class Lobby(SavedGames):
         while table_id in self.tables:
             table_id = "t" + secrets.token_hex(4)
         name = clean_name(spec.name) or clean_name(f"{session.name}'s table")
-        meta = TableMeta(name=name, creator=session.key, timer=spec.timer, private=spec.private,
-                         code=self._new_code() if spec.private else None, spectator_chat=spec.spectator_chat,
-                         bot_kind=kind, lineup_label=lineup_label(spec.lineup, spec.rules))
+        meta = TableMeta(
+            name=name,
+            creator=session.key,
+            timer=spec.timer,
+            private=spec.private,
+            code=self._new_code() if spec.private else None,
+            spectator_chat=spec.spectator_chat,
+            bot_kind=kind,
+            lineup_label=lineup_label(spec.lineup, spec.rules),
+        )
         seats = [SeatSlot(name="") for _ in range(spec.players)]
-        table = Table(table_id, meta, seats, self.settings, store=self.store, pool=self.pool,
-                      on_change=self._table_changed, clock=self.clock)
+        table = Table(
+            table_id,
+            meta,
+            seats,
+            self.settings,
+            store=self.store,
+            pool=self.pool,
+            on_change=self._table_changed,
+            clock=self.clock,
+        )
         table.spec = spec  # type: ignore[attr-defined]
         self._take_seat(table, 0, session)
         for i in range(spec.players - spec.bots, spec.players):
             self._bot_in(table, i, kind)
         self.tables[table_id] = table
         table.start_actor()
-        log_event(log, logging.INFO, "table created", table=table_id, players=spec.players, bots=spec.bots,
-                  rules=spec.rules, lineup=meta.lineup_label, private=spec.private, timer=spec.timer)
+        log_event(
+            log,
+            logging.INFO,
+            "table created",
+            table=table_id,
+            players=spec.players,
+            bots=spec.bots,
+            rules=spec.rules,
+            lineup=meta.lineup_label,
+            private=spec.private,
+            timer=spec.timer,
+        )
         self._changed()
         return table
 
@@ -306,7 +336,7 @@ class Lobby(SavedGames):
             raise LobbyError("The game is not running.")
         if not 0 <= seat < len(t.seats) or t.seats[seat].bot is not None:
             raise LobbyError("No player at that seat.")
-        if t.seats[seat].client is not None or self.connected(t.seats[seat].key) and t.seats[seat].away_since is None:
+        if t.seats[seat].client is not None or (self.connected(t.seats[seat].key) and t.seats[seat].away_since is None):
             raise LobbyError("That player is here: only an absent player can be replaced.")
         t.replace_with_bot(seat)
 
@@ -323,10 +353,19 @@ class Lobby(SavedGames):
         spec = getattr(t, "spec", None)
         rules = t.config.rules if t.config is not None else (spec.rules if spec else "2016")
         taken = sum(1 for s in t.seats if not self._open(s))
-        return TableRow(id=t.id, name=t.meta.name, rules=RULESETS[rules].title if rules in RULESETS else rules,
-                        lineup=t.meta.lineup_label, taken=taken, seats=len(t.seats), state=t.phase,
-                        private=t.meta.private, yours=key is not None and t.seat_of(key) is not None,
-                        timer=t.meta.timer, spectators=len(t.spectators))
+        return TableRow(
+            id=t.id,
+            name=t.meta.name,
+            rules=RULESETS[rules].title if rules in RULESETS else rules,
+            lineup=t.meta.lineup_label,
+            taken=taken,
+            seats=len(t.seats),
+            state=t.phase,
+            private=t.meta.private,
+            yours=key is not None and t.seat_of(key) is not None,
+            timer=t.meta.timer,
+            spectators=len(t.spectators),
+        )
 
     def snapshot(self, session: Any) -> LobbySnapshot:
         key = session.key
@@ -346,25 +385,52 @@ class Lobby(SavedGames):
                 kind = "open" if self._open(s) else ("bot" if s.bot else "player")
                 away = kind == "player" and not self.connected(s.key)
                 seats.append(RoomSeat(i, s.name, kind, away=away, you=s.key == key and kind == "player"))
-            room = Room(table=self.row(t, key), seats=seats, creator=t.meta.creator == key,
-                        can_start=t.meta.creator == key and not any(self._open(s) for s in t.seats),
-                        code=t.meta.code, spectator_chat=t.meta.spectator_chat)
+            room = Room(
+                table=self.row(t, key),
+                seats=seats,
+                creator=t.meta.creator == key,
+                can_start=t.meta.creator == key and not any(self._open(s) for s in t.seats),
+                code=t.meta.code,
+                spectator_chat=t.meta.spectator_chat,
+            )
         playing, _ = self.seat_of(key)
         identity = "guest" if session.guest else f"key {session.key[:20]}…"
-        return LobbySnapshot(you=session.name, identity=identity, guest=session.guest, tables=rows, room=room,
-                             playing=playing.id if playing is not None and playing.phase == "playing" else None)
+        return LobbySnapshot(
+            you=session.name,
+            identity=identity,
+            guest=session.guest,
+            tables=rows,
+            room=room,
+            playing=playing.id if playing is not None and playing.phase == "playing" else None,
+        )
 
     def options(self) -> LobbyOptions:
-        rules = [RuleChoice(r.name, r.title, r.min_players, r.max_players, r.edition == "2016",
-                            [o for o in r.options if o in VARIANTS]) for r in RULESETS.values()]
+        rules = [
+            RuleChoice(
+                r.name,
+                r.title,
+                r.min_players,
+                r.max_players,
+                r.edition == "2016",
+                [o for o in r.options if o in VARIANTS],
+            )
+            for r in RULESETS.values()
+        ]
         presets = [(p.name, p.name.replace("-", " "), p.es) for p in PRESETS.values()]
         by_rank: dict[int, list[str]] = {}
         for name in CHARACTERS:
             by_rank.setdefault(RANK[name], []).append(name)
         uniques = [u for u in UNIQUE_DISTRICTS if u not in OLDER_ONLY]
         kinds = [k for k in KINDS if k != "hard" or self.pool is not None] or ["normal"]
-        return LobbyOptions(rules=rules, presets=presets, bot_kinds=kinds, default_bot=self.default_bot,
-                            timers=list(TIMER_MODES), characters_by_rank=by_rank, uniques=uniques)
+        return LobbyOptions(
+            rules=rules,
+            presets=presets,
+            bot_kinds=kinds,
+            default_bot=self.default_bot,
+            timers=list(TIMER_MODES),
+            characters_by_rank=by_rank,
+            uniques=uniques,
+        )
 
     async def close(self) -> None:
         for t in list(self.tables.values()):
@@ -406,7 +472,7 @@ class Lobby(SavedGames):
         used = {s.name for i, s in enumerate(t.seats) if i != seat and not self._open(s)}
         candidate, n = name, 2
         while candidate in used:
-            candidate = f"{name[:MAX_NAME - 3]} {n}"
+            candidate = f"{name[: MAX_NAME - 3]} {n}"
             n += 1
         return candidate
 
@@ -448,7 +514,9 @@ class Lobby(SavedGames):
                 s.post(LobbyUpdate(self.snapshot(s), notice=why))
         self.tables.pop(t.id, None)
         loop = asyncio.get_running_loop()
-        loop.create_task(t.stop(), context=contextvars.Context())
+        task = loop.create_task(t.stop(), context=contextvars.Context())
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
         log_event(log, logging.INFO, "table closed", table=t.id)
 
     def _maybe_drop(self, t: Table) -> None:
@@ -468,8 +536,9 @@ class Lobby(SavedGames):
 
     def _game_config(self, spec: TableSpec, names: list[str], seed: int) -> GameConfig:
         rules = RULESETS[spec.rules]
-        kw: dict[str, Any] = dict(players=list(names), rules=spec.rules, seed=seed,
-                                  variants=list(spec.variants) or None)
+        kw: dict[str, Any] = dict(
+            players=list(names), rules=spec.rules, seed=seed, variants=list(spec.variants) or None
+        )
         if rules.edition == "2016":
             if spec.lineup == "custom":
                 kw.update(characters=list(spec.characters or []) or None, uniques=list(spec.uniques or []) or None)

@@ -5,6 +5,7 @@ saved game"), and the table meta files written next to the saves.
 A mixin of `server.lobby.Lobby` (which provides `store`, `tables`, `settings`,
 `pool`, `clock`, `default_bot`, `problems`, `seat_of` and `_changed`).
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,6 +21,8 @@ from server.logging_setup import log_event
 from server.table import SeatSlot, Table, TableMeta
 
 log = logging.getLogger("citadels.server.lobby")
+
+
 class LobbyError(Exception):
     """A lobby request that cannot be done; the message is one sentence for the player."""
 
@@ -46,8 +49,13 @@ class SavedGames:
                     self.problems.append(str(e2))
                     log_event(log, logging.ERROR, "cannot resume a saved game", table=table_id, error=str(e2))
                     continue
-                log_event(log, logging.WARNING, "resumed from the snapshot: its log no longer replays",
-                          table=table_id, error=str(e))
+                log_event(
+                    log,
+                    logging.WARNING,
+                    "resumed from the snapshot: its log no longer replays",
+                    table=table_id,
+                    error=str(e),
+                )
             except PersistenceError as e:
                 self.problems.append(str(e))
                 log_event(log, logging.ERROR, "cannot resume a saved game", table=table_id, error=str(e))
@@ -60,22 +68,38 @@ class SavedGames:
     def adopt(self, ts: Any) -> Table:
         """A table for a game in progress from the saves folder (resumed, or loaded from a file)."""
         save = ts.save
-        meta = self._read_meta(ts.id) or TableMeta(name=ts.id, creator=next((s.key for s in save.seats if s.key), None),
-                                                   bot_kind=self.default_bot)
+        meta = self._read_meta(ts.id) or TableMeta(
+            name=ts.id, creator=next((s.key for s in save.seats if s.key), None), bot_kind=self.default_bot
+        )
         seats = []
         for s in save.seats:
             slot = SeatSlot(name=s.name, key=s.key, bot=s.bot, style=bot_style(s.name) if s.bot else None)
             if slot.bot is None and slot.key is None:  # a guest's seat: nobody can reclaim it
                 slot.bot = meta.bot_kind
             seats.append(slot)
-        table = Table(ts.id, meta, seats, self.settings, store=self.store, pool=self.pool,
-                      on_change=self._table_changed, clock=self.clock)
+        table = Table(
+            ts.id,
+            meta,
+            seats,
+            self.settings,
+            store=self.store,
+            pool=self.pool,
+            on_change=self._table_changed,
+            clock=self.clock,
+        )
         table.resume(ts, save.config)
         self.tables[table.id] = table
         table.start_actor()
         rec = ts.recovery
-        log_event(log, logging.INFO, "table resumed", table=ts.id, commands=len(save.log),
-                  recovered=rec.log_commands if rec else 0, dropped=rec.dropped if rec else None)
+        log_event(
+            log,
+            logging.INFO,
+            "table resumed",
+            table=ts.id,
+            commands=len(save.log),
+            recovered=rec.log_commands if rec else 0,
+            dropped=rec.dropped if rec else None,
+        )
         return table
 
     def load_file(self, path: str | Path, creator: str | None = None) -> Table:
@@ -88,7 +112,9 @@ class SavedGames:
         table_id = "t" + secrets.token_hex(4)
         ts = self.store.adopt(save, table_id)
         if creator is not None:
-            meta = TableMeta(name=Path(path).stem, creator=creator, bot_kind=self.default_bot, lineup_label="saved game")
+            meta = TableMeta(
+                name=Path(path).stem, creator=creator, bot_kind=self.default_bot, lineup_label="saved game"
+            )
             t = Table(ts.id, meta, [], self.settings)  # only to write the meta next to the save
             t.store = self.store
             t.write_meta()

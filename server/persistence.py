@@ -56,6 +56,7 @@ A finished game (``state.phase == "over"``) is moved to ``finished/`` by the
 ``durable=False`` skips the fsyncs: the saves then survive a crash of the process
 (``kill -9``) but not of the machine.
 """
+
 from __future__ import annotations
 
 import errno
@@ -64,19 +65,33 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-
 from engine.apply import apply
 from engine.commands import Command
 from engine.errors import IllegalCommand
-from engine.savefile import (MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_save,
-                             utcnow)
+from engine.savefile import MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_save, utcnow
 from engine.setup import GameConfig
 from engine.state import GameState
 
 # The file formats live in server/savelog.py; re-exported for the store's users.
-from .savelog import (FINISHED, LOG_HEADER, LOG_MAGIC, LOG_VERSION, RECORD, SNAPSHOT_EVERY, TABLE_ID,  # noqa: F401
-                      LogEntry, LogHead, atomic_write, encode_record, fsync_dir, oneline, read_limited, read_log,
-                      read_save_file, write_all)
+from .savelog import (  # noqa: F401
+    FINISHED,
+    LOG_HEADER,
+    LOG_MAGIC,
+    LOG_VERSION,
+    RECORD,
+    SNAPSHOT_EVERY,
+    TABLE_ID,
+    LogEntry,
+    LogHead,
+    atomic_write,
+    encode_record,
+    fsync_dir,
+    oneline,
+    read_limited,
+    read_log,
+    read_save_file,
+    write_all,
+)
 
 
 class PersistenceError(Exception):
@@ -138,8 +153,9 @@ class TableSave:
         self._take(cmd, state, now)
         return self._persist(cmd)
 
-    async def arecord(self, cmd: Command, state: GameState | None = None,
-                      now: datetime | None = None) -> SaveNotice | None:
+    async def arecord(
+        self, cmd: Command, state: GameState | None = None, now: datetime | None = None
+    ) -> SaveNotice | None:
         """`record` with the disk work (write + fdatasync) in a worker thread, so that a slow disk
         stalls only this table (which awaits it before showing anything), not the server's event loop.
         Nothing may change the game while this is awaited (the actor applies one command at a time)."""
@@ -156,8 +172,10 @@ class TableSave:
         self.save.log.append(cmd)
         if self.save.state.seq != len(self.save.log):
             self.save.log.pop()
-            raise ValueError(f"table {self.id}: the state is after {self.save.state.seq} commands, the log would have "
-                             f"{len(self.save.log) + 1}: record each applied command exactly once")
+            raise ValueError(
+                f"table {self.id}: the state is after {self.save.state.seq} commands, the log would have "
+                f"{len(self.save.log) + 1}: record each applied command exactly once"
+            )
         self.save.updated = now or utcnow()
 
     def apply(self, cmd: Command, now: datetime | None = None) -> tuple[list, SaveNotice | None]:
@@ -202,18 +220,24 @@ class TableSave:
             if self.problem is None:
                 what = "full" if e.errno in (errno.ENOSPC, errno.EDQUOT) else "not writable"
                 self.problem = SaveNotice(
-                    self.id, False,
+                    self.id,
+                    False,
                     f"The game cannot be saved (the saves folder is {what}); it goes on, but a server crash "
                     "now would lose the moves since the last save.",
                     f"autosave failed for table {self.id}: {e.strerror or oneline(e)} "
                     f"({getattr(e, 'filename', None) or self.store.root}); game continues in memory "
-                    f"after command {len(self.save.log)}")
+                    f"after command {len(self.save.log)}",
+                )
                 return self.problem
             return None
         if self.problem is not None:
             self.problem = None
-            return SaveNotice(self.id, True, "The game is being saved again.",
-                              f"autosave works again for table {self.id} at command {len(self.save.log)}")
+            return SaveNotice(
+                self.id,
+                True,
+                "The game is being saved again.",
+                f"autosave works again for table {self.id} at command {len(self.save.log)}",
+            )
         return None
 
     def _append(self, cmd: Command) -> None:
@@ -301,13 +325,15 @@ class SaveStore:
     @staticmethod
     def check_id(table_id: str) -> str:
         if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
-            raise ValueError(f"a table id is 1-64 letters, digits, '-' or '_' (starting with a letter or digit), "
-                             f"not {table_id!r}")
+            raise ValueError(
+                f"a table id is 1-64 letters, digits, '-' or '_' (starting with a letter or digit), not {table_id!r}"
+            )
         return table_id
 
     # -- new tables ----------------------------------------------------------------------------------------
-    def create(self, table_id: str, config: GameConfig, seats: list[Seat], state: GameState,
-               now: datetime | None = None) -> TableSave:
+    def create(
+        self, table_id: str, config: GameConfig, seats: list[Seat], state: GameState, now: datetime | None = None
+    ) -> TableSave:
         """A new table's saving, for `state` = engine.new_game(config)[0] (no command applied yet).
 
         Writes the first snapshot; if that fails the table is returned all the same, with `table.problem`
@@ -343,8 +369,9 @@ class SaveStore:
     # -- listing and recovery ------------------------------------------------------------------------------
     def _names(self, folder: Path) -> list[str]:
         try:
-            names = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".save") and not
-                           p.name.startswith("."))
+            names = sorted(
+                p.name[:-5] for p in folder.iterdir() if p.name.endswith(".save") and not p.name.startswith(".")
+            )
         except FileNotFoundError:
             return []
         except OSError as e:
@@ -393,7 +420,9 @@ class SaveStore:
         snap = len(save.log)
         read_error = None
         try:
-            log_data = read_limited(self.log_path(table_id), MAX_SAVE_BYTES) if self.log_path(table_id).exists() else b""
+            log_data = (
+                read_limited(self.log_path(table_id), MAX_SAVE_BYTES) if self.log_path(table_id).exists() else b""
+            )
         except SaveError as e:
             log_data, read_error = b"", str(e)
         _base, entries, dropped = read_log(log_data, table_id)

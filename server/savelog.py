@@ -7,6 +7,7 @@ time)`` per applied command. `read_log` stops at the first torn or bad record.
 How the store uses them (and why a log rather than rewriting saves): see
 `server/persistence.py`.
 """
+
 from __future__ import annotations
 
 import errno
@@ -48,10 +49,8 @@ _rec_dec = msgspec.msgpack.Decoder(LogHead | LogEntry)
 _enc = msgspec.msgpack.Encoder()
 
 
-
 def oneline(e: BaseException) -> str:
-    s = str(e).splitlines()[0] if str(e) else type(e).__name__
-    return s
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def fsync_dir(path: Path) -> None:
@@ -156,5 +155,3 @@ def read_log(data: bytes, table_id: str) -> tuple[int | None, list[LogEntry], st
             return base, entries, f"a second head record at byte {pos}"
         pos = end
     return base, entries, None
-
-

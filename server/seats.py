@@ -3,6 +3,7 @@ a key, a guest, a bot and its style), the table's meta (name, creator, options,
 kept next to its save, and its line-up as the lobby shows it), its settings
 (idle wait, timers), the decision a seat has been facing (for turn timers),
 and the markers the actor posts to sessions (a notification; a seat lost)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -9,6 +9,7 @@ host key's fingerprint and the ssh command to connect are printed. On SIGINT
 or SIGTERM every session is told the server is stopping and closed, the
 tables stop, and the process exits within a few seconds.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -31,19 +31,18 @@ import logging
 import socket
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 from textual.app import App
 
-from server.client_env import (DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for,  # noqa: F401
-                               sanitize_text)
-from server.session_info import (Identity, ServerStopping, SessionHost, SessionInfo,  # noqa: F401
-                                 StartSlot)
 from server.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.app_setup import prepare_app
+from server.client_env import DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for, sanitize_text  # noqa: F401
 from server.driver import SSHDriver
 from server.logging_setup import log_event
+from server.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
 
 if TYPE_CHECKING:
     from server.driver import DriverLimits
@@ -103,7 +102,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._chan_open = True
         chan.set_write_buffer_limits(high=min(65536, self._config.output_high_water_bytes))
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]) -> bool:
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
         self._term = sanitize_text(term_type) or "xterm"
         self._size = clamp_size(term_size[0], term_size[1], self._config)
         return True
@@ -126,14 +127,23 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._refusal is None and self._host.closing:
             self._refusal = STOPPING_MESSAGE
         if self._refusal is not None:
-            log_event(log, logging.INFO, "session refused", session=self.session_id, peer=self._identity.peer_host, reason=self._refusal)
+            log_event(
+                log,
+                logging.INFO,
+                "session refused",
+                session=self.session_id,
+                peer=self._identity.peer_host,
+                reason=self._refusal,
+            )
             self._end_channel(self._refusal, 1, stderr=True)
             self._set_closed()
             return
         self._opened = True
         self._host.session_opened(self)
         loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._run(), name=f"citadels-session-{self.session_id}", context=contextvars.Context())
+        self._task = loop.create_task(
+            self._run(), name=f"citadels-session-{self.session_id}", context=contextvars.Context()
+        )
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self._refusal is not None or self._closing:
@@ -223,7 +233,15 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """Drop a client that cannot keep up: close its connection at once."""
         if self.end_reason is None:
             self.end_reason = reason
-        log_event(log, logging.WARNING, "dropping session", session=self.session_id, reason=reason, user=self._identity.username, peer=self._identity.peer_host)
+        log_event(
+            log,
+            logging.WARNING,
+            "dropping session",
+            session=self.session_id,
+            reason=reason,
+            user=self._identity.username,
+            peer=self._identity.peer_host,
+        )
         chan = self._chan
         self._chan_open = False
         if chan is not None:
@@ -279,7 +297,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._task is not None and not self._task.done():
             # Nobody to tell when the client has gone already: keep the log quiet then.
             level = logging.WARNING if self._chan_open else logging.DEBUG
-            log_event(log, level, "app did not exit in time; cancelling it", session=self.session_id, exiting=_exiting_apps)
+            log_event(
+                log, level, "app did not exit in time; cancelling it", session=self.session_id, exiting=_exiting_apps
+            )
             self._task.cancel()
 
     def _release_slot(self) -> None:
@@ -428,7 +448,11 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """Figures for tests, benchmarks and monitoring."""
         driver = self._driver
         if driver is None:
-            return self._final_stats or {"session": self.session_id, "user": self._identity.username, "open": self._chan_open}
+            return self._final_stats or {
+                "session": self.session_id,
+                "user": self._identity.username,
+                "open": self._chan_open,
+            }
         return {
             "session": self.session_id,
             "user": self._identity.username,

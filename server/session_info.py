@@ -1,10 +1,12 @@
 """What the app factory and the server's apps know of an SSH session: who it is
 (`SessionInfo`, `Identity`), the shutdown message, and what a session needs
 from the server (`SessionHost`)."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import App
 from textual.message import Message
@@ -87,10 +89,10 @@ class SessionHost(Protocol):
 
     async def acquire_start_slot(self) -> StartSlot: ...
 
-    def session_opened(self, session: "SSHSession") -> None: ...
+    def session_opened(self, session: SSHSession) -> None: ...
 
-    def session_closed(self, session: "SSHSession") -> None: ...
+    def session_closed(self, session: SSHSession) -> None: ...
 
-    def app_started(self, session: "SSHSession") -> None: ...
+    def app_started(self, session: SSHSession) -> None: ...
 
     def note_input(self) -> None: ...

@@ -33,13 +33,14 @@ import socket
 import sys
 import time
 from collections import Counter, deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import asyncssh
 from textual.app import App
 
-from server.gc_tuning import GcTuner  # noqa: F401
 from server.config import ServerConfig
+from server.gc_tuning import GcTuner
 from server.hostkey import load_or_create_host_key
 from server.logging_setup import configure_logging, log_event
 from server.session import (
@@ -52,7 +53,7 @@ from server.session import (
     sanitize_text,
 )
 
-__all__ = ["Server", "SessionInfo", "ServerStopping", "start_server", "serve_forever"]
+__all__ = ["Server", "ServerStopping", "SessionInfo", "serve_forever", "start_server"]
 
 log = logging.getLogger("citadels.server")
 
@@ -68,7 +69,7 @@ ONE_SESSION_ONLY = "Only one session per connection."
 class _StartSlot:
     """One of the few app starts allowed at once; released on first frame."""
 
-    __slots__ = ("_semaphore", "_held")
+    __slots__ = ("_held", "_semaphore")
 
     def __init__(self, semaphore: asyncio.Semaphore) -> None:
         self._semaphore = semaphore
@@ -96,7 +97,7 @@ def _read_nothing() -> bool:
 class _ConnectionHandler(asyncssh.SSHServer):
     """asyncssh's per-connection callbacks: admission, identity, channels."""
 
-    def __init__(self, server: "Server") -> None:
+    def __init__(self, server: Server) -> None:
         self._server = server
         self._conn: asyncssh.SSHServerConnection | None = None
         self._addr = "?"
@@ -344,13 +345,15 @@ class Server:
         """Begin a graceful shutdown (idempotent); await the result, or wait_closed()."""
         if self._close_task is None:
             loop = asyncio.get_running_loop()
-            self._close_task = loop.create_task(self._shutdown(message), name="citadels-shutdown", context=contextvars.Context())
+            self._close_task = loop.create_task(
+                self._shutdown(message), name="citadels-shutdown", context=contextvars.Context()
+            )
         return self._close_task
 
     async def wait_closed(self) -> None:
         await self._closed.wait()
 
-    async def __aenter__(self) -> "Server":
+    async def __aenter__(self) -> Server:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -387,7 +390,7 @@ class Server:
 
 async def _wait_until(predicate: Callable[[], bool], timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    while not predicate() and time.monotonic() < deadline:
+    while not predicate() and time.monotonic() < deadline:  # noqa: ASYNC110 (a predicate over several objects, polled at shutdown only)
         await asyncio.sleep(0.02)
 
 

@@ -25,34 +25,58 @@ process pool, both bounded and both stalling only this table.
 No timers run when nothing is due: the actor sleeps on its queue, with a
 timeout only while a bot move, an idle wait or a turn timer is pending.
 """
+
 from __future__ import annotations
 
 import asyncio
 import contextvars
 import logging
 import time
-from typing import Any, Callable
-
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.bots.registry import make_bot
 from server.logging_setup import log_event
-from ui.link import ChatLine, CommandRefused, ViewUpdate
 
 # What a table is made of (seats, meta, settings) and the markers it posts: server/seats.py.
-from server.seats import (BOT_KINDS, MAX_CHAT, MAX_HISTORY, TIMER_MODES, Client, Displaced,  # noqa: F401
-                          SeatSlot, TableMeta, TableSettings, Toast, _Displaced, _Streak, _Toast)
+from server.seats import (  # noqa: F401
+    BOT_KINDS,
+    MAX_CHAT,
+    MAX_HISTORY,
+    TIMER_MODES,
+    Client,
+    Displaced,
+    SeatSlot,
+    TableMeta,
+    TableSettings,
+    Toast,
+    _Displaced,
+    _Streak,
+    _Toast,
+)
+from ui.link import ChatLine, CommandRefused, ViewUpdate
 
 log = logging.getLogger("citadels.server.table")
+
 
 class Table:
     """One table: seats, spectators, and (once started) the game, owned by its actor task."""
 
-    def __init__(self, table_id: str, meta: TableMeta, seats: list[SeatSlot], settings: TableSettings, *,
-                 store: Any = None, pool: Any = None, on_change: Callable[["Table"], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        meta: TableMeta,
+        seats: list[SeatSlot],
+        settings: TableSettings,
+        *,
+        store: Any = None,
+        pool: Any = None,
+        on_change: Callable[[Table], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.id = table_id
         self.meta = meta
         self.seats = seats
@@ -135,7 +159,7 @@ class Table:
         """Start the game (the lobby checked that every seat is filled)."""
         self._put(("start", config))
 
-    def export(self, path: str) -> "asyncio.Future[str | None]":
+    def export(self, path: str) -> asyncio.Future[str | None]:
         """Save the game to a file; the future gets None, or a one-line error."""
         fut = asyncio.get_running_loop().create_future()
         if not self._put(("export", path, fut)):
@@ -162,7 +186,7 @@ class Table:
                     item = await self.queue.get()
                 else:
                     item = await asyncio.wait_for(self.queue.get(), max(due - self.clock(), 0.0))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 item = ("tick",)
             try:
                 await self._handle(item)
@@ -207,8 +231,16 @@ class Table:
                 if self.save.problem is not None:
                     self._save_notice(self.save.problem)
         self.phase = "playing"
-        log_event(log, logging.INFO, "table started", table=self.id, players=len(self.seats),
-                  bots=sum(1 for s in self.seats if s.bot), rules=config.rules, lineup=self.meta.lineup_label)
+        log_event(
+            log,
+            logging.INFO,
+            "table started",
+            table=self.id,
+            players=len(self.seats),
+            bots=sum(1 for s in self.seats if s.bot),
+            rules=config.rules,
+            lineup=self.meta.lineup_label,
+        )
         self._publish(events)
         self.on_change(self)
 
@@ -244,8 +276,16 @@ class Table:
                     c.post(CommandRefused(str(e)))
             return False
         self.commands += 1
-        log_event(log, logging.DEBUG, "command", table=self.id, seat=command.seat,
-                  kind=type(command).__struct_config__.tag, bot=by_bot, seq=self.state.seq)
+        log_event(
+            log,
+            logging.DEBUG,
+            "command",
+            table=self.id,
+            seat=command.seat,
+            kind=type(command).__struct_config__.tag,
+            bot=by_bot,
+            seq=self.state.seq,
+        )
         if self.save is not None and not self.save.finished:
             notice = await self.save.arecord(command, self.state)
             if notice is not None:
@@ -253,9 +293,18 @@ class Table:
         self._publish(events, actor=command.seat)
         if self.state.phase == "over":
             self.phase = "over"
-            scores = [(p.name, getattr(sc, "total", None)) for p, sc in zip(self.state.players, self.state.scores or [])]
-            log_event(log, logging.INFO, "table finished", table=self.id, winners=[self.seats[w].name for w in
-                      self.state.winners], scores=scores, commands=self.state.seq)
+            scores = [
+                (p.name, getattr(sc, "total", None)) for p, sc in zip(self.state.players, self.state.scores or [])
+            ]
+            log_event(
+                log,
+                logging.INFO,
+                "table finished",
+                table=self.id,
+                winners=[self.seats[w].name for w in self.state.winners],
+                scores=scores,
+                commands=self.state.seq,
+            )
             self._remove_meta()
             self.on_change(self)
         return True
@@ -453,8 +502,9 @@ class Table:
         s = self.seats[seat]
         style = s.style if s.bot is not None else None  # a person's seat played for them: a style from the seed
         if kind == "hard" and self.pool is not None:
-            return await self.pool.decide("hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms,
-                                          style=style)
+            return await self.pool.decide(
+                "hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms, style=style
+            )
         if kind == "hard":  # no process pool: the best bot that is cheap enough for the event loop
             kind = "normal"
         bot = self._bots.get((seat, kind))

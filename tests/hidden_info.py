@@ -6,6 +6,7 @@ discards and the characters being passed (when not to `seat`) are dealt
 again at random, and the generator state changed. The seat's view must not
 change: that is the hidden-information property.
 """
+
 from __future__ import annotations
 
 import random

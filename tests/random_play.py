@@ -5,6 +5,7 @@ crown, no character held twice), and every event's hidden fields blanked for the
 seats outside its `private` list; the game must end. `probe(g, cmd, rnd)` runs
 before each command, for property checks at random points.
 """
+
 from __future__ import annotations
 
 import random

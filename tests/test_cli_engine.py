@@ -1,4 +1,5 @@
 """`citadels sim` and `citadels scenario run` through the real command line."""
+
 from __future__ import annotations
 
 import json
@@ -17,16 +18,30 @@ def test_sim_prints_one_json_line():
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
     data = json.loads(lines[0])
-    for key in ("games", "players", "seconds", "games_per_second", "commands_per_second", "mean_rounds",
-                "mean_score", "max_score", "invariants", "invariant_checks"):
+    for key in (
+        "games",
+        "players",
+        "seconds",
+        "games_per_second",
+        "commands_per_second",
+        "mean_rounds",
+        "mean_score",
+        "max_score",
+        "invariants",
+        "invariant_checks",
+    ):
         assert key in data
     assert data["games"] == 5 and data["players"] == 4 and data["failures"] == []
 
 
 def test_sim_refuses_unknown_character_and_impossible_lineup_in_one_line():
-    for args, text in ((["--characters", "Assassin,Nobody"], "Unknown character 'Nobody'"),
-                       (["--players", "2", "--characters",
-                         "Assassin,Thief,Magician,King,Bishop,Merchant,Architect,Warlord,Artist"], "ranks 1-8 only")):
+    for args, text in (
+        (["--characters", "Assassin,Nobody"], "Unknown character 'Nobody'"),
+        (
+            ["--players", "2", "--characters", "Assassin,Thief,Magician,King,Bishop,Merchant,Architect,Warlord,Artist"],
+            "ranks 1-8 only",
+        ),
+    ):
         r = citadels("sim", "--games", "1", *args)
         assert r.returncode == 2
         assert text in r.stderr and "Traceback" not in r.stderr
@@ -41,7 +56,7 @@ def test_every_subcommand_has_help():
         assert h.returncode == 0 and "usage" in h.stdout
 
 
-GOOD = '''
+GOOD = """
 title = "A passing scenario"
 [setup]
 turn = "Merchant"
@@ -57,7 +72,7 @@ player = "Ana"
 do = "take_gold"
 [expect]
 players.Ana.gold = 2
-'''
+"""
 
 
 def test_scenario_run_reports_pass_fail_and_malformed(tmp_path: Path):

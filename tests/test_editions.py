@@ -5,6 +5,7 @@ crown, no character held twice, the game ends), hidden fields of events redacted
 the other seats, refused commands changing nothing; plus the set-up rules of the
 older editions (line-ups, decks, variants) and the lobby's catalogue.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -13,6 +14,7 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_play import play_random
 
 from engine import GameConfig, IllegalCommand, SetupError, apply, legal_commands, new_game
 from engine.cards.characters import ORIGINAL_EIGHT
@@ -22,7 +24,6 @@ from engine.commands import Command
 from engine.rules import RULESETS, catalogue
 from engine.state import encode
 from engine.view import view
-from random_play import play_random
 
 OLDER = ["classic", "classic-variant", "original-2000", "dark-city"]
 CASES = [(r, n) for r in OLDER for n in range(RULESETS[r].min_players, RULESETS[r].max_players + 1)]
@@ -61,8 +62,12 @@ def test_random_games_keep_invariants(rules: str, players: int, seed: int, data)
     variants = []
     if RULESETS[rules].options:
         variants = data.draw(st.sampled_from([[], ["plague"], ["short-7"], ["short-6", "plague"]]))
-    play(GameConfig(players=names(players), rules=rules, seed=seed, characters=chars, uniques=uniques,
-                    variants=variants), seed)
+    play(
+        GameConfig(
+            players=names(players), rules=rules, seed=seed, characters=chars, uniques=uniques, variants=variants
+        ),
+        seed,
+    )
 
 
 @pytest.mark.parametrize("rules", OLDER)
@@ -97,6 +102,7 @@ def test_refused_commands_change_nothing(rules: str, seed: int, players: int) ->
 
 # --- set-up ------------------------------------------------------------------------------------
 
+
 def test_classic_fixed_lineup_and_deck() -> None:
     g, _ = new_game(GameConfig(players=names(5), rules="classic", seed=3))
     assert g.lineup == list(ORIGINAL_EIGHT)
@@ -122,8 +128,9 @@ def test_original_2000_basic_deck_and_order() -> None:
 
 
 def test_dark_city_tax_collector_is_rank_2() -> None:
-    g, _ = new_game(GameConfig(players=names(4), rules="dark-city", characters=["Tax Collector"],
-                               uniques=["Park", "Museum"]))
+    g, _ = new_game(
+        GameConfig(players=names(4), rules="dark-city", characters=["Tax Collector"], uniques=["Park", "Museum"])
+    )
     assert g.lineup[1] == "Tax Collector" and "Thief" not in g.lineup
     g16, _ = new_game(GameConfig(players=names(4), preset="first-game", rank9=False))
     assert rank("2016", "Tax Collector") == 9
@@ -153,16 +160,28 @@ def test_catalogue_for_the_lobby() -> None:
     cat = {r["name"]: r for r in catalogue()}
     assert set(OLDER) <= set(cat)
     assert cat["classic"]["max_players"] == 7 and cat["dark-city"]["max_players"] == 8
-    assert {o["name"] for o in cat["dark-city"]["options"]} == {"characters", "uniques", "rank9", "short-7",
-                                                                 "short-6", "plague"}
+    assert {o["name"] for o in cat["dark-city"]["options"]} == {
+        "characters",
+        "uniques",
+        "rank9",
+        "short-7",
+        "short-6",
+        "plague",
+    }
     assert cat["2016"]["options"] == []
 
 
 def test_edition_costs() -> None:
     from engine.city import printed_cost
 
-    g, _ = new_game(GameConfig(players=names(4), rules="dark-city", characters=["Witch"],
-                               uniques=["Factory", "Poor House", "Imperial Treasury"]))
+    g, _ = new_game(
+        GameConfig(
+            players=names(4),
+            rules="dark-city",
+            characters=["Witch"],
+            uniques=["Factory", "Poor House", "Imperial Treasury"],
+        )
+    )
     assert [printed_cost(g, c) for c in ("Observatory", "Imperial Treasury", "Poor House", "Factory")] == [5, 4, 5, 6]
     c, _ = new_game(GameConfig(players=names(4), rules="classic"))
     assert [printed_cost(c, x) for x in ("Observatory", "Imperial Treasury")] == [4, 5]
@@ -174,14 +193,17 @@ def test_edition_costs() -> None:
 def test_view_ignores_what_the_seat_cannot_see(rules: str, seed: int, players: int) -> None:
     """A seat's view does not change when everything it cannot see is dealt again (not while
     a Lighthouse search shows its owner the deck)."""
+    from hidden_info import redraw
+
     from engine import view_bytes
     from engine.decisions import Choice
-    from hidden_info import redraw
 
     def probe(g, cmd, rnd):
         if rnd.random() < 0.2 and not (isinstance(g.pending, Choice) and g.pending.about == "Lighthouse"):
             for seat in range(players):
-                assert view_bytes(redraw(g, seat, rnd), seat) == view_bytes(g, seat), f"seat {seat} sees hidden information"
+                assert view_bytes(redraw(g, seat, rnd), seat) == view_bytes(g, seat), (
+                    f"seat {seat} sees hidden information"
+                )
 
     variants = ["plague"] if RULESETS[rules].options else []
     play(GameConfig(players=names(players), rules=rules, seed=seed, variants=variants), seed, probe)

@@ -1,4 +1,5 @@
 """Set-up refusals, determinism, the engine's import boundary, views and errors."""
+
 from __future__ import annotations
 
 import subprocess
@@ -14,20 +15,26 @@ from engine.state import copy_state, encode
 EIGHT = ["Assassin", "Thief", "Magician", "King", "Bishop", "Merchant", "Architect", "Warlord"]
 
 
-@pytest.mark.parametrize("players, chars, message", [
-    (["A"], EIGHT, "2 to 8 players"),
-    ([str(i) for i in range(9)], EIGHT, "2 to 8 players"),
-    ([str(i) for i in range(8)], EIGHT, "8 players need a rank-9 character"),
-    (["A", "B", "C"], EIGHT, "3 players need a rank-9 character"),
-    (["A", "B"], EIGHT + ["Artist"], "2-player games use ranks 1-8 only"),
-    (["A", "B", "C", "D"], EIGHT[:7], "needs one rank-8 character"),
-    (["A", "B", "C", "D"], EIGHT + ["Witch"], "more than one rank-1 character"),
-    (["A", "B", "C", "D"], EIGHT[:-1] + ["Nobody"], "Unknown character 'Nobody'"),
-    (["A", "B"], ["Assassin", "Thief", "Magician", "Emperor", "Bishop", "Merchant", "Architect", "Warlord"],
-     "The Emperor is not used with 2 players"),
-    (["A", "B", "C", "D"], EIGHT + ["Queen"], "The Queen is only used with 5 or more players"),
-    (["A", "A"], EIGHT, "different name"),
-])
+@pytest.mark.parametrize(
+    "players, chars, message",
+    [
+        (["A"], EIGHT, "2 to 8 players"),
+        ([str(i) for i in range(9)], EIGHT, "2 to 8 players"),
+        ([str(i) for i in range(8)], EIGHT, "8 players need a rank-9 character"),
+        (["A", "B", "C"], EIGHT, "3 players need a rank-9 character"),
+        (["A", "B"], EIGHT + ["Artist"], "2-player games use ranks 1-8 only"),
+        (["A", "B", "C", "D"], EIGHT[:7], "needs one rank-8 character"),
+        (["A", "B", "C", "D"], EIGHT + ["Witch"], "more than one rank-1 character"),
+        (["A", "B", "C", "D"], EIGHT[:-1] + ["Nobody"], "Unknown character 'Nobody'"),
+        (
+            ["A", "B"],
+            ["Assassin", "Thief", "Magician", "Emperor", "Bishop", "Merchant", "Architect", "Warlord"],
+            "The Emperor is not used with 2 players",
+        ),
+        (["A", "B", "C", "D"], EIGHT + ["Queen"], "The Queen is only used with 5 or more players"),
+        (["A", "A"], EIGHT, "different name"),
+    ],
+)
 def test_impossible_setups_are_refused_with_a_reason(players, chars, message):
     with pytest.raises(SetupError, match=message):
         new_game(GameConfig(players=players, characters=chars))
@@ -104,8 +111,10 @@ def test_views_hold_only_what_the_seat_may_know():
 
 
 def test_engine_imports_no_ui_server_textual_or_asyncssh():
-    code = ("import sys, engine, engine.sim, engine.scenario; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('ui', 'server', 'textual', 'asyncssh')]; "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, engine, engine.sim, engine.scenario; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('ui', 'server', 'textual', 'asyncssh')]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -14,6 +14,7 @@ marker is the real one until it is revealed:
   receives them, are unchanged when the real one and any other marked character
   swap names (a `warrant_signed` event shown to everyone would change).
 """
+
 from __future__ import annotations
 
 import msgspec
@@ -64,9 +65,16 @@ PLACED = {"warrants_placed": "signed", "threats_placed": "flowered"}
 def _swap(events, a: str, b: str):
     """The events with the names a and b exchanged everywhere."""
     sw = {a: b, b: a}
-    return [msgspec.structs.replace(e, character=sw.get(e.character, e.character), card=sw.get(e.card, e.card),
-                                    option=sw.get(e.option, e.option), cards=[sw.get(c, c) for c in e.cards])
-            for e in events]
+    return [
+        msgspec.structs.replace(
+            e,
+            character=sw.get(e.character, e.character),
+            card=sw.get(e.card, e.card),
+            option=sw.get(e.option, e.option),
+            cards=[sw.get(c, c) for c in e.cards],
+        )
+        for e in events
+    ]
 
 
 def _norm(events) -> list:
@@ -99,8 +107,9 @@ def play_and_check(seed: int, n: int, max_commands: int = 4000, lineup: list[str
                 for alt in e.cards:
                     for s in range(n):
                         if s != e.seat:
-                            assert _norm(redact_events(ev, s)) == _norm(_swap(redact_events(ev, s), real, alt)), \
+                            assert _norm(redact_events(ev, s)) == _norm(_swap(redact_events(ev, s), real, alt)), (
                                 f"seat {s}'s events tell the real marker"
+                            )
                             checks += 1
         for v, owner in vs:
             others = [s for s in range(n) if s != owner]

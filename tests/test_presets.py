@@ -2,6 +2,7 @@
 every player count 2-8, the invariants checked after every command; the preset
 substitutions; custom and random line-ups.
 """
+
 from __future__ import annotations
 
 import random
@@ -73,6 +74,7 @@ def test_random_lineup_played_to_the_end(players: int, seed: int) -> None:
 
 # --- what a preset resolves to ---------------------------------------------------------------------
 
+
 def lineup(preset: str, n: int, **kw) -> list[str]:
     return resolve_lineup(GameConfig(players=names(n), preset=preset, **kw))[0]
 
@@ -123,8 +125,22 @@ def test_presets_have_fourteen_uniques_and_eight_ranks() -> None:
 # --- custom line-ups -------------------------------------------------------------------------------
 
 CUSTOM = ["Witch", "Spy", "Wizard", "Emperor", "Abbot", "Trader", "Navigator", "Marshal"]
-CUSTOM_UNIQUES = ["Armory", "Basilica", "Capitol", "Framework", "Great Wall", "Keep", "Monument", "Museum",
-                  "Necropolis", "Observatory", "Secret Vault", "Stables", "Theater", "Thieves' Den"]
+CUSTOM_UNIQUES = [
+    "Armory",
+    "Basilica",
+    "Capitol",
+    "Framework",
+    "Great Wall",
+    "Keep",
+    "Monument",
+    "Museum",
+    "Necropolis",
+    "Observatory",
+    "Secret Vault",
+    "Stables",
+    "Theater",
+    "Thieves' Den",
+]
 
 
 def test_custom_lineup_with_chosen_uniques() -> None:
@@ -139,19 +155,23 @@ def test_custom_lineup_with_chosen_uniques() -> None:
     play_to_end(GameConfig(players=names(5), characters=CUSTOM + ["Queen"], uniques=CUSTOM_UNIQUES, seed=3), 3)
 
 
-@pytest.mark.parametrize("chars, uniques, message", [
-    (CUSTOM[:7], CUSTOM_UNIQUES, "rank-8"),
-    (CUSTOM[:7] + ["Warlord", "Marshal"], CUSTOM_UNIQUES, "more than one rank-8"),
-    (CUSTOM, CUSTOM_UNIQUES[:13], "14 unique"),
-    (CUSTOM, CUSTOM_UNIQUES[:13] + ["Armory"], "twice"),
-    (CUSTOM, CUSTOM_UNIQUES[:13] + ["Graveyard"], "Unknown unique"),
-])
+@pytest.mark.parametrize(
+    "chars, uniques, message",
+    [
+        (CUSTOM[:7], CUSTOM_UNIQUES, "rank-8"),
+        (CUSTOM[:7] + ["Warlord", "Marshal"], CUSTOM_UNIQUES, "more than one rank-8"),
+        (CUSTOM, CUSTOM_UNIQUES[:13], "14 unique"),
+        (CUSTOM, CUSTOM_UNIQUES[:13] + ["Armory"], "twice"),
+        (CUSTOM, CUSTOM_UNIQUES[:13] + ["Graveyard"], "Unknown unique"),
+    ],
+)
 def test_custom_lineup_refused(chars, uniques, message) -> None:
     with pytest.raises(SetupError, match=message):
         new_game(GameConfig(players=names(5), characters=chars, uniques=uniques))
 
 
 # --- random line-ups -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_random_lineup_is_legal_spread_and_reproducible(players: int) -> None:
@@ -172,6 +192,8 @@ def test_random_lineup_is_legal_spread_and_reproducible(players: int) -> None:
 
 def test_random_lineup_respects_rank9_option() -> None:
     for seed in range(10):
-        assert all(RANK[c] <= 8 for c in resolve_lineup(GameConfig(players=names(5), preset="random", seed=seed,
-                                                                   rank9=False))[0])
+        assert all(
+            RANK[c] <= 8
+            for c in resolve_lineup(GameConfig(players=names(5), preset="random", seed=seed, rank9=False))[0]
+        )
         assert RANK[resolve_lineup(GameConfig(players=names(5), preset="random", seed=seed, rank9=True))[0][-1]] == 9

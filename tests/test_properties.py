@@ -4,13 +4,15 @@ Invariants: cards conserved, gold never negative, exactly one crown, no
 character held twice, the game ends; a seat's view does not change when
 everything it cannot see is redrawn; a refused command changes nothing.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import msgspec
 import pytest
+from hidden_info import redraw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_play import play_random
 
 from engine import GameConfig, IllegalCommand, apply, legal_commands, view_bytes
 from engine.cards.characters import CHARACTERS
@@ -18,8 +20,6 @@ from engine.commands import Command
 from engine.hooks import ROLES
 from engine.state import encode
 from engine.view import view
-from hidden_info import redraw
-from random_play import play_random
 
 
 def lineups(players: int) -> list[list[str]]:
@@ -75,6 +75,7 @@ def test_view_ignores_what_the_seat_cannot_see(players: int, lineup: int, seed: 
                     a, b = msgspec.to_builtins(view(g, seat)), msgspec.to_builtins(view(h, seat))
                     raise AssertionError(f"seat {seat} sees hidden information: {differences(a, b)}")
             assert view_bytes(redraw(g, -1, rnd), None) == view_bytes(g, None), "a spectator sees hidden information"
+
     play(players, lineup, seed, probe)
 
 
@@ -82,8 +83,12 @@ def differences(a, b, path: str = "") -> list[str]:
     if type(a) is not type(b):
         return [f"{path}: {a!r} != {b!r}"]
     if isinstance(a, dict):
-        return [d for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k)
-                for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
+        return [
+            d
+            for k in sorted(set(a) | set(b), key=str)
+            if a.get(k) != b.get(k)
+            for d in differences(a.get(k), b.get(k), f"{path}.{k}")
+        ]
     if isinstance(a, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
     return [f"{path}: {a!r} != {b!r}"] if a != b else []
@@ -120,4 +125,5 @@ def test_refused_commands_change_nothing(players: int, lineup: int, seed: int) -
                 apply(g, other)
             assert str(err.value), "a refusal needs a message"
             assert encode(g) == before, f"refused {other} changed the state"
+
     play(players, lineup, seed, probe)

@@ -1,4 +1,5 @@
 """Every scenario file under tests/scenarios is one test (see docs/scenarios.md)."""
+
 from pathlib import Path
 
 import pytest

@@ -6,6 +6,7 @@
 
 See `ui/README.md` for the whole interface.
 """
+
 from . import compositor_patch, css_patch, cycle_patch, strip_patch
 
 # Lighter Textual for many apps in one process; before any app starts (see each module).
@@ -17,4 +18,4 @@ cycle_patch.apply()
 from .app import CitadelsApp  # noqa: E402
 from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate  # noqa: E402
 
-__all__ = ["CitadelsApp", "ChatLine", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]
+__all__ = ["ChatLine", "CitadelsApp", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]

@@ -4,6 +4,7 @@ The app holds the latest view and renders it; it never reads game state.
 Views arrive as `ViewUpdate` messages (post them with `app.post_message`);
 the player's choices leave through `link.send(command)`. See `ui/README.md`.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -50,8 +51,9 @@ class CitadelsApp(App):
         self._events: list[Any] = []
         self._writer = LogWriter(self.cat, None)
         self._scores_shown = False
-        self.table: TableScreen = (TableScreen(self.cat, show_chat=self.options.show_chat)
-                                   if self.TABLE_SCREEN_AT_START else None)  # type: ignore[assignment]
+        self.table: TableScreen = (
+            TableScreen(self.cat, show_chat=self.options.show_chat) if self.TABLE_SCREEN_AT_START else None
+        )  # type: ignore[assignment]
 
     # --- life cycle --------------------------------------------------------------------
     def get_default_screen(self) -> TableScreen:

@@ -5,6 +5,7 @@ beautified one shows `+` after the cost. A character is `4 King` (rank, name).
 Colours are the 16 basic ANSI colours, so they survive any colour system, and
 the letter carries the type when there is no colour at all (NO_COLOR).
 """
+
 from __future__ import annotations
 
 from rich.text import Text

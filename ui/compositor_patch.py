@@ -16,6 +16,7 @@ as before: the bytes sent are identical (tests/ui/test_textual_patches.py
 plays games comparing both on every frame). With any other Textual version it
 does nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,14 +29,15 @@ PATCHED_FOR = "8.2.8"
 ORIGINAL: dict[str, Any] = {}  # Textual's own method, for tests comparing the two
 
 
-def _render_changed_rows(self: Compositor, update_regions: list[Region],
-                         row_spans: dict[int, list[tuple[int, int]]]) -> list[dict]:
+def _render_changed_rows(
+    self: Compositor, update_regions: list[Region], row_spans: dict[int, list[tuple[int, int]]]
+) -> list[dict]:
     cuts = self.cuts
     chops: list[dict] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
     for widget, (region, clip) in self.visible_widgets.items():  # front to back
         visible = intersection(region, clip)
-        vx, vy, vw, vh = visible
+        vx, _vy, vw, vh = visible
         if not (vw and vh):
             continue
         top = bottom = -1

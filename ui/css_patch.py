@@ -16,6 +16,7 @@ their rules; nothing in Textual writes to them), so apps can share them.
 Apps with another theme get their own parse. With any other Textual version
 it does nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,14 @@ def apply() -> bool:
         return False
     parse_rules = Stylesheet._parse_rules
 
-    def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[Any]:
+    def _parse_rules(
+        self: Stylesheet,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[Any]:
         key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
         rules = _SHARED.get(key)
         if rules is None:

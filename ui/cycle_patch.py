@@ -25,6 +25,7 @@ before and none after (in-process probe, 2026-11-22); under churn with 300
 players seated, RSS stays flat (docs/server.md). With any other Textual
 version ``apply`` does nothing (the stock methods are correct, only leakier).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,10 +5,12 @@ The app never reads game state: it receives `ViewUpdate` messages (a seat's
 through a `TableLink`. The same app is driven by `ui.local_game.LocalTable`
 (`citadels play`) and, over SSH, by the server's table actor.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from textual.message import Message
 

@@ -8,10 +8,12 @@ a table, a session or a game state. The server's implementation is
 Every call returns at once: None when done (or accepted), or one sentence
 saying why not (shown to the player).
 """
+
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Awaitable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from textual.message import Message
 
@@ -141,7 +143,7 @@ class LobbyLink(Protocol):
     def remove(self, seat: int) -> str | None: ...
 
     # at the table (the table menu)
-    def table_menu(self) -> "TableMenuInfo": ...
+    def table_menu(self) -> TableMenuInfo: ...
 
     def replace_with_bot(self, seat: int) -> str | None: ...
 

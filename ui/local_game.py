@@ -7,10 +7,12 @@ a short delay scheduled with `loop.call_later` (no polling, nothing runs while
 the human thinks), and posts the human seat's view and redacted events to the
 app. It implements `ui.link.TableLink` (`send`, plus `attach`/`detach`).
 """
+
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from engine import GameConfig, IllegalCommand, apply, legal_commands, new_game, redact_events, view
 from engine.bots.random_bot import RandomBot
@@ -32,12 +34,19 @@ def random_bots(seat: int, seed: int) -> Bot:
 class LocalTable:
     """An in-process table: one human seat, bots in the others."""
 
-    def __init__(self, config: GameConfig, human_seat: int = 0, bot_factory: BotFactory = random_bots,
-                 bot_delay: float = 0.7, max_bot_steps: int = 100_000) -> None:
+    def __init__(
+        self,
+        config: GameConfig,
+        human_seat: int = 0,
+        bot_factory: BotFactory = random_bots,
+        bot_delay: float = 0.7,
+        max_bot_steps: int = 100_000,
+    ) -> None:
         self.state, events = new_game(config)
         self.human = human_seat
-        self.bots: dict[int, Bot] = {s: bot_factory(s, config.seed) for s in range(len(config.players))
-                                     if s != human_seat}
+        self.bots: dict[int, Bot] = {
+            s: bot_factory(s, config.seed) for s in range(len(config.players)) if s != human_seat
+        }
         self.bot_delay = bot_delay
         self.max_bot_steps = max_bot_steps
         self._unsent: list[Any] = list(events)

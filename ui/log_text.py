@@ -14,6 +14,7 @@ account that names nothing hidden ("Ben receives another character
 (Theater)"). Then `<kind>_<option>` and `<kind>`; unknown kinds get a generic
 sentence.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,12 +25,41 @@ from .i18n import Catalogue
 # Kinds that are bookkeeping rather than news: shown dimmed.
 QUIET = {"called", "turn_ended"}
 # Kinds whose `character` is the actor's own character (elsewhere it is a target or a subject).
-ACTOR_KINDS = {"income", "extra_gold", "extra_cards", "turn_ended", "beautified", "abbot_tithe", "scholar_drew",
-               "scholar_kept", "tax_collected", "alchemist_refund", "exchanged", "seized", "destroyed"}
+ACTOR_KINDS = {
+    "income",
+    "extra_gold",
+    "extra_cards",
+    "turn_ended",
+    "beautified",
+    "abbot_tithe",
+    "scholar_drew",
+    "scholar_kept",
+    "tax_collected",
+    "alchemist_refund",
+    "exchanged",
+    "seized",
+    "destroyed",
+}
 # Kinds that name the actor alone, without a character.
-PLAIN_WHO = {"revealed", "character_picked", "character_discarded", "called", "round_started", "game_started",
-             "took_facedown", "theater", "theater_received", "theater_passed", "game_ended", "city_completed",
-             "crown_moved", "crown_kept", "ballroom_thanks", "plague_passed", "plague_started"}
+PLAIN_WHO = {
+    "revealed",
+    "character_picked",
+    "character_discarded",
+    "called",
+    "round_started",
+    "game_started",
+    "took_facedown",
+    "theater",
+    "theater_received",
+    "theater_passed",
+    "game_ended",
+    "city_completed",
+    "crown_moved",
+    "crown_kept",
+    "ballroom_thanks",
+    "plague_passed",
+    "plague_started",
+}
 
 
 @dataclass(frozen=True)
@@ -57,8 +87,13 @@ class LogWriter:
         keys = []
         if kind == "character_discarded" and ev.seat >= 0 and not ev.character and ev.count:
             keys.append("event.character_discarded_rest")
-        if hidden or (ev.private is not None and not ev.character and not ev.card and not ev.cards
-                      and kind in ("character_picked", "character_discarded", "kept_card")):
+        if hidden or (
+            ev.private is not None
+            and not ev.character
+            and not ev.card
+            and not ev.cards
+            and kind in ("character_picked", "character_discarded", "kept_card")
+        ):
             if ev.option:
                 keys.append(f"event.{kind}_{ev.option}_hidden")
             keys.append(f"event.{kind}_hidden")
@@ -110,8 +145,12 @@ class LogWriter:
                     detail.append(str(fields[f]))
             if ev.gold:
                 detail.append(cat.t("ui.gold_n", n=ev.gold))
-            text = cat.t("event.fallback", kind=kind, who=self._name(names, ev.seat) if ev.seat >= 0 else "",
-                         detail=(" " + ", ".join(detail)) if detail else "")
+            text = cat.t(
+                "event.fallback",
+                kind=kind,
+                who=self._name(names, ev.seat) if ev.seat >= 0 else "",
+                detail=(" " + ", ".join(detail)) if detail else "",
+            )
         if kind == "revealed" and ev.option == "heir":
             self.playing[ev.seat] = ev.character or ""
         return LogLine(text=text, private=private, quiet=kind in QUIET, kind=kind)

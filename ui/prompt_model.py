@@ -11,17 +11,32 @@ legal targets. A new card needs only catalogue entries in
 `select.<purpose>` ...), never code here: unknown cards, options, choices and
 command kinds get generic labels.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from rich.text import Text
 
-from engine.commands import (Ability, Build, Choose, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep,
-                             Pick, Select, TakeGold, Unselect)
 from engine.cards.characters import CHARACTERS
 from engine.cards.districts import DISTRICTS
+from engine.commands import (
+    Ability,
+    Build,
+    Choose,
+    Confirm,
+    DiscardCharacter,
+    DrawCards,
+    EndTurn,
+    Income,
+    Keep,
+    Pick,
+    Select,
+    TakeGold,
+    Unselect,
+)
 
 from .cards import character_label, district_token, district_type
 from .i18n import Catalogue
@@ -37,7 +52,7 @@ class Entry:
     label: Text
     detail: str  # what it will do
     command: Any = None
-    submenu: "Menu | None" = None
+    submenu: Menu | None = None
     confirm: bool = False  # abilities ask for confirmation after showing what they do
     back: bool = False
     inline: bool = False  # show the detail under the label when there is room (character cards)
@@ -84,8 +99,7 @@ def waiting_sentence(view: Any, cat: Catalogue) -> str:
     if kind == "choice":
         return cat.t("waiting.choice", name=who(view, cat, pd.seat, character), about=about_label(cat, pd.about))
     if kind == "select_cards":
-        return cat.t("waiting.select_cards", name=who(view, cat, pd.seat, character),
-                     about=select_label(cat, pd.about))
+        return cat.t("waiting.select_cards", name=who(view, cat, pd.seat, character), about=select_label(cat, pd.about))
     return cat.t("waiting.other", name=who(view, cat, pd.seat, character))
 
 
@@ -230,8 +244,9 @@ def ability_does(ctx: _Ctx, cmd: Ability) -> str:
         if cat.has(k + "_does"):
             return cat.t(k + "_does", **f)
     text = cat.character_text(cmd.name) if cmd.name in CHARACTERS else cat.district_text(cmd.name)
-    targets = ", ".join(f"{k}: {f[k] or '?'}" for k in ABILITY_FIELDS + ("option",)
-                        if getattr(cmd, k, None) is not None)
+    targets = ", ".join(
+        f"{k}: {f[k] or '?'}" for k in ABILITY_FIELDS + ("option",) if getattr(cmd, k, None) is not None
+    )
     return cat.t("ability.fallback_does", text=text + (f" ({targets})" if targets else ""))
 
 
@@ -249,13 +264,23 @@ def build_does(ctx: _Ctx, cmd: Build) -> str:
     cat = ctx.cat
     if cmd.via is None:
         cost = cat.cost(cmd.district)
-        return cat.t("cmd.build_one_does", district=cat.district(cmd.district), cost="?" if cost is None else cost,
-                     type=cat.type_name(district_type(cmd.district)))
+        return cat.t(
+            "cmd.build_one_does",
+            district=cat.district(cmd.district),
+            cost="?" if cost is None else cost,
+            type=cat.type_name(district_type(cmd.district)),
+        )
     if cat.has(f"build.{cmd.via}_does"):
         return cat.t(f"build.{cmd.via}_does", **ctx.fields(cmd))
     text = cat.t("cmd.build_via_does", district=cat.district(cmd.district), via=cat.card(cmd.via))
-    extra = [str(v) for v in (cat.card(cmd.using) if cmd.using else None, ctx.player_name(cmd.player)
-                              if cmd.player is not None else None) if v]
+    extra = [
+        str(v)
+        for v in (
+            cat.card(cmd.using) if cmd.using else None,
+            ctx.player_name(cmd.player) if cmd.player is not None else None,
+        )
+        if v
+    ]
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 
@@ -281,8 +306,12 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
         return Entry(lab, cat.character_text(cmd.character), command=cmd, inline=True)
     if isinstance(cmd, DiscardCharacter):
         lab = label or Text(cat.t("cmd.discard", character=cat.ranked(cmd.character)), end="")
-        return Entry(lab, cat.t("cmd.discard_does", character=cat.character(cmd.character)) + " "
-                     + cat.character_text(cmd.character), command=cmd, inline=True)
+        return Entry(
+            lab,
+            cat.t("cmd.discard_does", character=cat.character(cmd.character)) + " " + cat.character_text(cmd.character),
+            command=cmd,
+            inline=True,
+        )
     if isinstance(cmd, TakeGold):
         return Entry(Text(cat.t("cmd.take_gold"), end=""), cat.t("cmd.take_gold_does"), command=cmd)
     if isinstance(cmd, DrawCards):
@@ -299,12 +328,18 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
     if isinstance(cmd, Income):
         res, kind = _income_info(ctx)
         if cmd.gold is None:
-            return Entry(label or Text(cat.t("cmd.income"), end=""), cat.t("cmd.income_does", resource=res,
-                                                                              type=kind), command=cmd)
+            return Entry(
+                label or Text(cat.t("cmd.income"), end=""),
+                cat.t("cmd.income_does", resource=res, type=kind),
+                command=cmd,
+            )
         total = max((c.gold or 0 for c in view.legal if isinstance(c, Income)), default=cmd.gold)
         text = cat.t("cmd.income_mix", gold=cmd.gold, cards=total - cmd.gold)
-        return Entry(label or Text(text, end=""), cat.t("cmd.income_mix_does", gold=cmd.gold,
-                                                         cards=total - cmd.gold), command=cmd)
+        return Entry(
+            label or Text(text, end=""),
+            cat.t("cmd.income_mix_does", gold=cmd.gold, cards=total - cmd.gold),
+            command=cmd,
+        )
     if isinstance(cmd, Choose):
         about = view.pending.about if view.pending is not None else None
         text, does, _ = choice_texts(view, cat, about, cmd.option)
@@ -327,8 +362,11 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
         text = cat.t(key, n=n) if cat.has(key) else cat.t("cmd.confirm")
         return Entry(Text(text, style="bold", end=""), cat.t("cmd.confirm_does", n=n), command=cmd)
     kind = _tag(cmd)
-    return Entry(Text(cat.t(f"cmd.{kind}", fallback=cat.t("cmd.unknown", kind=kind)), end=""),
-                 cat.t(f"cmd.{kind}_does", fallback=cat.t("cmd.unknown_does", kind=kind)), command=cmd)
+    return Entry(
+        Text(cat.t(f"cmd.{kind}", fallback=cat.t("cmd.unknown", kind=kind)), end=""),
+        cat.t(f"cmd.{kind}_does", fallback=cat.t("cmd.unknown_does", kind=kind)),
+        command=cmd,
+    )
 
 
 # --- narrowing groups into target lists ---------------------------------------------------
@@ -395,8 +433,7 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
                 lab.append_text(district_token(cat, cmds[0].district))
                 return leaf(ctx, cmds[0], label=lab)
             label = Text(cat.t("cmd.build"), end="")
-            return Entry(label, cat.t("cmd.build_does"),
-                         submenu=_submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build")))
+            return Entry(label, cat.t("cmd.build_does"), submenu=_submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build")))
         label = Text(build_label(cat, via), end="")
         if len(cmds) == 1 and cmds[0].district == via:  # a card with its own way to be built
             lab = Text(cat.t("cmd.build_special", district="").strip() + " ", end="")
@@ -405,17 +442,25 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
             return leaf(ctx, cmds[0], label=lab)
         if len(cmds) == 1:
             return leaf(ctx, cmds[0], label=label + Text(": ") + district_token(cat, cmds[0].district))
-        return Entry(label, cat.character_text(via) if via in CHARACTERS else cat.district_text(via),
-                     submenu=_submenu(ctx, cmds, BUILD_FIELDS, label.plain))
+        return Entry(
+            label,
+            cat.character_text(via) if via in CHARACTERS else cat.district_text(via),
+            submenu=_submenu(ctx, cmds, BUILD_FIELDS, label.plain),
+        )
     if kind == "income":
         if len(cmds) == 1:
             return leaf(ctx, cmds[0])
         res, type_ = _income_info(ctx)
         label = Text(cat.t("cmd.income"), end="")
-        return Entry(label, cat.t("cmd.income_does", resource=res, type=type_),
-                     submenu=Menu(title=label.plain, hint=cat.t("prompt.choose_target",
-                                                                what=cat.t("prompt.pick_target_gold")),
-                                  entries=[leaf(ctx, c) for c in cmds]))
+        return Entry(
+            label,
+            cat.t("cmd.income_does", resource=res, type=type_),
+            submenu=Menu(
+                title=label.plain,
+                hint=cat.t("prompt.choose_target", what=cat.t("prompt.pick_target_gold")),
+                entries=[leaf(ctx, c) for c in cmds],
+            ),
+        )
     return leaf(ctx, cmds[0])  # pragma: no cover
 
 
@@ -435,8 +480,9 @@ def title_for(view: Any, cat: Catalogue) -> tuple[str, str]:
         return cat.t("prompt.pick"), cat.t("prompt.pick_hint", n=len(view.pool), faceup=faceup)
     if kind == "play_turn" and view.turn is not None:
         if view.turn.gather_only_reason:  # the Witch's victim, or a killed player with the Hospital
-            return cat.t(f"gather_only.{view.turn.gather_only_reason}",
-                         character=cat.character(view.turn.character)), ""
+            return cat.t(
+                f"gather_only.{view.turn.gather_only_reason}", character=cat.character(view.turn.character)
+            ), ""
         key = "prompt.play_turn" if view.turn.gathered else "prompt.play_turn_gather"
         return cat.t(key, character=cat.character(view.turn.character)), ""
     if kind == "keep_cards":

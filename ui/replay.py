@@ -21,6 +21,7 @@ sentences are cached for the current point of view and language only.
 
 Pure: no file I/O, no Textual. The screen is `ui.screens.replay`.
 """
+
 from __future__ import annotations
 
 from array import array
@@ -168,7 +169,7 @@ class Replay:
 
     def _row(self, line: LogLine, ev: Event, cat: Catalogue) -> Row:
         style = "dim" if line.quiet else ""
-        if ev.private is not None and (line.private or self._writer is not None and self._writer.everything):
+        if ev.private is not None and (line.private or (self._writer is not None and self._writer.everything)):
             seen = [self.names[s] for s in ev.private if 0 <= s < len(self.names)]
             tag = cat.t("replay.seen_by", names=cat.names(seen)) if seen else cat.t("replay.seen_by_nobody")
             return Row(line.text, style=style, tag=f"[{tag}]", tag_style="bold reverse")
@@ -190,5 +191,13 @@ class Replay:
             headline = self._rows[step[0]].text
         else:
             headline = cat.t("replay.no_event")
-        return Frame(position=p, total=self.total, round=self._rounds[p], seat=seat, view=self.view(p, seat),
-                     headline=headline, rows=self._rows[max(0, end - limit):end], new_rows=self._rows[begin:end])
+        return Frame(
+            position=p,
+            total=self.total,
+            round=self._rounds[p],
+            seat=seat,
+            view=self.view(p, seat),
+            headline=headline,
+            rows=self._rows[max(0, end - limit) : end],
+            new_rows=self._rows[begin:end],
+        )

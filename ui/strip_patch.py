@@ -17,9 +17,11 @@ something, and never cache a strip in itself. Applied once, when `ui` is
 imported; with any other Textual version it does nothing (the stock classes
 are correct, only heavier).
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import textual
 from rich.cells import cell_len, set_cell_size

@@ -7,11 +7,12 @@ random bots, saved and loaded back (engine.savefile), shown with everything
 revealed at the first move of round 3 or later where warrants and threats are
 on the table (the signed warrant and the real threat named).
 """
+
 from __future__ import annotations
 
 import asyncio
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,7 @@ def saved_game(seed: int = 13):
         cmd = bots[g.pending.seat].choose(legal_commands(g, g.pending.seat))
         apply(g, cmd)
         log.append(cmd)
-    t = datetime(2026, 1, 2, tzinfo=timezone.utc)
+    t = datetime(2026, 1, 2, tzinfo=UTC)
     return loads(dumps(new_save("screenshot", cfg, [Seat(n) for n in NAMES], g, log, created=t)))
 
 

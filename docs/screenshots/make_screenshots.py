@@ -8,6 +8,7 @@ played at random up to the human's Marshal turn in round 4, with warrants and a
 threat on the table, the Marshal's targets open and one chosen (what it will do
 shown before confirming).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine import GameConfig, apply, legal_commands  # noqa: E402
-from engine.commands import Ability  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
+from engine.commands import Ability  # noqa: E402
 from ui import CitadelsApp, UiOptions  # noqa: E402
 from ui.local_game import LocalTable  # noqa: E402
 from ui.widgets.prompt import PromptPanel  # noqa: E402
@@ -44,8 +45,9 @@ async def choices(pilot) -> None:
             return
 
 
-async def shoot(name: str, size: tuple[int, int], keys: list[str], seed: int = 1, lang: str = "en",
-                all_bots: bool = False) -> None:
+async def shoot(
+    name: str, size: tuple[int, int], keys: list[str], seed: int = 1, lang: str = "en", all_bots: bool = False
+) -> None:
     app, table = new(seed, lang, all_bots)
     async with app.run_test(size=size) as pilot:
         if all_bots:
@@ -70,9 +72,15 @@ def advance_to_marshal(table: LocalTable, seed: int) -> None:
     while g.phase != "over":
         seat = g.pending.seat
         legal = legal_commands(g, seat)
-        if (seat == table.human and type(g.pending).__name__ == "PlayTurn" and g.turn.gathered
-                and g.markers.warrants and g.markers.threats and g.round >= 3
-                and any(isinstance(c, Ability) and c.name == "Marshal" for c in legal)):
+        if (
+            seat == table.human
+            and type(g.pending).__name__ == "PlayTurn"
+            and g.turn.gathered
+            and g.markers.warrants
+            and g.markers.threats
+            and g.round >= 3
+            and any(isinstance(c, Ability) and c.name == "Marshal" for c in legal)
+        ):
             return
         table._unsent.extend(apply(g, rng.choice(legal)))
     raise RuntimeError("no such position with this seed")
@@ -85,9 +93,12 @@ async def shoot_marshal(size: tuple[int, int], lang: str = "en", seed: int = 13)
     async with app.run_test(size=size) as pilot:
         await choices(pilot)
         prompt = app.table.query_one(PromptPanel)
-        marshal = next(i for i, e in enumerate(prompt.menu.entries)
-                       if isinstance(e.command, Ability) or (e.submenu and "Marshal" in e.label.plain
-                                                             or e.submenu and "Mariscal" in e.label.plain))
+        marshal = next(
+            i
+            for i, e in enumerate(prompt.menu.entries)
+            if isinstance(e.command, Ability)
+            or ((e.submenu and "Marshal" in e.label.plain) or (e.submenu and "Mariscal" in e.label.plain))
+        )
         for k in (str(marshal + 1), "1"):
             await pilot.press(k)
             await pilot.pause()

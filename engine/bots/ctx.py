@@ -6,13 +6,26 @@ gold, hand sizes, face-up discards, revealed characters, the pool passed to
 the seat while choosing). Costs, ranks and income are those of the edition of
 the view's rule set (`cost`, `rank`, `income`).
 """
+
 from __future__ import annotations
 
 from . import knowledge as K
 from .styles import Style
 
-POPULAR = {"King": 1.4, "Architect": 1.5, "Merchant": 1.3, "Warlord": 1.2, "Patrician": 1.3, "Emperor": 1.2,
-           "Navigator": 1.2, "Scholar": 1.2, "Trader": 1.2, "Alchemist": 1.1, "Bishop": 1.0, "Magician": 0.9}
+POPULAR = {
+    "King": 1.4,
+    "Architect": 1.5,
+    "Merchant": 1.3,
+    "Warlord": 1.2,
+    "Patrician": 1.3,
+    "Emperor": 1.2,
+    "Navigator": 1.2,
+    "Scholar": 1.2,
+    "Trader": 1.2,
+    "Alchemist": 1.1,
+    "Bishop": 1.0,
+    "Magician": 0.9,
+}
 KILLERS = ("Assassin", "Witch")
 ROBBERS = ("Thief", "Blackmailer", "Magistrate")
 
@@ -57,8 +70,11 @@ class Ctx:
         self.leader = max(others_t)[1] if others_t else None
         best_other = max(t for t, _ in others_t) if others_t else 0
         self.i_lead = self.threat[me] >= best_other
-        self.leader_margin = (self.threat[self.leader] - max(t for s, t in enumerate(self.threat) if s != self.leader)
-                              if self.leader is not None and self.n > 1 else 0)
+        self.leader_margin = (
+            self.threat[self.leader] - max(t for s, t in enumerate(self.threat) if s != self.leader)
+            if self.leader is not None and self.n > 1
+            else 0
+        )
         lo, hi = min(self.threat), max(self.threat)
         self._tspan = (lo, hi - lo + 1.0)
         self.richest = self.gold >= max((p.gold for p in self.players), default=0)

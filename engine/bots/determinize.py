@@ -21,6 +21,7 @@ variants (`View.variants`: short games, the Plague), and ranks and costs are
 those of its edition (`engine/cards/editions.py`: the Dark City Tax Collector
 is rank 2, so he is not a hidden character once rank 2 has been called).
 """
+
 from __future__ import annotations
 
 import random
@@ -69,13 +70,15 @@ def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = Non
             hands.append(list(p.hand or []))
         else:
             hands.append([unseen.pop() for _ in range(p.hand_size)])
-    deck = unseen[:view.deck_size]
+    deck = unseen[: view.deck_size]
     if spare is not None:
-        spare.extend(unseen[view.deck_size:view.deck_size + hidden_under])
+        spare.extend(unseen[view.deck_size : view.deck_size + hidden_under])
     return hands, deck
 
 
-def _assign(slots: list[tuple[int, int]], chars: list[str], allowed, rng: random.Random) -> dict[tuple[int, int], str] | None:
+def _assign(
+    slots: list[tuple[int, int]], chars: list[str], allowed, rng: random.Random
+) -> dict[tuple[int, int], str] | None:
     """Deal `chars` to `slots` at random, respecting allowed(slot, char). None if impossible."""
     for _ in range(30):
         pool = list(chars)
@@ -141,22 +144,34 @@ def determinize(view, rng: random.Random) -> GameState:
             if name is not None:
                 chars.append(name)
                 holders[name] = p.seat
-        players.append(Player(name=p.name, gold=p.gold, hand=hands[p.seat],
-                              city=[Built(b.name, b.beautified, [c or under_cards.pop() for c in b.under])
-                                    for b in p.city], characters=chars))
+        players.append(
+            Player(
+                name=p.name,
+                gold=p.gold,
+                hand=hands[p.seat],
+                city=[Built(b.name, b.beautified, [c or under_cards.pop() for c in b.under]) for b in p.city],
+                characters=chars,
+            )
+        )
 
     sel = Selection(faceup=faceup)
     if selecting:
         if pool_known is not None:
             sel.pool = pool_known
         else:
-            sel.pool = rest[:view.pool_size]
-            rest = rest[view.pool_size:]
+            sel.pool = rest[: view.pool_size]
+            rest = rest[view.pool_size :]
     sel.facedown = rest
 
     m = view.markers
-    markers = Markers(killed=m.killed, robbed=m.robbed, bewitched=m.bewitched, warrants=list(m.warrants),
-                      threats=list(m.threats), threats_revealed=list(m.threats_revealed))
+    markers = Markers(
+        killed=m.killed,
+        robbed=m.robbed,
+        bewitched=m.bewitched,
+        warrants=list(m.warrants),
+        threats=list(m.threats),
+        threats_revealed=list(m.threats_revealed),
+    )
     markers.signed = m.signed if m.signed else (rng.choice(m.warrants) if m.warrants else None)
     markers.warrant_revealed = bool(m.signed) and "Magistrate" not in mine
     unrevealed = [t for t in m.threats if t not in m.threats_revealed]
@@ -165,9 +180,19 @@ def determinize(view, rng: random.Random) -> GameState:
     turn = None
     tv = view.turn
     if tv is not None:
-        turn = Turn(seat=tv.seat, character=tv.character, gathered=tv.gathered, builds=tv.builds, limit=tv.limit,
-                    built=list(tv.built), used=list(tv.used), bewitched=tv.bewitched, resumed=tv.resumed,
-                    paused=tv.paused, drawn=list(tv.drawn))
+        turn = Turn(
+            seat=tv.seat,
+            character=tv.character,
+            gathered=tv.gathered,
+            builds=tv.builds,
+            limit=tv.limit,
+            built=list(tv.built),
+            used=list(tv.used),
+            bewitched=tv.bewitched,
+            resumed=tv.resumed,
+            paused=tv.paused,
+            drawn=list(tv.drawn),
+        )
         turn.paid_builds = tv.builds
         turn.build_gold = sum(K.dcost(b, rules.edition) for b in tv.built)
         if tv.seat == me and not tv.gathered and view.legal:
@@ -176,13 +201,31 @@ def determinize(view, rng: random.Random) -> GameState:
         if tv.drawn and tv.seat != me:  # another player's drawn cards: unseen, take them from the deck
             turn.drawn = [deck.pop() if deck else "Tavern" for _ in tv.drawn]
 
-    g = GameState(rules=rules, lineup=list(view.lineup), uniques=list(view.uniques), players=players, deck=deck,
-                  crown=view.crown, rng=rng.getrandbits(64), pending=GameOver(), round=view.round, phase=view.phase,
-                  selection=sel, turn=turn, holders=holders, revealed=dict(revealed_by), markers=markers,
-                  first_complete=view.first_complete, tax=view.tax, seq=view.seq)
+    g = GameState(
+        rules=rules,
+        lineup=list(view.lineup),
+        uniques=list(view.uniques),
+        players=players,
+        deck=deck,
+        crown=view.crown,
+        rng=rng.getrandbits(64),
+        pending=GameOver(),
+        round=view.round,
+        phase=view.phase,
+        selection=sel,
+        turn=turn,
+        holders=holders,
+        revealed=dict(revealed_by),
+        markers=markers,
+        first_complete=view.first_complete,
+        tax=view.tax,
+        seq=view.seq,
+    )
     # Who placed the markers face down (the view shows the real one to them only).
-    for key, char, known, public in (("warrant_owner", "Magistrate", m.signed, markers.warrant_revealed),
-                                     ("threat_owner", "Blackmailer", m.flowered, m.flowered in m.threats_revealed)):
+    for key, char, known, public in (
+        ("warrant_owner", "Magistrate", m.signed, markers.warrant_revealed),
+        ("threat_owner", "Blackmailer", m.flowered, m.flowered in m.threats_revealed),
+    ):
         if known and not public:
             g.flags[key] = me
         else:
@@ -228,8 +271,9 @@ def _pending(view, g: GameState):
         else:
             source = "_bot_select"
             g.flags[source] = opts  # type: ignore[assignment]
-        return SelectCards(pv.seat, purpose=pv.about or "", min=pv.min, max=pv.max, selected=list(pv.selected),
-                           source=source)
+        return SelectCards(
+            pv.seat, purpose=pv.about or "", min=pv.min, max=pv.max, selected=list(pv.selected), source=source
+        )
     return GameOver()
 
 
@@ -249,7 +293,7 @@ def _remaining_steps(g: GameState, view) -> list[list]:
             return [list(s) for s in planned[i:]]
     # Not found (a procedure this module does not know): the picks still to come, in order.
     seen = 0
-    for i, (kind, seat) in enumerate(planned):
+    for i, (kind, _seat) in enumerate(planned):
         if kind == "pick":
             if seen == picks:
                 return [list(s) for s in planned[i:]]

@@ -4,6 +4,7 @@ The normal bot's scores with a wide random spread, no fear (it does not read
 the face-up discards nor the pool passed to it), and now and then a random
 legal command.
 """
+
 from __future__ import annotations
 
 from msgspec import structs

@@ -21,6 +21,7 @@ on a busy machine, elapsed time still capped at 1 s), and/or `iterations` (sampl
 searched decision). With `iterations` and `budget_ms=None` the bot is reproducible from its seed
 and the view whatever the machine's load; with both, the first limit reached ends the search.
 """
+
 from __future__ import annotations
 
 import random
@@ -45,11 +46,23 @@ class HardBot:
     kind = "hard"
     needs_view = True
 
-    def __init__(self, seed: int = 0, style: Style | str | None = None, name: str | None = None,
-                 budget_ms: float | None = DEFAULT_BUDGET_MS, iterations: int | None = None, horizon: int = 0,
-                 margin: float = 3.0, top_k: int = 4, max_commands: int = 400, clock: str = "wall",
-                 prior_weight: float = 0.002, infer: int = 4, turn_margin: float | None = 6.0,
-                 turn_top_k: int | None = 5) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        style: Style | str | None = None,
+        name: str | None = None,
+        budget_ms: float | None = DEFAULT_BUDGET_MS,
+        iterations: int | None = None,
+        horizon: int = 0,
+        margin: float = 3.0,
+        top_k: int = 4,
+        max_commands: int = 400,
+        clock: str = "wall",
+        prior_weight: float = 0.002,
+        infer: int = 4,
+        turn_margin: float | None = 6.0,
+        turn_top_k: int | None = 5,
+    ) -> None:
         if isinstance(style, str):
             style = STYLES[style]
         self.style = style or STYLES["balanced"]
@@ -145,8 +158,13 @@ class HardBot:
             for i, val in done:
                 totals[i] += val
                 counts[i] += 1
-        self.last_stats = {"searched": True, "worlds": worlds, "candidates": len(cands), "failures": failures,
-                           "ms": round((time.perf_counter() - t0) * 1000, 1)}
+        self.last_stats = {
+            "searched": True,
+            "worlds": worlds,
+            "candidates": len(cands),
+            "failures": failures,
+            "ms": round((time.perf_counter() - t0) * 1000, 1),
+        }
         if not any(counts.values()):
             return cands[0]
         # the mean outcome, with the normal bot's rating as a small prior (and the tie-break)
@@ -156,6 +174,7 @@ class HardBot:
             if not counts[i]:
                 return -1.0
             return totals[i] / counts[i] + self.prior_weight * (prior[i] - lo)
+
         return max(cands, key=value)
 
     def sample(self, view, rng: random.Random):

@@ -14,9 +14,10 @@ Editions: costs, ranks and income are the printed ones of the edition of the
 rule set in play (`engine/cards/editions.py`; `Ctx.cost`, `Ctx.rank`,
 `Ctx.income`): the 2000 Observatory costs 5, the Dark City Tax Collector is rank 2.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..cards import editions
 from ..cards.characters import CHARACTERS
@@ -52,6 +53,7 @@ def built_value(b, edition: str = "2016") -> int:
 
 # --- unique districts: extra worth of owning one, beyond its cost in points ---------------------
 # fn(ctx) -> points. Unknown uniques are worth their cost plus a small bonus.
+
 
 def _u(v: float) -> Callable:
     return lambda ctx: v
@@ -94,6 +96,7 @@ UNBUILDABLE = {"Secret Vault"}
 
 # --- characters: how much taking one is worth this round, before fear -------------------------
 # fn(ctx) -> points (what the turn brings beyond gathering). Unknown: `generic_pick`.
+
 
 def income_of(ctx, name: str, extra_builds: float = 0.5) -> float:
     income_type, income_kind = ctx.income(name)
@@ -224,14 +227,32 @@ def _pick_queen(ctx) -> float:
 
 
 PICK_VALUE: dict[str, Callable] = {
-    "Assassin": _pick_assassin, "Thief": _pick_thief, "Magician": _pick_magician, "King": _pick_king,
-    "Bishop": _pick_bishop, "Merchant": _pick_merchant, "Architect": _pick_architect, "Warlord": _pick_warlord,
-    "Patrician": lambda ctx: income_of(ctx, "Patrician") + 1.2, "Emperor": _pick_emperor,
-    "Cardinal": lambda ctx: income_of(ctx, "Cardinal") + 0.8, "Abbot": _pick_abbot,
-    "Alchemist": _pick_alchemist, "Trader": _pick_trader, "Navigator": _pick_navigator, "Scholar": _pick_scholar,
-    "Diplomat": lambda ctx: income_of(ctx, "Diplomat") + 1.0, "Marshal": lambda ctx: income_of(ctx, "Marshal") + 1.2,
-    "Witch": _pick_witch, "Magistrate": _pick_magistrate, "Blackmailer": _pick_blackmailer, "Spy": _pick_spy,
-    "Wizard": _pick_wizard, "Seer": _pick_seer, "Queen": _pick_queen, "Artist": _pick_artist,
+    "Assassin": _pick_assassin,
+    "Thief": _pick_thief,
+    "Magician": _pick_magician,
+    "King": _pick_king,
+    "Bishop": _pick_bishop,
+    "Merchant": _pick_merchant,
+    "Architect": _pick_architect,
+    "Warlord": _pick_warlord,
+    "Patrician": lambda ctx: income_of(ctx, "Patrician") + 1.2,
+    "Emperor": _pick_emperor,
+    "Cardinal": lambda ctx: income_of(ctx, "Cardinal") + 0.8,
+    "Abbot": _pick_abbot,
+    "Alchemist": _pick_alchemist,
+    "Trader": _pick_trader,
+    "Navigator": _pick_navigator,
+    "Scholar": _pick_scholar,
+    "Diplomat": lambda ctx: income_of(ctx, "Diplomat") + 1.0,
+    "Marshal": lambda ctx: income_of(ctx, "Marshal") + 1.2,
+    "Witch": _pick_witch,
+    "Magistrate": _pick_magistrate,
+    "Blackmailer": _pick_blackmailer,
+    "Spy": _pick_spy,
+    "Wizard": _pick_wizard,
+    "Seer": _pick_seer,
+    "Queen": _pick_queen,
+    "Artist": _pick_artist,
     "Tax Collector": _pick_tax_collector,
 }
 
@@ -243,11 +264,13 @@ def generic_pick(ctx, name: str) -> float:
 # How attractive a character is to ANOTHER player, from public information only; used to guess
 # who holds what. fn(ctx, seat) -> weight > 0.
 
+
 def _attract_income(name: str) -> Callable:
     kind = CHARACTERS[name].income_type
 
     def f(ctx, s):
         return 1.0 + 0.6 * sum(1 for b in ctx.players[s].city if dtype(b.name) == kind)
+
     return f
 
 
@@ -256,10 +279,14 @@ ATTRACT: dict[str, Callable] = {
     "Magician": lambda ctx, s: 1.8 if ctx.players[s].hand_size <= 1 else 0.8,
     "Thief": lambda ctx, s: 1.0 + (0.5 if ctx.players[s].gold <= 2 else 0.0),
     "Assassin": lambda ctx, s: 1.2 + (0.6 if ctx.leader_of_others(s) else 0.0),
-    "Merchant": lambda ctx, s: 1.2 + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "trade")
-    + (0.5 if ctx.players[s].gold <= 2 else 0.0),
-    "Bishop": lambda ctx, s: 1.0 + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "religious")
-    + 0.1 * len(ctx.players[s].city),
+    "Merchant": lambda ctx, s: (
+        1.2
+        + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "trade")
+        + (0.5 if ctx.players[s].gold <= 2 else 0.0)
+    ),
+    "Bishop": lambda ctx, s: (
+        1.0 + 0.5 * sum(1 for b in ctx.players[s].city if dtype(b.name) == "religious") + 0.1 * len(ctx.players[s].city)
+    ),
 }
 for _n, _c in CHARACTERS.items():
     if _n not in ATTRACT and _c.income_type:

@@ -11,12 +11,26 @@ crown, protection) against the fear of being killed or robbed, which depends on
 the face-up discards, on the characters missing from the pool passed to it
 (someone before took them) and on whether it leads.
 """
+
 from __future__ import annotations
 
 import random
 
-from ..commands import (Ability, Build, Choose, Confirm, DiscardCharacter, DrawCards, EndTurn, Income, Keep, Pick,
-                        Select, TakeGold, Unselect)
+from ..commands import (
+    Ability,
+    Build,
+    Choose,
+    Confirm,
+    DiscardCharacter,
+    DrawCards,
+    EndTurn,
+    Income,
+    Keep,
+    Pick,
+    Select,
+    TakeGold,
+    Unselect,
+)
 from . import knowledge as K
 from . import tactics as T
 from .ctx import KILLERS, POPULAR, ROBBERS, Ctx

@@ -7,6 +7,7 @@ complete city, first to complete, crown) and w depends on how close the game is 
 normal-bot games (`benchmarks/fit_eval.py`), so a playout that stops at the end of a round is
 scored by what such positions went on to give, not by a hand-made guess.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,8 +35,17 @@ def features(g, s: int, target: int) -> list[float]:
     size = _size(p)
     types = len({K.dtype(b.name) for b in p.city})
     hand = len(p.hand)
-    return [float(pts), float(size), float(p.gold), float(min(hand, 4)), float(max(0, hand - 4)), float(types),
-            1.0 if size >= target else 0.0, 1.0 if g.first_complete == s else 0.0, 1.0 if g.crown == s else 0.0]
+    return [
+        float(pts),
+        float(size),
+        float(p.gold),
+        float(min(hand, 4)),
+        float(max(0, hand - 4)),
+        float(types),
+        1.0 if size >= target else 0.0,
+        1.0 if g.first_complete == s else 0.0,
+        1.0 if g.crown == s else 0.0,
+    ]
 
 
 # Fitted weights per stage (see the module docstring); refitted by benchmarks/fit_eval.py.

@@ -11,6 +11,7 @@ weights (sampling-importance-resampling), so the Assassin is where the table's h
 
 Only the sampled world is read (it is the bot's imagination, built from its view).
 """
+
 from __future__ import annotations
 
 import math
@@ -53,7 +54,7 @@ class PickModel:
                 c = held[s][k[s]]
                 if s != me and len(pool) > 1 and c in pool:
                     for t in range(n):
-                        world.players[t].characters = held[t][:k[t]]
+                        world.players[t].characters = held[t][: k[t]]
                     sel.pool = list(pool)
                     world.pending = PickCharacter(s, "pick")
                     legal = [Pick(s, x) for x in pool]

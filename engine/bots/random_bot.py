@@ -1,4 +1,5 @@
 """The random bot: uniform over the legal commands. A test tool, not an opponent."""
+
 from __future__ import annotations
 
 import random

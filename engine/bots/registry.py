@@ -4,6 +4,7 @@ Kinds: random, easy, normal, hard. Every bot has `kind`, `name`, `style` and
 `choose(legal, view)`; it decides from the view (and its legal commands) only.
 A style left out is chosen from the seed, so a table of bots differs.
 """
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """Bot styles and names, so that a table of bots does not play identically."""
+
 from __future__ import annotations
 
 from msgspec import Struct

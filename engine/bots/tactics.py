@@ -3,13 +3,14 @@ building another way, and answers to small decisions (Choice) and card
 selections (SelectCards). One entry per card, like `knowledge.py` (what the
 cards are worth); cards without an entry get a generic treatment.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from ..commands import Ability, Build
 from ..cards.characters import CHARACTERS
 from ..cards.districts import TYPES
+from ..commands import Ability, Build
 from .knowledge import PICK_VALUE, dtype, generic_pick
 
 # --- turn abilities: fn(cmd, ctx) -> score; see the tiers in normal.py ----------------------------
@@ -109,7 +110,7 @@ def _ab_emperor(cmd: Ability, ctx) -> float:
 
 def _ab_navigator(cmd: Ability, ctx) -> float:
     want_gold = ctx.needs_gold or len(ctx.hand) >= 3
-    k = (cmd.kind or cmd.option or "")
+    k = cmd.kind or cmd.option or ""
     if "gold" in k:
         return PRE + (2 if want_gold else 0)
     if "card" in k:
@@ -163,17 +164,32 @@ def _ab_artist(cmd: Ability, ctx) -> float:
 
 
 ABILITY_SCORE: dict[str, Callable] = {
-    "Assassin": _ab_assassin, "Thief": _ab_thief, "Magician": _ab_magician, "Merchant": _ab_merchant,
-    "Architect": _ab_architect, "Warlord": _ab_warlord,
+    "Assassin": _ab_assassin,
+    "Thief": _ab_thief,
+    "Magician": _ab_magician,
+    "Merchant": _ab_merchant,
+    "Architect": _ab_architect,
+    "Warlord": _ab_warlord,
     "Witch": lambda cmd, ctx: _ab_generic_character(cmd, ctx, MID),
     "Blackmailer": lambda cmd, ctx: PRE + ctx.character_harm(cmd.character, kind="rob") if cmd.character else PRE,
     "Magistrate": lambda cmd, ctx: _ab_generic_character(cmd, ctx, PRE),
-    "Spy": _ab_spy, "Wizard": _ab_take_from_hand, "Seer": _ab_take_from_hand,
-    "Emperor": _ab_emperor, "Navigator": _ab_navigator, "Scholar": lambda cmd, ctx: PRE,
-    "Marshal": _ab_marshal, "Diplomat": _ab_diplomat, "Artist": _ab_artist,
-    "Tax Collector": lambda cmd, ctx: PRE, "Queen": lambda cmd, ctx: PRE,
-    "Abbot": lambda cmd, ctx: MID + 1, "Alchemist": lambda cmd, ctx: POST,
-    "Laboratory": _ab_laboratory, "Smithy": _ab_smithy, "Museum": _ab_museum, "Armory": _ab_armory,
+    "Spy": _ab_spy,
+    "Wizard": _ab_take_from_hand,
+    "Seer": _ab_take_from_hand,
+    "Emperor": _ab_emperor,
+    "Navigator": _ab_navigator,
+    "Scholar": lambda cmd, ctx: PRE,
+    "Marshal": _ab_marshal,
+    "Diplomat": _ab_diplomat,
+    "Artist": _ab_artist,
+    "Tax Collector": lambda cmd, ctx: PRE,
+    "Queen": lambda cmd, ctx: PRE,
+    "Abbot": lambda cmd, ctx: MID + 1,
+    "Alchemist": lambda cmd, ctx: POST,
+    "Laboratory": _ab_laboratory,
+    "Smithy": _ab_smithy,
+    "Museum": _ab_museum,
+    "Armory": _ab_armory,
 }
 
 
@@ -217,6 +233,7 @@ def via_cost(cmd: Build, ctx) -> float:
 # --- small decisions: Choice(about) and SelectCards(purpose) -------------------------------------
 # choice fn(options, ctx) -> option ; select fn(ctx) -> the cards to select (from the options)
 
+
 def _choice_bribe(options: list[str], ctx) -> str:
     # Refusing loses all my gold half the time (one threat in two is real): bribing with half costs less.
     return "bribe" if "bribe" in options and ctx.gold >= 1 else options[-1]
@@ -229,12 +246,14 @@ def _reveal_if(marker: str) -> Callable:
         if "reveal" in options and (real is None or real == target):
             return "reveal"
         return "pass" if "pass" in options else options[0]
+
     return f
 
 
 def _choice_name_character(kind: str) -> Callable:
     def f(options: list[str], ctx) -> str:
         return max(options, key=lambda c: ctx.character_harm(c, kind=kind) if c in CHARACTERS else -99)
+
     return f
 
 
@@ -284,8 +303,13 @@ def _choice_theater(options: list[str], ctx) -> str:
         if v > best_v:
             best, best_v = o, v
     return best if best in options else options[0]
-CHOICE_KEYWORDS: list[tuple[str, Callable]] = [("bribe", _choice_bribe), ("reveal", _choice_reveal),
-                                               ("confiscat", _choice_reveal)]
+
+
+CHOICE_KEYWORDS: list[tuple[str, Callable]] = [
+    ("bribe", _choice_bribe),
+    ("reveal", _choice_reveal),
+    ("confiscat", _choice_reveal),
+]
 
 
 def choose_option(about: str, options: list[str], ctx) -> str:
@@ -317,7 +341,7 @@ def _select_magician(ctx, options: list[str], lo: int, hi: int) -> list[str]:
 
 
 def _select_keep_best(ctx, options: list[str], lo: int, hi: int) -> list[str]:
-    return sorted(options, key=ctx.card_worth, reverse=True)[:max(lo, 1) if hi else 0]
+    return sorted(options, key=ctx.card_worth, reverse=True)[: max(lo, 1) if hi else 0]
 
 
 SELECT: dict[str, Callable] = {"Magician": _select_magician, "Scholar": _select_keep_best}
@@ -333,5 +357,5 @@ def select_cards(purpose: str, ctx, options: list[str], lo: int, hi: int) -> lis
         except Exception:
             pass
     if "keep" in purpose.lower():
-        return sorted(options, key=ctx.card_worth, reverse=True)[:max(lo, 1)]
+        return sorted(options, key=ctx.card_worth, reverse=True)[: max(lo, 1)]
     return sorted(options, key=ctx.card_worth)[:lo]

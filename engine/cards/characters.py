@@ -5,6 +5,7 @@ rulebook (`000_...`), the district type whose districts pay an income ability
 and in what (gold, cards, or the Abbot's free mix), and the gem on the card
 (O original 2000, D Dark City, N new in 2016).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple

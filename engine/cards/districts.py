@@ -3,6 +3,7 @@
 Base rows: name, type, cost, copies, Spanish name. Unique rows: name, cost,
 Spanish name, origin gem. Effects live in `engine/uniques/`, one module each.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -9,6 +9,7 @@ every edition; only what differs is listed here (rank, cost, income, names).
 No rules here: the effects live in `engine/roles/` and `engine/uniques/`, one
 module per card, which ask `g.rules.edition` where the older text differs.
 """
+
 from __future__ import annotations
 
 EDITIONS = ("2016", "classic", "2000")
@@ -29,17 +30,67 @@ OLDER_UNIQUES = [
 OLDER_ONLY = frozenset(r[0] for r in OLDER_UNIQUES)
 
 # The Classic 2016 box: 54 base districts + these 14 purple cards (13 names, two Keeps).
-CLASSIC_PURPLE = ("Haunted Quarter", "Keep", "Keep", "Laboratory", "Smithy", "Observatory", "Graveyard", "Library",
-                  "School of Magic", "Great Wall", "University", "Dragon Gate", "Imperial Treasury", "Map Room")
+CLASSIC_PURPLE = (
+    "Haunted Quarter",
+    "Keep",
+    "Keep",
+    "Laboratory",
+    "Smithy",
+    "Observatory",
+    "Graveyard",
+    "Library",
+    "School of Magic",
+    "Great Wall",
+    "University",
+    "Dragon Gate",
+    "Imperial Treasury",
+    "Map Room",
+)
 # The 2000 basic deck: 54 base districts + 12 purple cards (two Keeps).
-BASIC_2000_PURPLE = ("Haunted Quarter", "Keep", "Keep", "Laboratory", "Smithy", "Observatory", "Graveyard",
-                     "School of Magic", "Library", "Great Wall", "University", "Dragon Gate")
+BASIC_2000_PURPLE = (
+    "Haunted Quarter",
+    "Keep",
+    "Keep",
+    "Laboratory",
+    "Smithy",
+    "Observatory",
+    "Graveyard",
+    "School of Magic",
+    "Library",
+    "Great Wall",
+    "University",
+    "Dragon Gate",
+)
 # The Dark City's 14 bonus purple districts (one each), added 2-3 at a time.
-DARK_CITY_PURPLE = ("Armory", "Lighthouse", "Museum", "Imperial Treasury", "Map Room", "Wishing Well", "Quarry",
-                    "Poor House", "Bell Tower", "Factory", "Park", "Hospital", "Throne Room", "Ballroom")
+DARK_CITY_PURPLE = (
+    "Armory",
+    "Lighthouse",
+    "Museum",
+    "Imperial Treasury",
+    "Map Room",
+    "Wishing Well",
+    "Quarry",
+    "Poor House",
+    "Bell Tower",
+    "Factory",
+    "Park",
+    "Hospital",
+    "Throne Room",
+    "Ballroom",
+)
 # The Dark City's 10 bonus characters (2000 versions).
-DARK_CITY_CHARACTERS = ("Witch", "Tax Collector", "Wizard", "Emperor", "Abbot", "Alchemist", "Navigator", "Diplomat",
-                        "Artist", "Queen")
+DARK_CITY_CHARACTERS = (
+    "Witch",
+    "Tax Collector",
+    "Wizard",
+    "Emperor",
+    "Abbot",
+    "Alchemist",
+    "Navigator",
+    "Diplomat",
+    "Artist",
+    "Queen",
+)
 
 assert len(CLASSIC_PURPLE) == 14 and len(BASIC_2000_PURPLE) == 12 and len(DARK_CITY_PURPLE) == 14
 
@@ -61,28 +112,50 @@ INCOME: dict[str, dict[str, tuple[str, str]]] = {
 # 2000 (`003_...` Spanish summary): "Comerciante" the Merchant, "Condottiere" the Warlord.
 NAMES: dict[str, dict[str, dict[str, str]]] = {
     "classic": {
-        "Magician": {"es": "Mago"}, "Warlord": {"es": "Condotiero"}, "Smithy": {"es": "Fábrica"},
-        "Merchant": {"es": "Mercader"}, "Barracks": {"es": "Cuartel"},
+        "Magician": {"es": "Mago"},
+        "Warlord": {"es": "Condotiero"},
+        "Smithy": {"es": "Fábrica"},
+        "Merchant": {"es": "Mercader"},
+        "Barracks": {"es": "Cuartel"},
     },
     "2000": {
-        "Assassin": {"es": "Asesino", "it": "Assassino"}, "Thief": {"es": "Ladrón", "it": "Ladro"},
-        "Magician": {"es": "Mago", "it": "Mago"}, "King": {"es": "Rey", "it": "Re"},
-        "Bishop": {"es": "Obispo", "it": "Vescovo"}, "Merchant": {"es": "Comerciante", "it": "Mercante"},
-        "Architect": {"es": "Arquitecto", "it": "Architetto"}, "Warlord": {"es": "Condottiere", "it": "Mercenario"},
-        "Witch": {"it": "Strega"}, "Tax Collector": {"it": "Esattore"}, "Wizard": {"it": "Stregone"},
-        "Emperor": {"it": "Imperatore"}, "Abbot": {"it": "Abate"}, "Alchemist": {"it": "Alchimista"},
-        "Navigator": {"it": "Navigatore"}, "Diplomat": {"it": "Diplomatico"}, "Artist": {"it": "Artista"},
+        "Assassin": {"es": "Asesino", "it": "Assassino"},
+        "Thief": {"es": "Ladrón", "it": "Ladro"},
+        "Magician": {"es": "Mago", "it": "Mago"},
+        "King": {"es": "Rey", "it": "Re"},
+        "Bishop": {"es": "Obispo", "it": "Vescovo"},
+        "Merchant": {"es": "Comerciante", "it": "Mercante"},
+        "Architect": {"es": "Arquitecto", "it": "Architetto"},
+        "Warlord": {"es": "Condottiere", "it": "Mercenario"},
+        "Witch": {"it": "Strega"},
+        "Tax Collector": {"it": "Esattore"},
+        "Wizard": {"it": "Stregone"},
+        "Emperor": {"it": "Imperatore"},
+        "Abbot": {"it": "Abate"},
+        "Alchemist": {"it": "Alchimista"},
+        "Navigator": {"it": "Navigatore"},
+        "Diplomat": {"it": "Diplomatico"},
+        "Artist": {"it": "Artista"},
         "Queen": {"it": "Regina"},
         "Haunted Quarter": {"en": "Haunted City", "es": "Ciudad Encantada", "it": "Città infestata"},
-        "Keep": {"it": "Torrione"}, "Laboratory": {"it": "Laboratorio"}, "Smithy": {"it": "Fucina"},
-        "Observatory": {"it": "Osservatorio"}, "School of Magic": {"it": "Scuola di magia"},
-        "Library": {"it": "Biblioteca"}, "Great Wall": {"it": "Grande muraglia"},
+        "Keep": {"it": "Torrione"},
+        "Laboratory": {"it": "Laboratorio"},
+        "Smithy": {"it": "Fucina"},
+        "Observatory": {"it": "Osservatorio"},
+        "School of Magic": {"it": "Scuola di magia"},
+        "Library": {"it": "Biblioteca"},
+        "Great Wall": {"it": "Grande muraglia"},
         "Dragon Gate": {"it": "Portale del drago"},
         "Armory": {"en": "Powderhouse", "es": "Polvorín", "it": "Polveriera"},
-        "Museum": {"it": "Museo"}, "Imperial Treasury": {"it": "Tesoreria imperiale"},
-        "Map Room": {"it": "Stanza delle mappe"}, "Wishing Well": {"it": "Pozzo dei desideri"},
-        "Quarry": {"it": "Cava"}, "Poor House": {"it": "Casa povera"}, "Factory": {"it": "Fabbrica"},
-        "Park": {"it": "Parco"}, "Barracks": {"en": "Battlefield"},
+        "Museum": {"it": "Museo"},
+        "Imperial Treasury": {"it": "Tesoreria imperiale"},
+        "Map Room": {"it": "Stanza delle mappe"},
+        "Wishing Well": {"it": "Pozzo dei desideri"},
+        "Quarry": {"it": "Cava"},
+        "Poor House": {"it": "Casa povera"},
+        "Factory": {"it": "Fabbrica"},
+        "Park": {"it": "Parco"},
+        "Barracks": {"en": "Battlefield"},
         **{r[0]: {"it": r[3]} for r in OLDER_UNIQUES},
     },
 }

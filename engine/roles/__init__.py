@@ -2,6 +2,7 @@
 
 Every module of this package is imported here, so adding a card is adding a file.
 """
+
 import importlib
 import pkgutil
 

@@ -1,4 +1,5 @@
 """Shared target lists for abilities that name a character or a player."""
+
 from __future__ import annotations
 
 from ..cards.characters import RANK

@@ -15,6 +15,7 @@ them). One Ability(player=the richest), once, at any time of his turn.
 
 Events: abbot_tithe (seat = the Abbot, player = the giver, gold = 1).
 """
+
 from __future__ import annotations
 
 from ..commands import Ability

@@ -9,6 +9,7 @@ off `turn.build_gold` so it is not refunded twice.
 
 Events: alchemist_refund (gold).
 """
+
 from __future__ import annotations
 
 from ..events import Event

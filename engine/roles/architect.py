@@ -1,4 +1,5 @@
 """Architect (rank 7): gains 2 extra cards (any time, once); build limit 3."""
+
 from __future__ import annotations
 
 from .. import deck
@@ -18,5 +19,6 @@ class Architect(Role):
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)
         got = deck.gain_cards(g, cmd.seat, 2)
-        ev.append(Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got,
-                        private=[cmd.seat]))
+        ev.append(
+            Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
+        )

@@ -8,6 +8,7 @@ first one not yet beautified is chosen. The gold leaves the stash for good.
 
 Events: beautified (district, gold=1).
 """
+
 from __future__ import annotations
 
 from ..commands import Ability

@@ -4,6 +4,7 @@
 does it); the Plague passes between the Assassin and the victim's player then
 (`hooks.contact`), never earlier, so the token tells nothing before the reveal.
 """
+
 from __future__ import annotations
 
 from ..commands import Ability

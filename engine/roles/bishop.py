@@ -1,6 +1,7 @@
 """Bishop (rank 5): gold per religious district; this round the rank-8 character
 cannot use its ability on his districts. Killed: no protection. Bewitched: the
 Witch's districts are protected, not the Bishop's."""
+
 from __future__ import annotations
 
 from ..hooks import Role, role

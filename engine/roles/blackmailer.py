@@ -24,6 +24,7 @@ Events (kinds):
   `option` "flowered" (then `gold` taken: all of it) or "plain".
 - `threat_kept`: seat (the Blackmailer) does not reveal the marker on `character` held by `player`.
 """
+
 from __future__ import annotations
 
 from ..cards.characters import RANK
@@ -45,8 +46,9 @@ def owner(g) -> int:
 
 def targets(g, exclude: tuple = ()) -> list[str]:
     m = g.markers
-    return [c for c in nameable(g, "Blackmailer", min_rank=2)
-            if c != m.killed and c != m.bewitched and c not in exclude]
+    return [
+        c for c in nameable(g, "Blackmailer", min_rank=2) if c != m.killed and c != m.bewitched and c not in exclude
+    ]
 
 
 @role
@@ -140,5 +142,13 @@ def choose_reveal(g, seat, option, ev):
         gold = victim.gold
         victim.gold = 0
         g.players[seat].gold += gold
-    ev.append(Event("threat_revealed", seat=seat, player=t.seat, character=t.character, gold=gold,
-                    option="flowered" if t.character == m.flowered else "plain"))
+    ev.append(
+        Event(
+            "threat_revealed",
+            seat=seat,
+            player=t.seat,
+            character=t.character,
+            gold=gold,
+            option="flowered" if t.character == m.flowered else "plain",
+        )
+    )

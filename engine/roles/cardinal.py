@@ -18,6 +18,7 @@ The pending build is kept in turn.extra["Cardinal:<district>"] = target seat.
 Events: cardinal_borrowed (seat, player, gold = gold taken, count = cards given,
 cards private to both players).
 """
+
 from __future__ import annotations
 
 from ..build import cost_for, finish_build
@@ -38,14 +39,17 @@ class Cardinal(Role):
         missing = cost - p.gold
         if missing <= 0 or len(p.hand) - 1 < missing:
             return []
-        return [Build(t.seat, district, via=self.name, player=s) for s, q in enumerate(g.players)
-                if s != t.seat and q.gold >= missing]
+        return [
+            Build(t.seat, district, via=self.name, player=s)
+            for s, q in enumerate(g.players)
+            if s != t.seat and q.gold >= missing
+        ]
 
     def pay(self, g, t, cmd, cost, ev):
         missing = cost - g.players[t.seat].gold
         t.extra[_KEY + cmd.district] = cmd.player
         g.pending = SelectCards(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
-        return None  # the build finishes once the cards to give are chosen
+        return  # the build finishes once the cards to give are chosen
 
 
 @select("Cardinal")
@@ -53,7 +57,7 @@ def give_cards(g, seat, cards, ev):
     t = g.turn
     key = next(k for k in t.extra if k.startswith(_KEY))
     target = t.extra.pop(key)
-    district = key[len(_KEY):]
+    district = key[len(_KEY) :]
     me, them = g.players[seat], g.players[target]
     n = len(cards)
     them.gold -= n
@@ -61,8 +65,9 @@ def give_cards(g, seat, cards, ev):
     for c in cards:
         me.hand.remove(c)
     them.hand.extend(cards)
-    ev.append(Event("cardinal_borrowed", seat=seat, player=target, gold=n, count=n, cards=list(cards),
-                    private=[seat, target]))
+    ev.append(
+        Event("cardinal_borrowed", seat=seat, player=target, gold=n, count=n, cards=list(cards), private=[seat, target])
+    )
     cost = cost_for(g, seat, district)
     me.gold -= cost
     finish_build(g, t, district, cost, "Cardinal", ev)

@@ -25,6 +25,7 @@ with him (engine/edition_setup.py); the Plague passes with an exchange.
 Events: exchanged (seat, player, district = taken, card = given, gold = paid to
 the other player, count = extra paid to the bank).
 """
+
 from __future__ import annotations
 
 from ..build import check_complete
@@ -80,8 +81,17 @@ class Diplomat(Role):
                         continue
                     diff, extra = _price(g, me, mb, seat, tb)
                     if diff + extra <= gold:
-                        out.append(Ability(me, self.name, player=seat, district=tb.name, card=mb.name,
-                                           option=copy_tag(tb, p.city), kind=copy_tag(mb, g.players[me].city)))
+                        out.append(
+                            Ability(
+                                me,
+                                self.name,
+                                player=seat,
+                                district=tb.name,
+                                card=mb.name,
+                                option=copy_tag(tb, p.city),
+                                kind=copy_tag(mb, g.players[me].city),
+                            )
+                        )
         return out
 
     def act(self, g, cmd, ev):
@@ -96,8 +106,18 @@ class Diplomat(Role):
         g.players[other].city.remove(tb)
         g.players[me].city.append(tb)
         g.players[other].city.append(mb)
-        ev.append(Event("exchanged", seat=me, player=other, district=tb.name, card=mb.name, gold=diff, count=extra,
-                        character=self.name))
+        ev.append(
+            Event(
+                "exchanged",
+                seat=me,
+                player=other,
+                district=tb.name,
+                card=mb.name,
+                gold=diff,
+                count=extra,
+                character=self.name,
+            )
+        )
         check_complete(g, me, ev)
         check_complete(g, other, ev)
         contact(g, me, other, self.name, ev)  # the Plague (2000 variant)

@@ -28,6 +28,7 @@ Events: crown_moved (from engine.crown, character "Emperor"), emperor_took
 (player, gold=1 or card private to both players, option "gold"/"card"/"nothing"),
 revealed (option "adviser") for the killed Emperor at round end.
 """
+
 from __future__ import annotations
 
 from .. import flow
@@ -73,7 +74,9 @@ class Emperor(Role):
         victim, me = g.players[target], g.players[cmd.seat]
         if g.rules.edition == "2000":  # the crowned player chooses what to give
             if victim.gold or victim.hand:
-                g.pending = Choice(target, TRIBUTE, (["gold"] if victim.gold else []) + list(dict.fromkeys(victim.hand)))
+                g.pending = Choice(
+                    target, TRIBUTE, (["gold"] if victim.gold else []) + list(dict.fromkeys(victim.hand))
+                )
             else:
                 ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
             return
@@ -86,8 +89,17 @@ class Emperor(Role):
             card = victim.hand.pop(rng.below(len(victim.hand)))
             g.rng = rng.state
             me.hand.append(card)
-            ev.append(Event("emperor_took", seat=cmd.seat, player=target, card=card, count=1, option="card",
-                            private=[cmd.seat, target]))
+            ev.append(
+                Event(
+                    "emperor_took",
+                    seat=cmd.seat,
+                    player=target,
+                    card=card,
+                    count=1,
+                    option="card",
+                    private=[cmd.seat, target],
+                )
+            )
         else:
             ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
 
@@ -133,8 +145,11 @@ def tribute(g, seat, option, ev):
     else:
         victim.hand.remove(option)
         me.hand.append(option)
-        ev.append(Event("emperor_took", seat=emperor, player=seat, card=option, count=1, option="card",
-                        private=[emperor, seat]))
+        ev.append(
+            Event(
+                "emperor_took", seat=emperor, player=seat, card=option, count=1, option="card", private=[emperor, seat]
+            )
+        )
 
 
 @choice("Emperor.crown")

@@ -1,5 +1,6 @@
 """King (rank 4): gold per noble district (income, see the data table); takes the
 crown when revealed (even when bewitched); killed, takes it at round end as heir."""
+
 from __future__ import annotations
 
 from ..crown import give_crown

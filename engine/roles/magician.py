@@ -1,5 +1,6 @@
 """Magician (rank 3): either swaps hands with another player, or discards any
 number of cards to the deck bottom and gains as many."""
+
 from __future__ import annotations
 
 from .. import deck
@@ -27,8 +28,7 @@ class Magician(Role):
         if cmd.option == "swap":
             me, them = g.players[cmd.seat], g.players[cmd.player]
             me.hand, them.hand = them.hand, me.hand
-            ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand),
-                            gold=len(them.hand)))
+            ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand), gold=len(them.hand)))
         else:
             g.pending = SelectCards(cmd.seat, purpose=self.name, min=0, max=len(g.players[cmd.seat].hand))
 

@@ -27,6 +27,7 @@ Events (kinds):
   confiscates `district`; `gold` returned to the player (public).
 - `warrant_passed`: seat (Magistrate) leaves the warrant on `player`'s `district` unrevealed (public).
 """
+
 from __future__ import annotations
 
 from ..build import place

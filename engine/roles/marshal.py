@@ -11,6 +11,7 @@ cards under it (Museum). It is not built: no tax, no build limit.
 
 Events: seized (seat, player, district, gold = paid to the owner, count = extra paid to the bank).
 """
+
 from __future__ import annotations
 
 from ..build import check_complete
@@ -45,7 +46,7 @@ class Marshal(Role):
         for seat, p in enumerate(g.players):
             if seat == t.seat or not p.city or is_complete(g, seat) or shielded(g, seat):
                 continue
-            for (name, tag), (b, price) in _candidates(g, t.seat, seat).items():
+            for (name, tag), (_b, price) in _candidates(g, t.seat, seat).items():
                 if price <= gold:
                     out.append(Ability(t.seat, self.name, player=seat, district=name, option=tag))
         return out
@@ -59,8 +60,17 @@ class Marshal(Role):
         g.players[owner].gold += cost
         g.players[owner].city.remove(b)
         g.players[cmd.seat].city.append(b)
-        ev.append(Event("seized", seat=cmd.seat, player=owner, district=b.name, gold=cost, count=price - cost,
-                        character=self.name))
+        ev.append(
+            Event(
+                "seized",
+                seat=cmd.seat,
+                player=owner,
+                district=b.name,
+                gold=cost,
+                count=price - cost,
+                character=self.name,
+            )
+        )
         check_complete(g, cmd.seat, ev)
 
     def why(self, g, cmd):

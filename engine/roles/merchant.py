@@ -1,4 +1,5 @@
 """Merchant (rank 6): gold per trade district; gains 1 extra gold (any time, once)."""
+
 from __future__ import annotations
 
 from ..commands import Ability

@@ -4,6 +4,7 @@ those that do not count toward the limit.
 
 Events: extra_gold (gold), extra_cards (count, cards private to the Navigator).
 """
+
 from __future__ import annotations
 
 from .. import deck
@@ -32,5 +33,6 @@ class Navigator(Role):
             ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=4))
         else:
             got = deck.gain_cards(g, cmd.seat, 4)  # fewer if the deck runs out
-            ev.append(Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got,
-                            private=[cmd.seat]))
+            ev.append(
+                Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
+            )

@@ -4,6 +4,7 @@ the crown when revealed (even when bewitched); killed, takes it at round end as 
 The Spanish rulebook (000) says gold per noble district; the Portuguese (002) and
 English rulebooks say one card: we use cards (engine/cards/characters.py).
 """
+
 from __future__ import annotations
 
 from ..hooks import role

@@ -19,6 +19,7 @@ play this round (unpicked or face down) she is paid if seated next to the crown 
 
 Events: queen_gold (gold=3, player = the rank-4 character's player, character = that character).
 """
+
 from __future__ import annotations
 
 from ..cards.characters import RANK
@@ -67,14 +68,14 @@ class Queen(Role):
     def end_round(self, g, ev):
         c = rank4(g)
         if c is None or g.markers.killed != c or c not in g.holders:
-            return None
+            return
         queen = g.holders.get(self.name)
         seat = g.holders.get(c) if g.rules.edition != "2000" else g.crown
         if queen is None or seat is None or not neighbours(g, queen, seat):
-            return None
+            return
         g.players[queen].gold += 3
         ev.append(Event("queen_gold", seat=queen, player=seat, character=c, gold=3, option="round_end"))
-        return None
+        return
 
     def why(self, g, cmd):
         if g.rules.edition == "2000":

@@ -7,6 +7,7 @@ With fewer than 7 cards in the deck he draws what there is.
 
 Events: scholar_drew (count, cards private), scholar_kept (card private, count = cards shuffled back).
 """
+
 from __future__ import annotations
 
 from .. import deck
@@ -30,8 +31,16 @@ class Scholar(Role):
         t = g.turn
         t.used.append(self.name)
         t.drawn = deck.draw(g, 7)
-        ev.append(Event("scholar_drew", seat=cmd.seat, character=self.name, count=len(t.drawn),
-                        cards=list(t.drawn), private=[cmd.seat]))
+        ev.append(
+            Event(
+                "scholar_drew",
+                seat=cmd.seat,
+                character=self.name,
+                count=len(t.drawn),
+                cards=list(t.drawn),
+                private=[cmd.seat],
+            )
+        )
         g.pending = SelectCards(cmd.seat, purpose=self.name, min=1, max=1, source="drawn")
 
     def why(self, g, cmd):

@@ -12,6 +12,7 @@ Events (kinds):
 - `seer_give_to`: seat (the Seer) now chooses the card to give to `player` (public).
 - `seer_gave`: seat gives `card` to `player` (card private to both).
 """
+
 from __future__ import annotations
 
 from ..commands import Ability

@@ -8,6 +8,7 @@ Events (kinds):
   (private to the Spy and the player); `count` matching cards, `gold` taken (public).
 - `spy_gained`: seat (the Spy) gains `count` cards, `cards` them (private to the Spy).
 """
+
 from __future__ import annotations
 
 from .. import deck
@@ -35,8 +36,18 @@ class Spy(Role):
         gold = min(matches, victim.gold)
         victim.gold -= gold
         spy.gold += gold
-        ev.append(Event("spied", seat=cmd.seat, player=cmd.player, option=cmd.kind, cards=hand, count=matches,
-                        gold=gold, private=[cmd.seat, cmd.player]))
+        ev.append(
+            Event(
+                "spied",
+                seat=cmd.seat,
+                player=cmd.player,
+                option=cmd.kind,
+                cards=hand,
+                count=matches,
+                gold=gold,
+                private=[cmd.seat, cmd.player],
+            )
+        )
         if matches:
             got = deck.gain_cards(g, cmd.seat, matches)
             ev.append(Event("spy_gained", seat=cmd.seat, count=len(got), cards=got, private=[cmd.seat]))

@@ -22,6 +22,7 @@ over his power once she resumes (she is the payee). The Plague passes with each 
 
 Events: taxed (seat paid 1 gold; 2000: player = the Tax Collector's seat), tax_collected (gold).
 """
+
 from __future__ import annotations
 
 from ..commands import Ability
@@ -38,7 +39,8 @@ class TaxCollector(Role):
 
     def after_build(self, g, seat, district, ev):
         if g.rules.edition == "2000":
-            return self._after_build_2000(g, seat, ev)
+            self._after_build_2000(g, seat, ev)
+            return
         t = g.turn
         if t is not None and t.character == self.name and t.seat == seat:
             return  # the Tax Collector does not pay the tax in his own turn
@@ -86,7 +88,7 @@ class TaxCollector(Role):
 
     def end_round(self, g, ev):
         g.flags.pop(OWED, None)
-        return None
+        return
 
     def abilities(self, g, t):
         if self.name in t.used or g.tax <= 0:

@@ -5,6 +5,7 @@ Witch names the character and receives the gold (the robbing seat is kept in
 `g.flags["robber"]`). The Plague (2000 variant) passes between the Thief and the robbed
 player at the robbery (`hooks.contact`).
 """
+
 from __future__ import annotations
 
 from ..commands import Ability
@@ -21,8 +22,11 @@ class Thief(Role):
         if self.name in t.used:
             return []
         m = g.markers
-        return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name, min_rank=2)
-                if c != m.killed and c != m.bewitched]
+        return [
+            Ability(t.seat, self.name, character=c)
+            for c in nameable(g, self.name, min_rank=2)
+            if c != m.killed and c != m.bewitched
+        ]
 
     def act(self, g, cmd, ev):
         g.turn.used.append(self.name)

@@ -1,6 +1,7 @@
 """Trader (rank 6): 1 gold per trade district (income, see the data table); trade
 districts do not count toward the build limit this turn, so he may build any
 number of them besides his limit."""
+
 from __future__ import annotations
 
 from ..city import dtype

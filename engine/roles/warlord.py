@@ -11,12 +11,22 @@ the Warlord may then take the destroyed district into hand for 1 gold (Classic a
 2000: `Unique.on_rank8_destroyed`; the card waits in the turn's `aside` meanwhile).
 The Plague passes between the Warlord and his victim (`hooks.contact`).
 """
+
 from __future__ import annotations
 
 from .. import deck
 from ..build import remove_built
-from ..city import (copy_tag, distinct_copies, find_copy, is_complete, owned_uniques, rank8_immune, rank8_price,
-                    shielded, value)
+from ..city import (
+    copy_tag,
+    distinct_copies,
+    find_copy,
+    is_complete,
+    owned_uniques,
+    rank8_immune,
+    rank8_price,
+    shielded,
+    value,
+)
 from ..commands import Ability
 from ..events import Event
 from ..hooks import Role, contact, role
@@ -52,8 +62,7 @@ class Warlord(Role):
         price = destroy_price(g, victim, b)
         g.players[cmd.seat].gold -= price
         remove_built(g, victim, b)
-        ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price,
-                        character=self.name))
+        ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price, character=self.name))
         contact(g, cmd.seat, victim, self.name, ev)
         t = g.turn
         if g.rules.rank8_at_end:

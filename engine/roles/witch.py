@@ -13,6 +13,7 @@ Events (kinds):
 - `bewitched`: seat (the Witch) names `character`; public.
 - `witch_resumed`: seat (the Witch) resumes as `character`, `player` the bewitched player; public.
 """
+
 from __future__ import annotations
 
 from ..commands import Ability

@@ -15,6 +15,7 @@ Events (kinds):
 - `wizard_took`: seat takes `card` from `player` (card private to both; `count` 1 public).
 - built districts use the core `built` event with `option` "Wizard".
 """
+
 from __future__ import annotations
 
 from ..build import cost_for, finish_build
@@ -43,8 +44,16 @@ class Wizard(Role):
         t.used.append(self.name)
         t.extra["Wizard.from"] = cmd.player
         hand = g.players[cmd.player].hand
-        ev.append(Event("wizard_looked", seat=cmd.seat, player=cmd.player, cards=list(hand), count=len(hand),
-                        private=[cmd.seat, cmd.player]))
+        ev.append(
+            Event(
+                "wizard_looked",
+                seat=cmd.seat,
+                player=cmd.player,
+                cards=list(hand),
+                count=len(hand),
+                private=[cmd.seat, cmd.player],
+            )
+        )
         g.pending = Choice(cmd.seat, TAKE, list(dict.fromkeys(hand)))
 
     def why(self, g, cmd):

@@ -3,7 +3,8 @@
 `load(text, path)` parses a file's text into a `Scenario`; `run(scenario)` plays it
 and returns a `Result`. Reading files is left to the caller (the engine does no I/O).
 """
+
 from .format import Scenario, ScenarioError, load
 from .runner import Result, run
 
-__all__ = ["Scenario", "ScenarioError", "load", "Result", "run"]
+__all__ = ["Result", "Scenario", "ScenarioError", "load", "run"]

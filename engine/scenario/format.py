@@ -3,6 +3,7 @@
 Every problem is reported as `ScenarioError` naming the file, the line and
 what is wrong; unknown keys are refused so that a typo never silently passes.
 """
+
 from __future__ import annotations
 
 import re
@@ -53,21 +54,114 @@ class Scenario(Struct):
     text: str = ""
 
 
-SETUP_KEYS = {"rules", "characters", "preset", "uniques", "seed", "crown", "deck", "phase", "turn", "round",
-              "faceup", "facedown", "killed", "robbed", "bewitched", "character_order", "first_complete", "tax",
-              "warrants", "signed", "threats", "flowered", "flags", "refused", "variants", "plague"}
+SETUP_KEYS = {
+    "rules",
+    "characters",
+    "preset",
+    "uniques",
+    "seed",
+    "crown",
+    "deck",
+    "phase",
+    "turn",
+    "round",
+    "faceup",
+    "facedown",
+    "killed",
+    "robbed",
+    "bewitched",
+    "character_order",
+    "first_complete",
+    "tax",
+    "warrants",
+    "signed",
+    "threats",
+    "flowered",
+    "flags",
+    "refused",
+    "variants",
+    "plague",
+}
 PLAYER_KEYS = {"name", "gold", "hand", "city", "characters", "revealed"}
-STEP_KEYS = {"player", "do", "refused", "expect", "target", "character", "district", "card", "option", "via",
-             "using", "kind", "gold", "name"}
-EXPECT_KEYS = {"plague", "complete_at", "players", "crown", "pending", "turn", "phase", "round", "winner", "scores", "breakdown",
-               "deck_top", "deck_bottom", "deck_size", "legal_includes", "legal_excludes", "killed", "robbed",
-               "bewitched", "faceup", "facedown_count", "tax", "events", "no_events", "first_complete",
-               "warrants", "threats", "called", "signed", "flowered", "warrant_revealed", "threats_revealed",
-               "private"}
-EXPECT_PLAYER_KEYS = {"gold", "hand", "hand_size", "city", "city_size", "characters", "score", "hand_includes",
-                      "hand_excludes", "city_includes", "city_excludes"}
-COMMANDS = {"pick", "discard_character", "take_gold", "draw_cards", "keep", "build", "income", "ability", "choose",
-            "select", "unselect", "confirm", "end_turn"}
+STEP_KEYS = {
+    "player",
+    "do",
+    "refused",
+    "expect",
+    "target",
+    "character",
+    "district",
+    "card",
+    "option",
+    "via",
+    "using",
+    "kind",
+    "gold",
+    "name",
+}
+EXPECT_KEYS = {
+    "plague",
+    "complete_at",
+    "players",
+    "crown",
+    "pending",
+    "turn",
+    "phase",
+    "round",
+    "winner",
+    "scores",
+    "breakdown",
+    "deck_top",
+    "deck_bottom",
+    "deck_size",
+    "legal_includes",
+    "legal_excludes",
+    "killed",
+    "robbed",
+    "bewitched",
+    "faceup",
+    "facedown_count",
+    "tax",
+    "events",
+    "no_events",
+    "first_complete",
+    "warrants",
+    "threats",
+    "called",
+    "signed",
+    "flowered",
+    "warrant_revealed",
+    "threats_revealed",
+    "private",
+}
+EXPECT_PLAYER_KEYS = {
+    "gold",
+    "hand",
+    "hand_size",
+    "city",
+    "city_size",
+    "characters",
+    "score",
+    "hand_includes",
+    "hand_excludes",
+    "city_includes",
+    "city_excludes",
+}
+COMMANDS = {
+    "pick",
+    "discard_character",
+    "take_gold",
+    "draw_cards",
+    "keep",
+    "build",
+    "income",
+    "ability",
+    "choose",
+    "select",
+    "unselect",
+    "confirm",
+    "end_turn",
+}
 
 
 def line_of(text: str, *needles: str) -> int | None:
@@ -97,7 +191,7 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
             raise fail(f"unknown top-level key {key!r}", key)
     title = data.get("title")
     if not isinstance(title, str) or not title:
-        raise fail("a scenario needs a title = \"...\" saying what it shows")
+        raise fail('a scenario needs a title = "..." saying what it shows')
     setup = data.get("setup", {})
     if not isinstance(setup, dict):
         raise fail("[setup] must be a table", "setup")
@@ -117,7 +211,7 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
     for c in setup.get("deck", []):
         _check_district(c, fail)
     if setup.get("phase", "turn") not in ("turn", "selection"):
-        raise fail("phase must be \"turn\" or \"selection\"", "phase")
+        raise fail('phase must be "turn" or "selection"', "phase")
 
     players = []
     raw_players = data.get("players", [])
@@ -151,7 +245,9 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
         line = lines[i] if i < len(lines) else None
         for key in rs:
             if key not in STEP_KEYS:
-                raise ScenarioError(path, line, f"unknown key {key!r} in [[steps]]; known: {', '.join(sorted(STEP_KEYS))}")
+                raise ScenarioError(
+                    path, line, f"unknown key {key!r} in [[steps]]; known: {', '.join(sorted(STEP_KEYS))}"
+                )
         do = rs.get("do")
         if do is not None and do not in COMMANDS:
             raise ScenarioError(path, line, f"unknown command {do!r}; known: {', '.join(sorted(COMMANDS))}")
@@ -161,10 +257,18 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
             raise ScenarioError(path, line, "a step needs a command (do = ...) or an expect table")
         if "target" in rs and rs["target"] not in names:
             raise ScenarioError(path, line, f"target {rs['target']!r} is not one of the players {names}")
-        _check_expect(rs.get("expect", {}), names, lambda m: ScenarioError(path, line, m))
+        _check_expect(rs.get("expect", {}), names, lambda m, line=line: ScenarioError(path, line, m))
         args = {k: v for k, v in rs.items() if k not in ("player", "do", "refused", "expect")}
-        steps.append(Step(line=line or 0, player=rs.get("player"), do=do, args=args, refused=rs.get("refused"),
-                          expect=rs.get("expect", {})))
+        steps.append(
+            Step(
+                line=line or 0,
+                player=rs.get("player"),
+                do=do,
+                args=args,
+                refused=rs.get("refused"),
+                expect=rs.get("expect", {}),
+            )
+        )
     expect = data.get("expect", {})
     _check_expect(expect, names, lambda m: fail(m, "[expect"))
     crown = setup.get("crown")
@@ -172,8 +276,16 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
         raise fail(f"crown {crown!r} is not one of the players", "crown")
     if "plague" in setup and setup["plague"] not in names:
         raise fail(f"plague {setup['plague']!r} is not one of the players", "plague")
-    return Scenario(path=path, title=title, source=str(data.get("source", "")), setup=setup, players=players,
-                    steps=steps, expect=expect, text=text)
+    return Scenario(
+        path=path,
+        title=title,
+        source=str(data.get("source", "")),
+        setup=setup,
+        players=players,
+        steps=steps,
+        expect=expect,
+        text=text,
+    )
 
 
 def parse_built(spec: str) -> tuple[str, bool, list[str]]:
@@ -208,7 +320,9 @@ def _check_expect(expect: dict, names: list[str], err) -> None:
                 if key == "players":
                     for k in checks:
                         if k not in EXPECT_PLAYER_KEYS:
-                            raise err(f"unknown player expectation {k!r}; known: {', '.join(sorted(EXPECT_PLAYER_KEYS))}")
+                            raise err(
+                                f"unknown player expectation {k!r}; known: {', '.join(sorted(EXPECT_PLAYER_KEYS))}"
+                            )
         if key == "scores":
             for name in value:
                 if name not in names:

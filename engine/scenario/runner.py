@@ -4,6 +4,7 @@ After every accepted command the invariants are checked (cards conserved from
 the starting position, gold never negative, one crown); a refused command
 must leave the state byte-for-byte unchanged.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -14,9 +15,9 @@ from msgspec import Struct
 
 from .. import flow
 from ..apply import apply
-from ..city import complete_at
 from ..cards.districts import base_deck
 from ..cards.lineups import PRESETS
+from ..city import complete_at
 from ..commands import Command
 from ..decisions import PickCharacter
 from ..errors import IllegalCommand, SetupError
@@ -49,15 +50,22 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
     rules = s.get("rules", "2016")
     try:
         if RULESETS[rules].edition != "2016":  # the older rule sets' own line-ups and decks
-            chars, uniques = resolve_lineup(GameConfig(players=names, characters=s.get("characters"),
-                                                       uniques=s.get("uniques"), rules=rules,
-                                                       seed=int(s.get("seed", 0))))
+            chars, uniques = resolve_lineup(
+                GameConfig(
+                    players=names,
+                    characters=s.get("characters"),
+                    uniques=s.get("uniques"),
+                    rules=rules,
+                    seed=int(s.get("seed", 0)),
+                )
+            )
         elif "characters" in s:
             chars = check_lineup(list(s["characters"]), n, rules)
             uniques = list(s.get("uniques") or PRESETS[s.get("preset", "first-game")].uniques)
         else:
-            chars, uniques = resolve_lineup(GameConfig(players=names, preset=s.get("preset", "first-game"),
-                                                       rules=rules, uniques=s.get("uniques")))
+            chars, uniques = resolve_lineup(
+                GameConfig(players=names, preset=s.get("preset", "first-game"), rules=rules, uniques=s.get("uniques"))
+            )
     except SetupError as e:
         raise Failure(f"impossible set-up: {e}") from None
     players = []
@@ -83,8 +91,17 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
     unknown = [v for v in s.get("variants", []) if v not in RULESETS[rules].options]
     if unknown:
         raise Failure(f"impossible set-up: the {rules} rules have no variant {unknown[0]!r}")
-    g = GameState(rules=with_variants(RULESETS[rules], s.get("variants", [])), lineup=chars, uniques=uniques, players=players, deck=deck, crown=crown,
-                  rng=rng.state, pending=PickCharacter(crown), round=int(s.get("round", 1)))
+    g = GameState(
+        rules=with_variants(RULESETS[rules], s.get("variants", [])),
+        lineup=chars,
+        uniques=uniques,
+        players=players,
+        deck=deck,
+        crown=crown,
+        rng=rng.state,
+        pending=PickCharacter(crown),
+        round=int(s.get("round", 1)),
+    )
     g.tax = int(s.get("tax", 0))
     g.flags.update(s.get("flags", {}))
     if "first_complete" in s:
@@ -108,9 +125,15 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
             g.revealed[c] = seat
     g.selection.faceup = list(s.get("faceup", []))
     g.selection.facedown = list(s.get("facedown", []))
-    g.markers = Markers(killed=s.get("killed"), robbed=s.get("robbed"), bewitched=s.get("bewitched"),
-                        warrants=list(s.get("warrants", [])), signed=s.get("signed"),
-                        threats=list(s.get("threats", [])), flowered=s.get("flowered"))
+    g.markers = Markers(
+        killed=s.get("killed"),
+        robbed=s.get("robbed"),
+        bewitched=s.get("bewitched"),
+        warrants=list(s.get("warrants", [])),
+        signed=s.get("signed"),
+        threats=list(s.get("threats", [])),
+        flowered=s.get("flowered"),
+    )
     turn = s.get("turn", "first")
     if turn == "first":
         g.called = 0
@@ -265,8 +288,11 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
             eq("threats revealed", _multiset(want), _multiset(g.markers.threats_revealed))
         elif key == "private":  # [{event = KIND, seen_by = [NAMES]}]: who sees the event's hidden fields
             for w in want:
-                hits = [e for e in events if e.kind == w["event"]
-                        and ("player" not in w or e.player == names.index(w["player"]))]
+                hits = [
+                    e
+                    for e in events
+                    if e.kind == w["event"] and ("player" not in w or e.player == names.index(w["player"]))
+                ]
                 if not hits:
                     bad.append(f"event {w['event']!r} did not happen")
                 for e in hits:
@@ -334,8 +360,9 @@ def _run(sc: Scenario) -> None:
                 if not step.refused:
                     raise Failure(f"{_describe(step)}: refused: {e}") from None
                 if isinstance(step.refused, str) and step.refused.lower() not in str(e).lower():
-                    raise Failure(f"{_describe(step)}: refused with {str(e)!r}, expected a message "
-                                  f"containing {step.refused!r}") from None
+                    raise Failure(
+                        f"{_describe(step)}: refused with {str(e)!r}, expected a message containing {step.refused!r}"
+                    ) from None
                 if encode(g) != before:
                     raise Failure(f"{_describe(step)}: the refused command changed the state") from None
             else:

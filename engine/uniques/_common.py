@@ -1,4 +1,5 @@
 """Shared helpers for the unique districts (not a card: skipped by the auto-import)."""
+
 from __future__ import annotations
 
 from .. import deck

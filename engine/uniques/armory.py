@@ -11,6 +11,7 @@ exclude complete cities, so none is excluded (open point decided, docs/rules.md)
 Command: Ability(name="Armory", player=<seat>, district=<name>).
 Events: "armory" (seat, player, district).
 """
+
 from __future__ import annotations
 
 from ..city import is_complete

@@ -7,6 +7,7 @@ while the Ballroom's owner holds the crown, the log says they thanked them; nobo
 ever loses a turn. The card otherwise counts as a 6-cost purple district.
 Events: ballroom_thanks (seat = the revealing player, player = the owner, character).
 """
+
 from __future__ import annotations
 
 from ..events import Event

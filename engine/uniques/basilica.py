@@ -1,5 +1,6 @@
 """Basilica (4): at game end, 1 extra point for each district in your city with an odd
 cost (its cost as built: an Artist's beautified district counts its +1)."""
+
 from __future__ import annotations
 
 from ..city import value

@@ -13,6 +13,7 @@ reaches the normal size, no city is complete until one does.
 Decision: Choice(about "Bell Tower", options "announce" / "pass").
 Events: bell_tower (seat, count = 7), bell_tower_passed (seat), city_completed.
 """
+
 from __future__ import annotations
 
 from ..city import complete_at, size

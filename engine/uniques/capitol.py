@@ -1,6 +1,7 @@
 """Capitol (5): at game end, 3 extra points if your city has at least 3 districts of
 the same type (only once, however many types reach 3). Unique districts are a
 type too; a Haunted Quarter counted as another type counts for that type."""
+
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,5 @@
 """Dragon Gate (6): at game end, 2 extra points."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -3,6 +3,7 @@
 It lowers the cost to build (so also what a Thieves' Den may pay in cards);
 it does not change a district's value for scoring or for rank-8 prices.
 2000 edition: it costs 6 (engine/cards/editions.py); the same effect."""
+
 from __future__ import annotations
 
 from ..cards.districts import DISTRICTS

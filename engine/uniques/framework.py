@@ -8,6 +8,7 @@ Collector's tax is still due (a district built, even unpaid).
 Command: Build(district=<name>, via="Framework"). Events: "sacrificed" (seat,
 district="Framework", option=<the district built>), then "built".
 """
+
 from __future__ import annotations
 
 from ..commands import Build

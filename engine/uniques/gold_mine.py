@@ -3,6 +3,7 @@
 A gathering-time effect: it also works in the Witch's paused turn, for a
 bewitched player and before a threat is resolved (rulebook: Witch, Blackmailer).
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -13,6 +13,7 @@ or ends if he destroyed at its end (2000).
 Events: graveyard (seat = the owner, player = the city it was destroyed in, district,
 gold = 1), graveyard_passed (seat, district).
 """
+
 from __future__ import annotations
 
 from .. import deck, flow

@@ -6,6 +6,7 @@ The Diplomat applies it only to the district he takes, not to the one he gives
 from his own city (rulebook clarification; the Diplomat's module asks
 `city.rank8_price` for the district he takes only).
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -8,6 +8,7 @@ every option; "unique", the printed type, first, so it stays when nothing is gai
 2000 edition ("Haunted City"): not if it was built in the last round (the round the
 game ends in); the round it was built is kept in `g.flags["Haunted Quarter.round"]`.
 """
+
 from __future__ import annotations
 
 from ..cards.districts import TYPES

@@ -8,6 +8,7 @@ district effects but gathering ones; the turn ends once resources are gathered).
 Not used without the Assassin (the 2000 set-up refuses it: engine/edition_setup.py).
 Events: gather_only (seat, character), then the gathering events.
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

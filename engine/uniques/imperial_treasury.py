@@ -1,5 +1,6 @@
 """Imperial Treasury (5): at game end, 1 extra point per gold in your stash (not gold on
 districts or on the Tax Collector's token)."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -1,6 +1,7 @@
 """Ivory Tower (5): at game end, 5 extra points if it is the only unique district in
 your city. A Haunted Quarter counted as another type does not stop it
 (rulebook clarification)."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

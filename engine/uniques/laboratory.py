@@ -5,6 +5,7 @@
 Command: Ability(name="Laboratory", card=<the card discarded>).
 Events: "laboratory" (seat, gold=2 or 1, card private to the seat).
 """
+
 from __future__ import annotations
 
 from .. import deck

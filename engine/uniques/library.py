@@ -6,6 +6,7 @@ other draws (the Scholar's seven, the Architect's extra cards are gained).
 
 2000 edition: "keep both" cards drawn; with the Observatory (3 drawn) keep 2 of them.
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

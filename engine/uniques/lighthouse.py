@@ -5,6 +5,7 @@ Decision: Choice(about "Lighthouse", options = the distinct cards of the deck, s
 and "pass"), seen only by the builder. Nothing when the deck is empty.
 Events: lighthouse (seat, card private to the seat, count = 1), lighthouse_passed (seat).
 """
+
 from __future__ import annotations
 
 from ..decisions import Choice

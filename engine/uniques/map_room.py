@@ -1,5 +1,6 @@
 """Map Room (5): at game end, 1 extra point per card in your hand (a revealed Secret
 Vault stays in the hand and counts)."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -2,6 +2,7 @@
 2 districts toward a complete city (7, or 8 with 2-3 players).
 
 "5 or more districts" counts district cards in the city. Its score is its cost (4)."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

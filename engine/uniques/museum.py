@@ -7,6 +7,7 @@ bottom when it is destroyed (`_common.destroy`, the Warlord).
 Command: Ability(name="Museum", card=<the card>). Events: "museum" (seat,
 count=cards now under it, card private to the seat).
 """
+
 from __future__ import annotations
 
 from ..city import find
@@ -30,8 +31,9 @@ class Museum(Unique):
         g.players[cmd.seat].hand.remove(cmd.card)
         b = find(g, cmd.seat, self.name)
         b.under.append(cmd.card)
-        ev.append(Event("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card,
-                        private=[cmd.seat]))
+        ev.append(
+            Event("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card, private=[cmd.seat])
+        )
 
     def score(self, g, seat, ctx):
         return sum(len(b.under) for b in g.players[seat].city if b.name == self.name)

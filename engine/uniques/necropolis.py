@@ -7,6 +7,7 @@ Command: Build(district="Necropolis", via="Necropolis", using=<your district>).
 Events: "sacrificed" (seat, district=<the one destroyed>, option="Necropolis"),
 then "built".
 """
+
 from __future__ import annotations
 
 from ..commands import Build

@@ -5,6 +5,7 @@ A gathering-time effect (works for a bewitched or threatened player too).
 2000 edition: it costs 5 (engine/cards/editions.py), and with the Library 2 of the 3
 cards are kept (library.py asks for that).
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

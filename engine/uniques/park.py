@@ -4,6 +4,7 @@ Not for a Witch who does not resume, nor in a bewitched player's short turn
 (the flow runs end-of-turn district effects only for full turns).
 Events: "park" (seat, count, cards private to the seat).
 """
+
 from __future__ import annotations
 
 from .. import deck

@@ -6,6 +6,7 @@ the character's), so an Alchemist at 0 gold gets both. Not for a Witch who does
 not resume, nor in a bewitched player's short turn.
 Events: "poor_house" (seat, gold=1).
 """
+
 from __future__ import annotations
 
 from ..events import Event

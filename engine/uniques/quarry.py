@@ -9,6 +9,7 @@ place this hook is read.
 2000 edition: at most one duplicate at a time: no further identical district while
 the city already holds two districts of one name.
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

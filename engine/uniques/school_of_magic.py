@@ -3,6 +3,7 @@
 Since it can only ever add one to the count being asked for, it counts toward
 every income type (the Abbot then gains one of either resource).
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -4,6 +4,7 @@ for 3 extra points.
 Revealing never costs anything (it stays in the hand, so a Map Room still
 counts it), so the engine always reveals it: there is no choice to offer.
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -5,6 +5,7 @@ Gold paid here is not gold paid to build (no Alchemist refund).
 Command: Ability(name="Smithy"). Events: "smithy" (seat, gold=2, count, cards
 private to the seat).
 """
+
 from __future__ import annotations
 
 from .. import deck

@@ -7,6 +7,7 @@ may build another district this turn (rulebook clarification): the flow counts
 a build toward the limit before the warrant is revealed, and exempt districts
 never count.
 """
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

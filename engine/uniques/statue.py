@@ -1,4 +1,5 @@
 """Statue (3): at game end, 5 extra points if you hold the crown."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

@@ -13,6 +13,7 @@ e.g. "1:King"). Only the owner sees the options.
 Events: "theater" (seat=owner, player=the other; public), "theater_received"
 (seat, character: the new character, private to that seat), "theater_passed".
 """
+
 from __future__ import annotations
 
 from .. import flow

@@ -9,6 +9,7 @@ cost paid either way.
 Command: Build(district="Thieves' Den", via="Thieves' Den"), then Select/Confirm.
 Events: "thieves_den" (seat, count=cards paid, gold, cards private), then "built".
 """
+
 from __future__ import annotations
 
 from .. import build, deck
@@ -34,9 +35,10 @@ class ThievesDen(Unique):
     def pay(self, g, t, cmd, cost, ev):
         p = g.players[t.seat]
         others = len(p.hand) - 1
-        g.pending = SelectCards(t.seat, purpose=self.name, min=max(1, cost - p.gold), max=min(cost, others),
-                                reserved=[self.name])
-        return None  # the build finishes once the cards are chosen
+        g.pending = SelectCards(
+            t.seat, purpose=self.name, min=max(1, cost - p.gold), max=min(cost, others), reserved=[self.name]
+        )
+        return  # the build finishes once the cards are chosen
 
 
 @select("Thieves' Den")

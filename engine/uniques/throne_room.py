@@ -2,6 +2,7 @@
 (whoever gives or receives it, you included; not when the King keeps it).
 Events: throne_room (seat = the owner, gold = 1, player = the new crown holder).
 """
+
 from __future__ import annotations
 
 from ..events import Event

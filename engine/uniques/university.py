@@ -1,6 +1,7 @@
 """University (6; Classic 2016 box and 2000 basic deck): at game end it is worth 8
 points: its cost 6 and 2 extra points (like the Dragon Gate). A 2016 rule set never
 deals it."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

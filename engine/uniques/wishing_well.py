@@ -3,6 +3,7 @@ Wishing Well included (a Haunted Quarter counted as another type does not count;
 a Secret Vault in hand is not in the city).
 
 2000 edition: 1 point per *other* purple district (the Wishing Well itself excluded)."""
+
 from __future__ import annotations
 
 from ..hooks import Unique, unique

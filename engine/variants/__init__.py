@@ -1,5 +1,6 @@
 """Rules variants (engine.hooks.Variant), one module each, switched on by the rule set
 (`RuleSet.variants`, from `GameConfig.variants`). Every module here is imported."""
+
 import importlib
 import pkgutil
 

@@ -27,6 +27,7 @@ Decision: Choice(about "Plague", options = the distinct cards of the sick player
 Events: plague_started (seat), plague_passed (seat = the newly sick, player = the cured,
 character = the card that acted), plague_discard (seat, card private to the seat).
 """
+
 from __future__ import annotations
 
 from .. import deck

@@ -1,4 +1,5 @@
 """Determinization: a sampled world looks, from the seat, exactly like its view."""
+
 from __future__ import annotations
 
 import random

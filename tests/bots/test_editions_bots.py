@@ -9,6 +9,7 @@ determinization builds, from views of those games, worlds that look exactly
 like the view and deal hidden characters only where the edition's call order
 allows them.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,11 +34,23 @@ CASES = [(name, {}) for name in RULESETS] + [
     ("original-2000", {"variants": ["short-6", "plague"]}),
     ("classic", {"variants": []}),
     ("dark-city", {"characters": ["Tax Collector"]}),
-    ("dark-city", {"characters": ["Tax Collector", "Wizard"], "uniques": ["Hospital", "Imperial Treasury", "Factory"],
-                   "variants": ["plague"]}),
+    (
+        "dark-city",
+        {
+            "characters": ["Tax Collector", "Wizard"],
+            "uniques": ["Hospital", "Imperial Treasury", "Factory"],
+            "variants": ["plague"],
+        },
+    ),
 ]
-IDS = [f"{r}{'-' + '-'.join(str(v) for v in kw.values()) if kw else ''}".replace(" ", "")
-       .replace("[", "").replace("]", "").replace("'", "").replace(",", "+") for r, kw in CASES]
+IDS = [
+    f"{r}{'-' + '-'.join(str(v) for v in kw.values()) if kw else ''}".replace(" ", "")
+    .replace("[", "")
+    .replace("]", "")
+    .replace("'", "")
+    .replace(",", "+")
+    for r, kw in CASES
+]
 
 
 def new(rules: str, n: int, seed: int, **kw):
@@ -83,8 +96,10 @@ def test_bots_finish_every_rule_set(rules, kw, players):
 def test_hard_bot_finishes_older_rule_sets(rules, players):
     kw = {"characters": ["Tax Collector"]} if rules == "dark-city" else {}
     g = new(rules, players, 5, **kw)
-    bots = [make_bot("hard", 70, budget_ms=None, iterations=1, horizon=0) if s == 0 else make_bot("normal", 70 + s)
-            for s in range(players)]
+    bots = [
+        make_bot("hard", 70, budget_ms=None, iterations=1, horizon=0) if s == 0 else make_bot("normal", 70 + s)
+        for s in range(players)
+    ]
     play(g, bots)
 
 
@@ -95,8 +110,11 @@ def _hidden_ok(w, v, seat: int) -> list[str]:
     ranks = K.RANKS[RULESETS[v.rules].edition]
     called = ranks[v.called]
     revealed = {c for p in v.players for c in p.revealed}
-    return [c for c, s in w.holders.items()
-            if s != seat and c not in revealed and c != v.markers.killed and ranks[c] <= called]
+    return [
+        c
+        for c, s in w.holders.items()
+        if s != seat and c not in revealed and c != v.markers.killed and ranks[c] <= called
+    ]
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -134,8 +152,13 @@ def test_tax_collector_rank_2_once_rank_2_is_called():
         while g.phase != "over":
             seat = g.pending.seat
             v = view(g, seat)
-            if v.phase == "turns" and v.called and K.RANKS["2000"][v.called] >= 3 and seat != g.holders.get(
-                    "Tax Collector") and "Tax Collector" not in {c for p in v.players for c in p.revealed}:
+            if (
+                v.phase == "turns"
+                and v.called
+                and K.RANKS["2000"][v.called] >= 3
+                and seat != g.holders.get("Tax Collector")
+                and "Tax Collector" not in {c for p in v.players for c in p.revealed}
+            ):
                 ctx = Ctx(v, STYLES[next(iter(STYLES))])
                 assert ctx.rank("Tax Collector") == 2
                 assert "Tax Collector" not in ctx.holder_odds() or v.markers.killed == "Tax Collector"

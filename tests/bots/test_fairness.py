@@ -7,19 +7,27 @@ its own and unrevealed characters permuted consistently, hidden markers and the
 generator changed: `tests/hidden_info.redraw`). The seat's view is the same, and
 two bots with the same seed, one fed from each state, make the same decisions.
 """
+
 from __future__ import annotations
 
 import random
 
 import msgspec
 import pytest
+from hidden_info import redraw
 
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.registry import make_bot
-from hidden_info import redraw
 
-CASES = [("first-game", 5, 1), ("first-game", 3, 2), ("first-game", 2, 3), ("first-game", 7, 4),
-         ("cunning-agents", 5, 5), ("ambitious-aristocrats", 4, 6), ("illustrious-emissaries", 6, 7)]
+CASES = [
+    ("first-game", 5, 1),
+    ("first-game", 3, 2),
+    ("first-game", 2, 3),
+    ("first-game", 7, 4),
+    ("cunning-agents", 5, 5),
+    ("ambitious-aristocrats", 4, 6),
+    ("illustrious-emissaries", 6, 7),
+]
 
 
 def opts(kind):

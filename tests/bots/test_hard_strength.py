@@ -6,14 +6,21 @@ machine's load (about 25 CPU-seconds). With 2 worlds per search it wins 0.30 of 
 normal bots leaves a wide margin for changes to the heuristics (docs/bots.md has the 2,000-game
 figures).
 """
+
 from __future__ import annotations
 
 from engine.sim import run
 
 
 def test_hard_beats_normal():
-    r = run(5, 100, seed=7000, check_every=False, seats=["hard", "normal", "normal", "normal", "normal"],
-            bot_options={"budget_ms": None, "iterations": 2})
+    r = run(
+        5,
+        100,
+        seed=7000,
+        check_every=False,
+        seats=["hard", "normal", "normal", "normal", "normal"],
+        bot_options={"budget_ms": None, "iterations": 2},
+    )
     assert not r.failures
     k = r.kinds
     assert k["hard"]["win_rate"] > k["hard"]["fair_share"]

@@ -1,4 +1,5 @@
 """Bots play every playable preset to the end at every player count, each command checked."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,8 +52,12 @@ def test_heuristic_bots_finish_every_preset(preset, players):
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_hard_bot_finishes(preset, players):
     g = new(preset, players, 7)
-    bots = [make_bot("hard" if s == 0 else "normal", 50 + s, budget_ms=None, iterations=1, horizon=0)
-            if s == 0 else make_bot("normal", 50 + s) for s in range(players)]
+    bots = [
+        make_bot("hard" if s == 0 else "normal", 50 + s, budget_ms=None, iterations=1, horizon=0)
+        if s == 0
+        else make_bot("normal", 50 + s)
+        for s in range(players)
+    ]
     play(g, bots)
 
 

@@ -1,4 +1,5 @@
 """The worker process pool: hard decisions happen in other processes, the event loop stays free."""
+
 from __future__ import annotations
 
 import asyncio

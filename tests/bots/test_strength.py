@@ -1,4 +1,5 @@
 """A small seeded tournament: the normal bot clearly beats random bots."""
+
 from __future__ import annotations
 
 from engine.sim import run, seat_kind, tournament_stats

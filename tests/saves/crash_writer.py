@@ -4,6 +4,7 @@ unfinished game from the saves folder, exactly like a restarted server.
 
     python -m tests.saves.crash_writer SAVES_DIR [GAMES]
 """
+
 from __future__ import annotations
 
 import random

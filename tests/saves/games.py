@@ -1,8 +1,9 @@
 """Helpers for the save tests: which games the engine can set up now, and deterministic bot play."""
+
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from engine import GameConfig, GameState, SetupError, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
@@ -10,7 +11,7 @@ from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS
 from engine.savefile import Save, Seat, new_save
 
-T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Hal"]
 
 
@@ -27,21 +28,36 @@ def playable_configs() -> list[tuple[str, int, str | None, tuple[str, ...] | Non
     for rules in RULESETS:
         for n in range(2, 9):
             for name, preset in PRESETS.items():
-                for cfg in (GameConfig(players=NAMES[:n], preset=name, rules=rules),
-                            GameConfig(players=NAMES[:n], characters=list(first), uniques=list(preset.uniques),
-                                       rules=rules)):
+                for cfg in (
+                    GameConfig(players=NAMES[:n], preset=name, rules=rules),
+                    GameConfig(players=NAMES[:n], characters=list(first), uniques=list(preset.uniques), rules=rules),
+                ):
                     try:
                         new_game(cfg)
                     except SetupError:
                         continue
-                    out.append((rules, n, cfg.preset, tuple(cfg.characters) if cfg.characters else None,
-                                tuple(cfg.uniques) if cfg.uniques else None))
+                    out.append(
+                        (
+                            rules,
+                            n,
+                            cfg.preset,
+                            tuple(cfg.characters) if cfg.characters else None,
+                            tuple(cfg.uniques) if cfg.uniques else None,
+                        )
+                    )
     return sorted(set(out), key=repr)
 
 
 def config(rules: str, n: int, preset, characters, uniques, seed: int, crown: int | None = None) -> GameConfig:
-    return GameConfig(players=NAMES[:n], preset=preset, characters=list(characters) if characters else None,
-                      uniques=list(uniques) if uniques else None, rules=rules, seed=seed, crown=crown)
+    return GameConfig(
+        players=NAMES[:n],
+        preset=preset,
+        characters=list(characters) if characters else None,
+        uniques=list(uniques) if uniques else None,
+        rules=rules,
+        seed=seed,
+        crown=crown,
+    )
 
 
 def play(g: GameState, bots: list, limit: int | None = None, log: list | None = None) -> list:
@@ -62,8 +78,10 @@ def bots_for(n: int, seed: int) -> list[RandomBot]:
 
 
 def seats_for(cfg: GameConfig) -> list[Seat]:
-    return [Seat(name, key=f"SHA256:key{i}" if i % 2 == 0 else None, bot=None if i % 2 == 0 else "random")
-            for i, name in enumerate(cfg.players)]
+    return [
+        Seat(name, key=f"SHA256:key{i}" if i % 2 == 0 else None, bot=None if i % 2 == 0 else "random")
+        for i, name in enumerate(cfg.players)
+    ]
 
 
 def game_save(cfg: GameConfig, stop: int | None = None, bot_seed: int = 0, table_id: str = "t1") -> Save:

@@ -1,4 +1,5 @@
 """`citadels save show|export|verify` and `citadels sim --save-dir`, run as a user would (subprocess)."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def no_traceback(p: subprocess.CompletedProcess) -> None:
@@ -39,10 +41,12 @@ def files(tmp_path_factory):
     import msgspec
 
     from engine.savefile import HEADER
-    body = msgspec.msgpack.decode(dumps(mid)[HEADER.size:])
-    body["log"] = msgspec.msgpack.decode(dumps(other)[HEADER.size:])["log"]
+
+    body = msgspec.msgpack.decode(dumps(mid)[HEADER.size :])
+    body["log"] = msgspec.msgpack.decode(dumps(other)[HEADER.size :])["log"]
     raw = msgspec.msgpack.encode(body)
     import zlib
+
     (d / "other.save").write_bytes(HEADER.pack(b"CTDLSAVE", 1, 0, len(raw), zlib.crc32(raw)) + raw)
     return d, mid
 
@@ -90,9 +94,16 @@ def test_verify(files):
 
 
 @pytest.mark.parametrize("action", ["show", "export", "verify"])
-@pytest.mark.parametrize("name,word", [("empty.save", "empty"), ("trunc.save", "truncated"),
-                                       ("text.save", "not a Citadels save"), ("other.save", "another game"),
-                                       ("missing.save", "cannot read")])
+@pytest.mark.parametrize(
+    "name,word",
+    [
+        ("empty.save", "empty"),
+        ("trunc.save", "truncated"),
+        ("text.save", "not a Citadels save"),
+        ("other.save", "another game"),
+        ("missing.save", "cannot read"),
+    ],
+)
 def test_bad_files_one_line_nonzero(files, action, name, word):
     d, _ = files
     p = cli("save", action, str(d / name))

@@ -1,4 +1,5 @@
 """kill -9 at random moments: the saves folder always reads back, and no acknowledged command is lost."""
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,13 @@ GAMES = 12
 
 def run_writer(saves: Path, kill_after: float | None) -> tuple[dict[str, int], str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "tests.saves.crash_writer", str(saves), str(GAMES)], cwd=ROOT,
-                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tests.saves.crash_writer", str(saves), str(GAMES)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     if kill_after is None:
         out, err = p.communicate(timeout=120)
     else:
@@ -51,7 +57,7 @@ def check_on_disk(saves: Path, refs: dict[str, list], acked: dict[str, int]) -> 
         have[s.id] = len(s.log)
     for f in sorted(saves.glob("*.save")):
         s = read_save_file(f)
-        assert s.log == refs[s.id][:len(s.log)]
+        assert s.log == refs[s.id][: len(s.log)]
         n = len(s.log)
         log = saves / f"{s.id}.log"
         if log.exists():
@@ -85,7 +91,7 @@ def test_sigkill_at_random_moments(tmp_path, seed):
         tables, problems = store.resume_all()
         assert problems == []
         for t in tables:
-            assert t.save.log == refs[t.id][:len(t.save.log)]
+            assert t.save.log == refs[t.id][: len(t.save.log)]
             assert len(t.save.log) >= acked_total.get(t.id, 0)
             t.close()
     assert kills >= 3  # the test did kill the writer in the middle, several times

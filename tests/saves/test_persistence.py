@@ -1,4 +1,5 @@
 """The saves folder: autosave after every command, recovery, finished records, failures reported."""
+
 from __future__ import annotations
 
 import errno
@@ -222,6 +223,7 @@ def test_table_ids_are_checked(tmp_path):
 
 
 # -- failures: the game goes on in memory -----------------------------------------------------------------
+
 
 def test_unwritable_folder_is_reported_and_the_game_goes_on(tmp_path):
     blocker = tmp_path / "not-a-dir"

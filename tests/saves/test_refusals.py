@@ -1,4 +1,5 @@
 """Files that are not usable saves are refused with one clear line, whatever they hold."""
+
 from __future__ import annotations
 
 import struct
@@ -10,8 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.savefile import (FORMAT_VERSION, HEADER, MAGIC, MAX_SAVE_BYTES, Save, SaveError, dumps, loads,
-                             loads_json, new_save, to_json)
+from engine.savefile import (
+    FORMAT_VERSION,
+    HEADER,
+    MAGIC,
+    MAX_SAVE_BYTES,
+    Save,
+    SaveError,
+    dumps,
+    loads,
+    loads_json,
+    new_save,
+    to_json,
+)
 
 from .games import T0, first_game, game_save
 
@@ -35,7 +47,7 @@ def with_body(body: bytes, version: int = FORMAT_VERSION) -> bytes:
 
 
 def body_dict() -> dict:
-    return msgspec.msgpack.decode(DATA[HEADER.size:])
+    return msgspec.msgpack.decode(DATA[HEADER.size :])
 
 
 def rebuilt(d: dict, splice: tuple[str, bytes] | None = None) -> bytes:
@@ -118,12 +130,15 @@ def test_deep_nesting():
     refused(rebuilt(d, ("@@DEEP@@", b"\x91" * 200_000 + b"\xc0")), "nested too deeply")
 
 
-@pytest.mark.parametrize("raw", [
-    b"\xdd\xff\xff\xff\xff",  # array of 4 billion
-    b"\xdf\xff\xff\xff\xff",  # map of 4 billion
-    b"\xdb\xff\xff\xff\xffabc",  # string of 4 GB
-    b"\xc6\xff\xff\xff\xff",  # bin of 4 GB
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"\xdd\xff\xff\xff\xff",  # array of 4 billion
+        b"\xdf\xff\xff\xff\xff",  # map of 4 billion
+        b"\xdb\xff\xff\xff\xffabc",  # string of 4 GB
+        b"\xc6\xff\xff\xff\xff",  # bin of 4 GB
+    ],
+)
 def test_huge_length_prefixes(raw):
     d = body_dict()
     d["log"] = "@@HUGE@@"
@@ -132,19 +147,22 @@ def test_huge_length_prefixes(raw):
     assert time.perf_counter() - t < 1.0
 
 
-@pytest.mark.parametrize("path,value,word", [
-    (("config", "seed"), "twelve", "Expected `int`"),
-    (("config", "players"), 4, "Expected `array`"),
-    (("seats",), [{"name": 3}], "Expected `str`"),
-    (("log",), [{"type": "launch_missiles", "seat": 0}], "Invalid value 'launch_missiles'"),
-    (("log",), [{"type": "pick", "seat": "zero", "character": "King"}], "Expected `int`"),
-    (("state", "players"), None, "Expected `array`"),
-    (("state", "rng"), -1.5, "Expected `int`"),
-    (("created",), "yesterday", "Invalid"),
-    (("created",), "2026-01-01T00:00:00", "timezone"),  # a naive time
-    (("unknown_field",), 1, "unknown field"),
-    (("seats",), [{"name": "Ana"}] * 9, "length"),
-])
+@pytest.mark.parametrize(
+    "path,value,word",
+    [
+        (("config", "seed"), "twelve", "Expected `int`"),
+        (("config", "players"), 4, "Expected `array`"),
+        (("seats",), [{"name": 3}], "Expected `str`"),
+        (("log",), [{"type": "launch_missiles", "seat": 0}], "Invalid value 'launch_missiles'"),
+        (("log",), [{"type": "pick", "seat": "zero", "character": "King"}], "Expected `int`"),
+        (("state", "players"), None, "Expected `array`"),
+        (("state", "rng"), -1.5, "Expected `int`"),
+        (("created",), "yesterday", "Invalid"),
+        (("created",), "2026-01-01T00:00:00", "timezone"),  # a naive time
+        (("unknown_field",), 1, "unknown field"),
+        (("seats",), [{"name": "Ana"}] * 9, "length"),
+    ],
+)
 def test_wrong_types(path, value, word):
     d = body_dict()
     at = d
@@ -162,6 +180,7 @@ def test_missing_field():
 
 
 # -- from another game ------------------------------------------------------------------------------------
+
 
 def test_log_from_another_game():
     d = body_dict()
@@ -221,9 +240,14 @@ def test_check_false_skips_only_the_replay():
 
 
 def test_json_refusals():
-    for data, word in [(b"", "empty"), (b"{", "cannot be decoded"), (b"[]", "not valid"),
-                       (b"[" * 100_000, "not valid"), (to_json(SAVE)[:-30], "cannot be decoded"),
-                       (to_json(SAVE, indent=0).replace(b'"steps":[', b'"steps":[' + b"[" * 100_000), "too deeply")]:
+    for data, word in [
+        (b"", "empty"),
+        (b"{", "cannot be decoded"),
+        (b"[]", "not valid"),
+        (b"[" * 100_000, "not valid"),
+        (to_json(SAVE)[:-30], "cannot be decoded"),
+        (to_json(SAVE, indent=0).replace(b'"steps":[', b'"steps":[' + b"[" * 100_000), "too deeply"),
+    ]:
         with pytest.raises(SaveError) as e:
             loads_json(data)
         assert word in str(e.value) and "\n" not in str(e.value)
@@ -234,7 +258,7 @@ def test_json_refusals():
 def test_any_mutation_is_a_save_or_a_save_error(data):
     """Hostile edits with a correct checksum: the loader either refuses with SaveError or returns a save
     whose replay reproduces its state (an edited timestamp or key is still a valid save)."""
-    body = bytearray(DATA[HEADER.size:])
+    body = bytearray(DATA[HEADER.size :])
     for _ in range(data.draw(st.integers(1, 4))):
         pos = data.draw(st.integers(0, len(body) - 1))
         body[pos] = data.draw(st.integers(0, 255))
@@ -250,7 +274,7 @@ def test_any_mutation_is_a_save_or_a_save_error(data):
 
 
 def body_dict_of(save) -> dict:
-    return msgspec.msgpack.decode(dumps(save)[HEADER.size:])
+    return msgspec.msgpack.decode(dumps(save)[HEADER.size :])
 
 
 def test_naive_timestamps_are_refused_when_saving():

@@ -1,4 +1,5 @@
 """Saves taken at random points of random games load back to the same state and continue identically."""
+
 from __future__ import annotations
 
 import msgspec

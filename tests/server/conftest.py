@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import asyncssh
 import pytest
@@ -60,7 +61,7 @@ class Terminal:
         """Read what is available; False at end of output."""
         try:
             chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return True
         if not chunk:
             return False
@@ -163,7 +164,14 @@ async def connect(client_key):
     """connect(server, ...) -> SSHClientConnection (keys: the test's client key)."""
     conns: list[asyncssh.SSHClientConnection] = []
 
-    async def _connect(server: Server, *, username: str = "alice", key: asyncssh.SSHKey | None = None, guest: bool = False, **kwargs: Any) -> asyncssh.SSHClientConnection:
+    async def _connect(
+        server: Server,
+        *,
+        username: str = "alice",
+        key: asyncssh.SSHKey | None = None,
+        guest: bool = False,
+        **kwargs: Any,
+    ) -> asyncssh.SSHClientConnection:
         options: dict[str, Any] = dict(
             username=username,
             known_hosts=None,
@@ -194,9 +202,19 @@ async def connect(client_key):
 async def open_terminal(connect):
     """open_terminal(server, size=(80, 24), term="xterm-256color", ...) -> Terminal."""
 
-    async def _open(server: Server, *, size: tuple[int, int] = (80, 24), term: str = "xterm-256color", env: dict[str, str] | None = None, session_options: dict[str, Any] | None = None, **connect_options: Any) -> Terminal:
+    async def _open(
+        server: Server,
+        *,
+        size: tuple[int, int] = (80, 24),
+        term: str = "xterm-256color",
+        env: dict[str, str] | None = None,
+        session_options: dict[str, Any] | None = None,
+        **connect_options: Any,
+    ) -> Terminal:
         conn = await connect(server, **connect_options)
-        process = await conn.create_process(term_type=term, term_size=size, encoding=None, env=env or {}, **(session_options or {}))
+        process = await conn.create_process(
+            term_type=term, term_size=size, encoding=None, env=env or {}, **(session_options or {})
+        )
         return Terminal(conn, process)
 
     return _open

@@ -7,6 +7,7 @@ the screen does (ui.prompt_model.build_menu) and presses the digits of the
 path to a chosen command. Named game_helpers (not server...) so that it never
 shadows the real `server` package.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,7 +40,8 @@ ESC = b"\x1b"
 CTRL_Q = b"\x11"
 
 _ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]")
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]"
+)
 
 
 def plain(data: bytes) -> str:
@@ -75,8 +77,14 @@ class GameServer:
 
 
 async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
-    settings: dict[str, Any] = dict(port=0, keys_dir=str(tmp_path / "keys"), saves_dir=str(tmp_path / "saves"),
-                                    gc_tuning=False, bot_delay_seconds=0.0, max_concurrent_app_starts=8)
+    settings: dict[str, Any] = dict(
+        port=0,
+        keys_dir=str(tmp_path / "keys"),
+        saves_dir=str(tmp_path / "saves"),
+        gc_tuning=False,
+        bot_delay_seconds=0.0,
+        max_concurrent_app_starts=8,
+    )
     settings.update(overrides)
     config = ServerConfig(**settings)
     store = SaveStore(config.saves_dir)
@@ -90,8 +98,12 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
 def choose(rng: random.Random, entries: list) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
     real = [i for i, e in enumerate(entries) if not e.back]
-    builds = [i for i in real if isinstance(entries[i].command, Build)
-              or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))]
+    builds = [
+        i
+        for i in real
+        if isinstance(entries[i].command, Build)
+        or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))
+    ]
     if builds and rng.random() < 0.8:
         return rng.choice(builds)
     keep = [i for i in real if not isinstance(entries[i].command, Unselect)] or real
@@ -289,16 +301,17 @@ class HandWatch:
                     m = word(n).search(text)
                     if m is not None:  # never shown: no leak, whatever the cut
                         first[n] = m.start()
-        leaks = sorted({n for cut, (_pos, names) in zip(cuts, self.records) for n in names
-                        if n in first and first[n] < cut})
+        leaks = sorted(
+            {n for cut, (_pos, names) in zip(cuts, self.records) for n in names if n in first and first[n] < cut}
+        )
         if leaks:
-            where = {n: text[max(first[n] - 200, 0):first[n] + 60] for n in leaks}
-            raise AssertionError(f"seat {self.seat}'s screen showed cards only other hands held: {leaks}; "
-                                 f"first seen in: {where!r}")
+            where = {n: text[max(first[n] - 200, 0) : first[n] + 60] for n in leaks}
+            raise AssertionError(
+                f"seat {self.seat}'s screen showed cards only other hands held: {leaks}; first seen in: {where!r}"
+            )
         forbidden_total = sum(len(names) for _, names in self.records)
         own_seen = sum(1 for c in self.own if word(self.cat.district(c)).search(text))
-        return {"checks": len(self.records), "forbidden": forbidden_total, "own_seen": own_seen,
-                "own": len(self.own)}
+        return {"checks": len(self.records), "forbidden": forbidden_total, "own_seen": own_seen, "own": len(self.own)}
 
 
 async def create_table(screen: Screen, players: int, bots: int, extra: bytes = b"") -> None:
@@ -316,15 +329,18 @@ async def create_table(screen: Screen, players: int, bots: int, extra: bytes = b
     await screen.wait_for("Table:")
 
 
-async def play_to_end(gs, players: dict[int, tuple[str, Screen]], rng: random.Random, timeout: float = 120.0,
-                      on_step=None) -> int:
+async def play_to_end(
+    gs, players: dict[int, tuple[str, Screen]], rng: random.Random, timeout: float = 120.0, on_step=None
+) -> int:
     """Answer every decision of the human seats with keys until the game ends."""
     table = gs.table()
     cat = Catalogue("en")
     presses = 0
     deadline = time.monotonic() + timeout
     while table.state is None or table.state.phase != "over":
-        assert time.monotonic() < deadline, f"game not over in {timeout}s (seq {table.state.seq if table.state else None})"
+        assert time.monotonic() < deadline, (
+            f"game not over in {timeout}s (seq {table.state.seq if table.state else None})"
+        )
         st = table.state
         if st is None:
             await asyncio.sleep(0.02)
@@ -337,8 +353,11 @@ async def play_to_end(gs, players: dict[int, tuple[str, Screen]], rng: random.Ra
         seq = st.seq
         app = gs.app_of(key)
         try:
-            await wait_until(lambda: prompt_ready(gs.app_of(key), table.state.seq) or table.state.seq != seq,
-                             timeout=10, what=f"seat {seat}'s prompt")
+            await wait_until(
+                lambda: prompt_ready(gs.app_of(key), table.state.seq) or table.state.seq != seq,
+                timeout=10,
+                what=f"seat {seat}'s prompt",
+            )
         except AssertionError:
             raise AssertionError(f"seat {seat} prompt never ready; screen: {screen.text(False)[-1500:]!r}")
         if table.state.seq != seq:
@@ -348,8 +367,11 @@ async def play_to_end(gs, players: dict[int, tuple[str, Screen]], rng: random.Ra
         keys, _cmd = key_path(app.view, cat, rng)
         screen.send(keys)
         presses += 1
-        await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", timeout=10,
-                         what=f"seat {seat}'s command (keys {keys!r})")
+        await wait_until(
+            lambda: table.state.seq != seq or table.state.phase == "over",
+            timeout=10,
+            what=f"seat {seat}'s command (keys {keys!r})",
+        )
     return presses
 
 
@@ -379,12 +401,12 @@ class SshTerminal:
         self._mark = len(self.raw)
 
     def text(self, since_mark: bool = True) -> str:
-        return plain(bytes(self.raw[self._mark:] if since_mark else self.raw))
+        return plain(bytes(self.raw[self._mark :] if since_mark else self.raw))
 
     async def read_some(self, timeout: float = 0.2) -> bool:
         try:
             chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return True
         if not chunk:
             return False
@@ -412,7 +434,18 @@ class SshTerminal:
 async def ssh_connect(port: int, key: Any, username: str, size: tuple[int, int] = (120, 40)) -> Screen:
     import asyncssh
 
-    conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, username=username, client_keys=[key],
-                                                   known_hosts=None, agent_path=None, config=None, password=None), 10)
+    conn = await asyncio.wait_for(
+        asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=username,
+            client_keys=[key],
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            password=None,
+        ),
+        10,
+    )
     proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
     return Screen(SshTerminal(conn, proc))

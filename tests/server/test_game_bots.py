@@ -1,18 +1,17 @@
 """Bots at a table: each has its own name (of its own style while styles last), marked "(bot)" once, in the
 lobby's room and in the game's player names (what the table screen shows)."""
+
 from __future__ import annotations
 
 import asyncio
 import re
 
 import asyncssh
-import pytest
+from game_helpers import Screen, create_table, start_game_server, wait_until
 
 from engine.bots.styles import NAMES
 from server.config import ServerConfig
 from server.lobby import BOT_MARK, Lobby, TableSpec, bot_style
-
-from game_helpers import Screen, create_table, start_game_server, wait_until
 
 
 class FakeSession:
@@ -34,7 +33,7 @@ def check_bot_names(seats) -> None:
     assert len(set(names)) == len(names), names
     for s in bots:
         assert s.name.endswith(BOT_MARK) and s.name.count("(bot)") == 1, s.name
-        base = s.name[:-len(BOT_MARK)]
+        base = s.name[: -len(BOT_MARK)]
         assert base in NAMES[s.style] and bot_style(s.name) == s.style, (s.name, s.style)
         assert base not in names, names  # not the name of a person at the table either
     styles = [s.style for s in bots]
@@ -48,8 +47,12 @@ async def test_bots_get_distinct_names_and_styles_marked_once():
             players = 3 + round_ % 6  # 3 to 8 seats: 7 bots when there are only 5 styles
             owner = FakeSession(f"k{round_}", "Clara")  # a person with a bot's name
             lobby.sessions.add(owner)
-            t = lobby.create(owner, TableSpec(name="", players=players, rules="2016", lineup="first-game",
-                                              bots=players - 1, bot_kind="normal"))
+            t = lobby.create(
+                owner,
+                TableSpec(
+                    name="", players=players, rules="2016", lineup="first-game", bots=players - 1, bot_kind="normal"
+                ),
+            )
             check_bot_names(t.seats)
             # a bot removed and another added: still distinct
             lobby.remove(owner, players - 1)
@@ -68,8 +71,11 @@ async def test_bots_get_distinct_names_and_styles_marked_once():
 async def test_bot_names_in_the_room_and_at_the_table_over_ssh(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path)
     try:
-        a = Screen(await open_terminal(gs.server, username="alice", key=asyncssh.generate_private_key("ssh-ed25519"),
-                                       size=(120, 40)))
+        a = Screen(
+            await open_terminal(
+                gs.server, username="alice", key=asyncssh.generate_private_key("ssh-ed25519"), size=(120, 40)
+            )
+        )
         await a.wait_for("Citadels · lobby")
         await create_table(a, players=4, bots=3)
         table = gs.table()

@@ -5,6 +5,7 @@ The server runs as a subprocess; the test knows the game only from what the serv
 saves folder (the snapshot and its command log, read-only), which is on disk before any client
 sees a move: from it, it computes the deciding seat's view and the keys that choose a move.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,24 +20,37 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from game_helpers import ESC, Screen, create_table, key_path, ssh_connect
 
 from engine import apply, view
 from engine.savefile import SaveError, loads
 from server.persistence import read_log, read_save_file
 from ui.i18n import Catalogue
 
-from game_helpers import ESC, Screen, create_table, key_path, ssh_connect
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, int]:
     config = tmp_path / "server.toml"
-    config.write_text('port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nmax_concurrent_app_starts = 8\n')
+    config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nmax_concurrent_app_starts = 8\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--config", str(config), "--keys-dir", str(tmp_path / "keys"),
-         "--saves-dir", str(tmp_path / "saves")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=open(tmp_path / "server.log", "ab"), text=True)
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "serve",
+            "--config",
+            str(config),
+            "--keys-dir",
+            str(tmp_path / "keys"),
+            "--saves-dir",
+            str(tmp_path / "saves"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=open(tmp_path / "server.log", "ab"),
+        text=True,
+    )
     deadline = time.monotonic() + 30
     port = None
     lines = []
@@ -102,8 +116,9 @@ async def quiet(screens: list[Screen], for_s: float = 0.12, limit: float = 3.0) 
             return
 
 
-async def play(saves: Path, seats: dict[int, Screen], rng: random.Random, until_seq: int | None,
-               timeout: float = 120.0) -> int:
+async def play(
+    saves: Path, seats: dict[int, Screen], rng: random.Random, until_seq: int | None, timeout: float = 120.0
+) -> int:
     """Play the human seats by keys, from the game on disk, until the game ends (or reaches `until_seq`)."""
     cat = Catalogue("en")
     screens = list(seats.values())
@@ -165,7 +180,7 @@ async def test_sigkill_mid_game_restart_reconnect_finish(tmp_path):
         # restart on the same folders: the game is resumed; the players reconnect with their keys
         proc, port = start_serve(tmp_path)
         table_id2, g_after, log_after = disk_game(saves)
-        assert table_id2 == table_id and log_after[:len(log_before)] == log_before
+        assert table_id2 == table_id and log_after[: len(log_before)] == log_before
         a = await connect(port, key_a, "alice")
         b = await connect(port, key_b, "bob")
         await a.wait_for("Your hand", timeout=15)  # straight back to their seats
@@ -173,7 +188,7 @@ async def test_sigkill_mid_game_restart_reconnect_finish(tmp_path):
         await play(saves, {0: a, 1: b}, random.Random(4), until_seq=None, timeout=150)
         await a.wait_for("Final scores", timeout=15)
         final = loads((saves / "finished" / f"{table_id}.save").read_bytes())  # replays and checks the log
-        assert final.finished and final.log[:len(log_before)] == log_before
+        assert final.finished and final.log[: len(log_before)] == log_before
         assert len(final.log) > len(log_before)
         # SIGTERM: every session is told, and the server stops within a few seconds
         t0 = time.monotonic()

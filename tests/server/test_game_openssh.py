@@ -1,5 +1,6 @@
 """OpenSSH's `ssh` in a tmux pane against the server: create a table with a bot from the lobby and play
 a turn by keys, reading the screen with capture-pane."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,14 +10,15 @@ import time
 import uuid
 
 import pytest
+from game_helpers import key_path, prompt_ready, start_game_server
 
 from ui.i18n import Catalogue
 from ui.prompt_model import build_menu
 
-from game_helpers import key_path, prompt_ready, start_game_server
-
-pytestmark = pytest.mark.skipif(not (shutil.which("ssh") and shutil.which("tmux") and shutil.which("ssh-keygen")),
-                                reason="needs OpenSSH's ssh and ssh-keygen and tmux on PATH")
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("ssh") and shutil.which("tmux") and shutil.which("ssh-keygen")),
+    reason="needs OpenSSH's ssh and ssh-keygen and tmux on PATH",
+)
 
 
 async def run(*args: str, check: bool = True) -> str:
@@ -57,8 +59,10 @@ async def test_openssh_in_tmux_creates_a_table_and_plays_a_turn(tmp_path):
     try:
         key = tmp_path / "id_ed25519"
         await run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key))
-        ssh = (f"ssh -F /dev/null -p {gs.server.port} -i {key} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no "
-               f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -t alice@127.0.0.1")
+        ssh = (
+            f"ssh -F /dev/null -p {gs.server.port} -i {key} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no "
+            f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -t alice@127.0.0.1"
+        )
         await pane.tmux("new-session", "-d", "-s", "game", "-x", "110", "-y", "36", ssh)
         await pane.wait_for("Citadels · lobby")
         await pane.keys("1")  # New table…

@@ -1,5 +1,6 @@
 """A whole game through real SSH: two players create and join a table in the lobby, a bot fills the
 third seat, and the game is played to the end by key presses; each screen showed only its own hand."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,10 +8,17 @@ import random
 
 import asyncssh
 import pytest
-
-
-from game_helpers import (HandWatch, Screen, create_table, drain, plain, plain_offsets, play_to_end, start_game_server,
-                          wait_until)
+from game_helpers import (
+    HandWatch,
+    Screen,
+    create_table,
+    drain,
+    plain,
+    plain_offsets,
+    play_to_end,
+    start_game_server,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -85,7 +93,7 @@ def test_hand_watch_cuts_are_exact_wherever_the_reads_end():
     for pos, cut in zip(positions, cuts):
         shown = plain(raw[:pos])
         assert text[:cut] == shown[:cut]  # a prefix of what the pieces show...
-        if pos in (0, len(raw)) or raw[pos:pos + 1] == b"\x1b":
+        if pos in (0, len(raw)) or raw[pos : pos + 1] == b"\x1b":
             assert cut == len(shown)  # ...all of it at a clean cut
     # the drift the old computation had: every piece cleaned on its own
     pieces = sum(len(plain(raw[a:b])) for a, b in zip(positions, positions[1:]))

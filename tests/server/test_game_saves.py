@@ -1,5 +1,6 @@
 """A saves folder that is full or fails: the players and the log are told, the game goes on in memory,
 and saving resumes (and says so) once the disk works again."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,13 +13,12 @@ import time
 
 import asyncssh
 import pytest
+from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
 
 import server.persistence as persistence
 import server.savelog as savelog
 from engine.savefile import loads
 from ui.i18n import Catalogue
-
-from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
 
 
 async def solo_game(gs, open_terminal, key) -> tuple[object, Screen]:
@@ -70,8 +70,10 @@ async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, 
         await moves(gs, table, a, fp, 3, rng)
         await a.wait_for("cannot be saved", timeout=10)  # told on screen (notification and chat)
         assert table.save_problem and "full" in table.save_problem
-        assert any("autosave failed" in str(getattr(r, "fields", {}).get("detail", "")) and r.levelno == logging.ERROR
-                   for r in caplog.records), "the failure is in the server log"
+        assert any(
+            "autosave failed" in str(getattr(r, "fields", {}).get("detail", "")) and r.levelno == logging.ERROR
+            for r in caplog.records
+        ), "the failure is in the server log"
         # the game went on in memory
         assert table.state.seq >= saved_seq + 3  # our 3 moves (and any bot moves between them)
         monkeypatch.undo()
@@ -81,8 +83,9 @@ async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, 
         assert table.save_problem is None
         assert any("works again" in str(getattr(r, "fields", {}).get("detail", "")) for r in caplog.records)
         # what is on disk now is the whole game so far
-        await wait_until(lambda: loads((tmp_path / "saves" / f"{table.id}.save").read_bytes()).state.seq > 0,
-                         what="a fresh snapshot")
+        await wait_until(
+            lambda: loads((tmp_path / "saves" / f"{table.id}.save").read_bytes()).state.seq > 0, what="a fresh snapshot"
+        )
     finally:
         await gs.close()
 
@@ -147,8 +150,11 @@ async def test_creator_saves_to_a_file_and_a_lobby_entry_loads_it(tmp_path, open
         saved = loads(path.read_bytes())  # a checked save (its log replays to its state)
         assert saved.seats[table.seat_of(fp)].key == fp
         # someone else loads it from the lobby: a new table, its seats bound to the same keys
-        c = Screen(await open_terminal(gs.server, username="carl", key=asyncssh.generate_private_key("ssh-ed25519"),
-                                       size=(120, 40)))
+        c = Screen(
+            await open_terminal(
+                gs.server, username="carl", key=asyncssh.generate_private_key("ssh-ed25519"), size=(120, 40)
+            )
+        )
         await c.wait_for("Load a saved game")
         c.mark()
         c.send(b"5")  # alice's table, New table, Join with a code, Change your name, Load a saved game

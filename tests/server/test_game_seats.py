@@ -1,4 +1,5 @@
 """Seats over real SSH: reconnecting with the same key, another key refused, spectators, slow clients."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,12 +8,20 @@ import time
 
 import asyncssh
 import pytest
+from game_helpers import (
+    HandWatch,
+    Screen,
+    create_table,
+    drain,
+    key_path,
+    play_to_end,
+    prompt_ready,
+    start_game_server,
+    wait_until,
+)
 
 from server.lobby import LobbyError
 from ui.i18n import Catalogue
-
-from game_helpers import (HandWatch, Screen, create_table, drain, key_path, play_to_end, prompt_ready, start_game_server,
-                          wait_until)
 
 SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}
 
@@ -24,8 +33,9 @@ async def gs(tmp_path):
     await server.close()
 
 
-async def two_player_game(gs, open_terminal, key_a, key_b, bots: int = 1, b_options: dict | None = None,
-                          b_size=(100, 30)):
+async def two_player_game(
+    gs, open_terminal, key_a, key_b, bots: int = 1, b_options: dict | None = None, b_size=(100, 30)
+):
     """alice creates a table (3 seats, `bots` bots), bob joins, alice starts: (table, alice, bob)."""
     a = Screen(await open_terminal(gs.server, username="alice", key=key_a, size=(120, 40)))
     b = Screen(await open_terminal(gs.server, username="bob", key=key_b, size=b_size, **(b_options or {})))
@@ -176,8 +186,9 @@ async def test_client_that_stops_reading_does_not_stall_the_others(tmp_path, ope
     try:
         key_a, key_b = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
         fa, fb = key_a.get_fingerprint("sha256"), key_b.get_fingerprint("sha256")
-        table, a, b = await two_player_game(gs, open_terminal, key_a, key_b, b_options={"session_options": SMALL_WINDOW},
-                                            b_size=(200, 60))
+        table, a, b = await two_player_game(
+            gs, open_terminal, key_a, key_b, b_options={"session_options": SMALL_WINDOW}, b_size=(200, 60)
+        )
         # bob never reads again; alice plays on. Each of her moves must come back quickly.
         cat = Catalogue("en")
         rng = random.Random(4)

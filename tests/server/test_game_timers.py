@@ -1,13 +1,13 @@
 """Idle players, turn timers, the creator's powers and guests, through real SSH sessions."""
+
 from __future__ import annotations
 
 import asyncio
 
 import asyncssh
+from game_helpers import CTRL_Q, Screen, start_game_server, wait_until
 
 from ui.lobby_link import TableSpec
-
-from game_helpers import CTRL_Q, Screen, start_game_server, wait_until
 
 
 async def lobby_session(gs, open_terminal, name: str, key=None, guest: bool = False, size=(120, 40)):

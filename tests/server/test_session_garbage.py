@@ -8,6 +8,7 @@ gone a collection (which never looks at frozen objects) runs: everything of
 the session (its SSH connection and socket transport, its app, screens and
 widgets) must have been freed by reference counting.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +18,6 @@ from typing import Any
 
 import asyncssh
 import pytest
-
 from game_helpers import Screen, create_table, start_game_server, wait_until
 
 
@@ -32,8 +32,13 @@ def _server_side(gs: Any, fingerprint: str) -> list[weakref.ref]:
     """Weak references to a live session's connection, transport, app and every node of its screens."""
     app = gs.app_of(fingerprint)
     assert app is not None
-    (conn,) = [c for c in gs.server._connections if c._transport is not None and c._owner._identity is not None
-               and c._owner._identity.key_fingerprint == fingerprint]
+    (conn,) = [
+        c
+        for c in gs.server._connections
+        if c._transport is not None
+        and c._owner._identity is not None
+        and c._owner._identity.key_fingerprint == fingerprint
+    ]
     objects: list[Any] = [conn, conn._transport, app]
     for stack in app._screen_stacks.values():
         for screen in stack:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-
 # A small client window makes asyncssh's flow control bite after a few frames.
 SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}
 
@@ -61,7 +60,9 @@ async def test_backlog_bound_closes_the_session(start, open_terminal, wait_until
         except OSError:  # already closed by the server
             break
         await asyncio.sleep(0.05)  # pacing only
-    await wait_until(lambda: _stats(server, "slow") is not None and server.session_count == 0, timeout=10, what="session closed")
+    await wait_until(
+        lambda: _stats(server, "slow") is not None and server.session_count == 0, timeout=10, what="session closed"
+    )
     assert _stats(server, "slow")["reason"] == "output backlog too large"
 
 

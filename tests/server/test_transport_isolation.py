@@ -14,7 +14,6 @@ import pytest
 from server.demo_app import DemoApp
 from server.logging_setup import JsonFormatter, TextFormatter, log_event
 
-
 MARKER: contextvars.ContextVar[str] = contextvars.ContextVar("marker")
 
 
@@ -28,7 +27,9 @@ async def test_apps_run_in_fresh_contexts(start, open_terminal):
             seen[self.info.username] = (MARKER.get(None), active_app.get() is self)
 
     MARKER.set("from the test task")
-    server = await start(app_factory=lambda info: (seen.setdefault("factory " + info.username, MARKER.get(None)), Probe(info))[1])
+    server = await start(
+        app_factory=lambda info: (seen.setdefault("factory " + info.username, MARKER.get(None)), Probe(info))[1]
+    )
     first = await open_terminal(server, username="one")
     second = await open_terminal(server, username="two")
     await first.wait_for("size: 80x24")

@@ -30,7 +30,12 @@ async def test_key_press_changes_the_screen(start, open_terminal):
     server = await start()
     term = await open_terminal(server)
     await term.wait_for("last key: (none yet)")
-    for key, shown in ((b"x", "last key: x"), (b"Q", "last key: Q"), (b"\x1b[A", "last key: up"), (b"\r", "last key: enter")):
+    for key, shown in (
+        (b"x", "last key: x"),
+        (b"Q", "last key: Q"),
+        (b"\x1b[A", "last key: up"),
+        (b"\r", "last key: enter"),
+    ):
         term.mark()
         term.send(key)
         await term.wait_for(shown)
@@ -106,7 +111,12 @@ async def test_each_client_gets_its_own_colour_system(start, open_terminal):
         await term.wait_for("╯")
         sgr = b" ".join(re.findall(rb"\x1b\[[0-9;]*m", bytes(term.raw)))
         has_rgb, has_256 = b"8;2;" in sgr, b"8;5;" in sgr
-        expected = {"truecolor": (True, False), "256": (False, True), "standard": (False, False), "none": (False, False)}
+        expected = {
+            "truecolor": (True, False),
+            "256": (False, True),
+            "standard": (False, False),
+            "none": (False, False),
+        }
         assert (has_rgb, has_256) == expected[name], (name, sgr[:300])
     assert re.search(rb"\x1b\[[0-9;]*(3[0-7]|9[0-7])[;m]", bytes(terminals["standard"].raw))
     assert not re.search(rb"\x1b\[[0-9;]*(3[0-7]|9[0-7]|4[0-7]|10[0-7])[;m]", bytes(terminals["none"].raw))

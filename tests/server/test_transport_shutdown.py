@@ -18,7 +18,6 @@ import pytest
 
 from server.session import ServerStopping
 
-
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -37,7 +36,9 @@ async def test_shutdown_tells_and_closes_every_session_quickly(start, open_termi
     assert server.session_count == 0
     # No longer listening.
     with pytest.raises((OSError, asyncssh.Error)):
-        await asyncssh.connect("127.0.0.1", server.port, known_hosts=None, agent_path=None, config=None, client_keys=None)
+        await asyncssh.connect(
+            "127.0.0.1", server.port, known_hosts=None, agent_path=None, config=None, client_keys=None
+        )
 
 
 async def test_apps_hear_server_stopping(start, open_terminal):
@@ -122,8 +123,9 @@ async def test_gc_pacer_keeps_the_young_generation_small(start, wait_until):
     """CPython collects generation 0 when allocations minus deallocations pass a threshold: a
     server that replaces old objects with new ones never gets there while generation 0 grows
     (100,000+ objects, a 100 ms pause when it finally runs). The pacer collects it regularly."""
-    server = await start(gc_tuning=True, gc_young_interval_seconds=0.02, gc_freeze_interval_seconds=0.02,
-                         gc_threshold0=1_000_000)
+    server = await start(
+        gc_tuning=True, gc_young_interval_seconds=0.02, gc_freeze_interval_seconds=0.02, gc_threshold0=1_000_000
+    )
     try:
         old = [[i] for i in range(60_000)]
         await asyncio.sleep(0.1)  # frozen by now: old objects, as a served screen's earlier lines
@@ -150,7 +152,7 @@ def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, stri
         from server.config import ServerConfig
         from server.demo_app import demo_app_factory
         from server.ssh import serve_forever
-        raise SystemExit(serve_forever(ServerConfig(port=0, keys_dir={str(tmp_path / 'keys')!r}), demo_app_factory))
+        raise SystemExit(serve_forever(ServerConfig(port=0, keys_dir={str(tmp_path / "keys")!r}), demo_app_factory))
         """
     )
     proc = subprocess.Popen(
@@ -172,7 +174,12 @@ def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, stri
 
         async def session_then_sigterm() -> str:
             conn = await asyncssh.connect(
-                "127.0.0.1", port, username="alice", known_hosts=None, agent_path=None, config=None,
+                "127.0.0.1",
+                port,
+                username="alice",
+                known_hosts=None,
+                agent_path=None,
+                config=None,
                 client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
             )
             process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
@@ -199,8 +206,13 @@ def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, stri
 
 async def test_gc_never_unfreezes_the_heap_with_many_sessions_live(start, open_terminal, wait_until):
     """Past gc_full_collect_max_sessions live, departures are collected without unfreezing."""
-    server = await start(gc_tuning=True, gc_freeze_delay_seconds=0.1, gc_quiet_seconds=0.1,
-                         gc_collect_interval_seconds=0.2, gc_full_collect_max_sessions=0)
+    server = await start(
+        gc_tuning=True,
+        gc_freeze_delay_seconds=0.1,
+        gc_quiet_seconds=0.1,
+        gc_collect_interval_seconds=0.2,
+        gc_full_collect_max_sessions=0,
+    )
     try:
         stay = await open_terminal(server, username="stay")
         leave = await open_terminal(server, username="leave")
@@ -209,7 +221,9 @@ async def test_gc_never_unfreezes_the_heap_with_many_sessions_live(start, open_t
         await wait_until(lambda: server.gc.freezes >= 1, timeout=5, what="gc.freeze after app start")
         leave.close()
         await wait_until(lambda: server.session_count == 1, what="one session gone")
-        await wait_until(lambda: server.gc.young_collections >= 1, timeout=5, what="a collection of the unfrozen objects")
+        await wait_until(
+            lambda: server.gc.young_collections >= 1, timeout=5, what="a collection of the unfrozen objects"
+        )
         assert server.gc.collections == 0
         assert gc.get_freeze_count() > 0
     finally:

@@ -1,4 +1,5 @@
 """ui/cycle_patch.py: Textual's LRU cache and component styles without garbage cycles."""
+
 from __future__ import annotations
 
 import gc
@@ -25,12 +26,17 @@ class StockLRU(LRUCache):
 
 StockLRU.clear = cycle_patch.ORIGINALS["clear"]  # type: ignore[method-assign]
 
-ops = st.lists(st.one_of(
-    st.tuples(st.just("set"), st.integers(0, 9), st.integers()),
-    st.tuples(st.just("get"), st.integers(0, 9)),
-    st.tuples(st.just("discard"), st.integers(0, 9)),
-    st.tuples(st.just("clear"),),
-), max_size=60)
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("set"), st.integers(0, 9), st.integers()),
+        st.tuples(st.just("get"), st.integers(0, 9)),
+        st.tuples(st.just("discard"), st.integers(0, 9)),
+        st.tuples(
+            st.just("clear"),
+        ),
+    ),
+    max_size=60,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -93,9 +99,14 @@ class LampApp(App[None]):
 
 
 def _snapshot(lamp: Lamp) -> dict:
-    return {name: (lamp.get_component_styles(name).color, lamp.get_component_styles(name).background,
-                   lamp.get_component_styles(name).text_style)
-            for name in sorted(Lamp.COMPONENT_CLASSES)}
+    return {
+        name: (
+            lamp.get_component_styles(name).color,
+            lamp.get_component_styles(name).background,
+            lamp.get_component_styles(name).text_style,
+        )
+        for name in sorted(Lamp.COMPONENT_CLASSES)
+    }
 
 
 async def test_component_styles_follow_restyles_with_the_same_virtual_nodes():

@@ -8,12 +8,14 @@ effects and costs). The older editions' names, ranks, costs and texts show;
 2016 games keep the 2016 ones. Plus the Hospital's gather-only turn, which is
 not a bewitched one, and the texts' one home (the UI catalogues).
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
+from ui_helpers import NAMES, screen_text
 
 from engine import GameConfig, new_game, redact_events, view
 from engine.cards import editions
@@ -25,8 +27,6 @@ from ui.local_game import LocalTable
 from ui.screens.help import HelpScreen, help_text
 from ui.widgets.hand import HandPanel
 from ui.widgets.prompt import DIGITS, PromptPanel
-
-from ui_helpers import NAMES, screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (160, 60)

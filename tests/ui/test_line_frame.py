@@ -6,19 +6,22 @@ switched by Tab) is answered both ways, ours first, and the strips must be equal
 segment. The lobby's menus are line widgets too (tests/server covers them through
 SSH; here the table screen's panels and the replay's).
 """
+
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 from textual.widget import Widget
-
-from ui.widgets.line_widget import LineWidget
 from ui_helpers import make_app, play_by_keys
 
+from ui.widgets.line_widget import LineWidget
 
-@pytest.mark.parametrize("size,players,seed,no_color", [((80, 24), 4, 3, False), ((120, 40), 6, 5, False),
-                                                        ((160, 48), 7, 2, False), ((120, 40), 5, 8, True)])
+
+@pytest.mark.parametrize(
+    "size,players,seed,no_color",
+    [((80, 24), 4, 3, False), ((120, 40), 6, 5, False), ((160, 48), 7, 2, False), ((120, 40), 5, 8, True)],
+)
 async def test_framed_lines_are_textuals(monkeypatch, size, players, seed, no_color):
     if no_color:  # the app adds a Monochrome filter
         monkeypatch.setenv("NO_COLOR", "1")

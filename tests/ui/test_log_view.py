@@ -1,5 +1,6 @@
 """The log follows the tail by turning pages: new lines are written below the last ones and
 cost one line each; a full panel moves up by a third at once; scrolling back and End work."""
+
 from __future__ import annotations
 
 from textual.app import App

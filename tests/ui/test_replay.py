@@ -5,6 +5,7 @@ Games are played by random bots (as `engine.sim` does), saved with
 Snapshots: the replay screen at 80x24 and 120x40, English and Spanish
 (`--snapshot-update` to accept new pictures).
 """
+
 from __future__ import annotations
 
 import random
@@ -14,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from textual import events
+from ui_helpers import NAMES, screen_text
 
 from engine import GameConfig, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
@@ -25,8 +27,6 @@ from ui.replay import EVERYTHING, SNAPSHOT_EVERY, Replay, ReplayWriter
 from ui.screens.replay import ReplayApp, ReplayOptions, ReplayScreen
 from ui.widgets.log_view import LogView
 from ui.widgets.replay_hands import ReplayHands
-
-from ui_helpers import NAMES, screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,12 +87,14 @@ def _word(name: str) -> re.Pattern:
 
 # --- the model --------------------------------------------------------------------------------------------
 
+
 def test_positions_match_a_fresh_replay_in_any_order(finished):
     r = Replay(finished)
     assert r.total == len(finished.log) and r.finished
     assert len(r._snapshots) == r.total // SNAPSHOT_EVERY + 1  # memory: one snapshot per SNAPSHOT_EVERY moves
     order = [r.total, 0, r.total - 1, 1, 57, 56, 55, 200, 31, 32, 33, 64, 63] + random.Random(1).sample(
-        range(r.total + 1), 25)
+        range(r.total + 1), 25
+    )
     for p in order:
         assert encode(r.state(p)) == encode(fresh_state(finished, p)), p
 
@@ -127,11 +129,13 @@ def test_writer_third_person_for_private_you_sentences():
     cat = Catalogue("en")
     ev = Event("warrant_signed", seat=1, character="King", private=[1])
     assert ReplayWriter(cat, EVERYTHING).line(ev, NAMES[:4]).text == "Ben signs the warrant on the 4 King.".replace(
-        "4 King", "King")
+        "4 King", "King"
+    )
     assert ReplayWriter(cat, 0).line(ev, NAMES[:4]).text == "Ben signs one of the warrants."
 
 
 # --- the engine's "everything" view -------------------------------------------------------------------------
+
 
 def test_reveal_all_view_and_the_normal_view_unchanged(finished):
     r = Replay(finished)
@@ -157,6 +161,7 @@ def test_the_server_never_uses_the_revealed_view():
 
 
 # --- the screen, by keys ----------------------------------------------------------------------------------
+
 
 async def test_forward_to_the_end_and_back_by_keys(finished):
     r = Replay(finished)
@@ -204,7 +209,7 @@ async def test_round_jumps_land_on_round_boundaries(finished):
         for _ in range(len(r.round_starts) + 2):
             await pilot.press("pagedown" if len(seen) % 2 else "r")
             seen.append(screen.position)
-        assert seen[:len(r.round_starts)] == r.round_starts
+        assert seen[: len(r.round_starts)] == r.round_starts
         assert seen[-1] == r.total  # after the last round's start: the end
         await pilot.pause()
         assert f"move {r.total}/{r.total}" in bar(app)
@@ -338,6 +343,7 @@ async def test_replay_screen_pushed_over_another_app(finished):
 
 # --- the command line -----------------------------------------------------------------------------------------
 
+
 def test_cli_replay(tmp_path, monkeypatch, capsys, finished):
     from cli.main import main
 
@@ -363,6 +369,7 @@ def test_cli_replay(tmp_path, monkeypatch, capsys, finished):
 
 
 # --- snapshots ------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -5,6 +5,7 @@ status bar's and the players panel's lines are then the same objects where the
 seats see the same thing, and differ where they must (whose turn it is "you",
 your own line underlined).
 """
+
 from __future__ import annotations
 
 from engine import GameConfig, new_game, view

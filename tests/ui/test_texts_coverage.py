@@ -13,6 +13,7 @@ catalogue's audit on: a generic stand-in, a missing key, an English text
 standing in for a Spanish one or an unfilled {placeholder} fails the test,
 naming the key. A card whose texts are missing therefore fails here.
 """
+
 from __future__ import annotations
 
 import random
@@ -153,22 +154,64 @@ def test_coverage_is_broad(seen):
     choices = {k[1] for k in seen.decisions if k[0] == "choice"}
     selects = {k for k in seen.decisions if k[0] == "select"}
     kinds = {k[0] for k in seen.events}
-    print(f"\n{seen.games} games, {seen.commands} commands: {len(abilities)} (ability, option) keys, "
-          f"{len({k for k in seen.decisions if k[0] == 'build'})} build-via keys, "
-          f"{len({k for k in seen.decisions if k[0] == 'choice'})} (choice, option) keys over {len(choices)} "
-          f"questions, {len(selects)} select purposes, {len(kinds)} event kinds "
-          f"({len(seen.events)} with options)")
+    print(
+        f"\n{seen.games} games, {seen.commands} commands: {len(abilities)} (ability, option) keys, "
+        f"{len({k for k in seen.decisions if k[0] == 'build'})} build-via keys, "
+        f"{len({k for k in seen.decisions if k[0] == 'choice'})} (choice, option) keys over {len(choices)} "
+        f"questions, {len(selects)} select purposes, {len(kinds)} event kinds "
+        f"({len(seen.events)} with options)"
+    )
     # Every character with an ability and every unique district with one must have been offered.
     names = {k[1] for k in abilities}
-    for must in ("Assassin", "Witch", "Magistrate", "Thief", "Spy", "Blackmailer", "Magician", "Wizard", "Seer",
-                 "Emperor", "Abbot", "Warlord", "Diplomat", "Marshal", "Queen", "Artist", "Tax Collector",
-                 "Navigator", "Scholar", "Armory", "Laboratory", "Smithy", "Museum"):
+    for must in (
+        "Assassin",
+        "Witch",
+        "Magistrate",
+        "Thief",
+        "Spy",
+        "Blackmailer",
+        "Magician",
+        "Wizard",
+        "Seer",
+        "Emperor",
+        "Abbot",
+        "Warlord",
+        "Diplomat",
+        "Marshal",
+        "Queen",
+        "Artist",
+        "Tax Collector",
+        "Navigator",
+        "Scholar",
+        "Armory",
+        "Laboratory",
+        "Smithy",
+        "Museum",
+    ):
         assert must in names, must
-    assert {"Theater", "Magistrate.warrant", "Magistrate.reveal", "Blackmailer.threat", "Blackmailer.bribe",
-            "Blackmailer.reveal", "Wizard.take", "Wizard.use"} <= choices
+    assert {
+        "Theater",
+        "Magistrate.warrant",
+        "Magistrate.reveal",
+        "Blackmailer.threat",
+        "Blackmailer.bribe",
+        "Blackmailer.reveal",
+        "Wizard.take",
+        "Wizard.use",
+    } <= choices
     assert {("select", p) for p in ("Magician", "Scholar", "Cardinal", "Seer", "Thieves' Den")} <= selects
-    assert {"theater_received", "theater", "warrant_revealed", "threat_revealed", "poor_house",
-            "museum", "armory", "sacrificed", "thieves_den", "queen_gold"} <= kinds
+    assert {
+        "theater_received",
+        "theater",
+        "warrant_revealed",
+        "threat_revealed",
+        "poor_house",
+        "museum",
+        "armory",
+        "sacrificed",
+        "thieves_den",
+        "queen_gold",
+    } <= kinds
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -209,8 +252,9 @@ def test_every_event_reads_properly_for_every_seat(seen, lang):
                 entitled = ev.private is not None and seat is not None and seat in ev.private
                 assert line.private == entitled
                 if ev.private is not None and not entitled:
-                    leaked = [w for w in _hidden_words(cat, ev, red) if re.search(rf"(?<!\w){re.escape(w)}(?!\w)",
-                                                                                  line.text)]
+                    leaked = [
+                        w for w in _hidden_words(cat, ev, red) if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line.text)
+                    ]
                     bad += [f"hidden {w!r} in the public sentence {line.text!r}" for w in leaked]
                 if bad:
                     failures[key + (seat,)] = sorted(set(bad))
@@ -258,4 +302,5 @@ def test_every_event_kind_the_engine_emits_has_a_sentence():
 def test_card_texts_have_one_home():
     """Card texts live in ui/i18n/cards.<lang>.toml only (they once were in engine/cards/texts.py)."""
     assert not (ROOT / "engine" / "cards" / "texts.py").exists(), (
-        "card texts belong in ui/i18n/cards.en.toml and cards.es.toml (same keys), not in the engine")
+        "card texts belong in ui/i18n/cards.en.toml and cards.es.toml (same keys), not in the engine"
+    )

@@ -6,6 +6,7 @@ first call and cached call; the snapshots in test_ui_snapshots.py check whole
 screens. The shared CSS parse is checked to hand the same rule sets to apps
 with the same theme and separate ones to another theme.
 """
+
 from __future__ import annotations
 
 import gc
@@ -24,8 +25,9 @@ from textual.strip import Strip
 import ui  # noqa: F401  (applies the patches)
 from ui import compositor_patch, css_patch, strip_patch
 
-pytestmark = pytest.mark.skipif(not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL,
-                                reason="the patches apply to Textual 8.2.8 only")
+pytestmark = pytest.mark.skipif(
+    not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL, reason="the patches apply to Textual 8.2.8 only"
+)
 
 
 class StockStrip(Strip):
@@ -65,7 +67,9 @@ def test_crop_and_lengths_match_textual(segs, start, end, style):
 
 
 @settings(max_examples=300, deadline=None)
-@given(segments, st.lists(st.integers(0, 30), max_size=4), st.sampled_from(STYLES), st.integers(0, 5), st.integers(0, 5))
+@given(
+    segments, st.lists(st.integers(0, 30), max_size=4), st.sampled_from(STYLES), st.integers(0, 5), st.integers(0, 5)
+)
 def test_divide_style_filter_offsets_match_textual(segs, cuts, style, x, y):
     new, old = both(segs)
     cuts = sorted(set(cuts))
@@ -99,8 +103,18 @@ def test_a_strip_never_caches_itself():
 
 def test_a_fresh_strip_holds_no_cache_objects():
     strip = Strip([Segment("x")])
-    assert all(getattr(strip, s) is None for s in ("_crop_cache", "_style_cache", "_filter_cache", "_divide_cache",
-                                                   "_line_length_cache", "_crop_extend_cache", "_offsets_cache"))
+    assert all(
+        getattr(strip, s) is None
+        for s in (
+            "_crop_cache",
+            "_style_cache",
+            "_filter_cache",
+            "_divide_cache",
+            "_line_length_cache",
+            "_crop_extend_cache",
+            "_offsets_cache",
+        )
+    )
     assert not any(type(o).__name__ == "FIFOCache" for o in gc.get_referents(strip))
 
 
@@ -125,13 +139,20 @@ async def test_partial_updates_send_what_textual_would(monkeypatch, size, player
     changed line the patch failed to redraw would still be dirty there and differ)."""
     from rich.console import Console
     from textual._compositor import Compositor
-
-    from ui import compositor_patch
     from ui_helpers import make_app, play_by_keys
 
+    from ui import compositor_patch
+
     patched = Compositor.render_partial_update
-    console = Console(width=size[0], height=size[1], force_terminal=True, color_system="truecolor",
-                      legacy_windows=False, safe_box=False, file=io.StringIO())
+    console = Console(
+        width=size[0],
+        height=size[1],
+        force_terminal=True,
+        color_system="truecolor",
+        legacy_windows=False,
+        safe_box=False,
+        file=io.StringIO(),
+    )
     frames = []
 
     def both(self):

@@ -1,14 +1,15 @@
 """The screen's behaviour: resize, mouse, chat, refusals, idle cost, monochrome."""
+
 from __future__ import annotations
 
 import asyncio
+
+from ui_helpers import make_app, screen_text
 
 from engine.commands import EndTurn
 from ui import ChatLine
 from ui.screens.table import TableScreen
 from ui.widgets.prompt import PromptPanel
-
-from ui_helpers import make_app, screen_text
 
 
 async def _choices(pilot) -> PromptPanel:

@@ -8,15 +8,15 @@ uses as ordinary words ("Keep" in "Keep the Manor", "the Keep" in a rule text)
 are left out, since their presence proves nothing. As a control, your own hand
 must be visible on the same screens, so the check is not vacuous.
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from ui_helpers import make_app, play_by_keys, screen_text
 
 from ui.i18n import Catalogue, _load
-
-from ui_helpers import make_app, play_by_keys, screen_text
 
 
 def _word(name: str) -> re.Pattern:

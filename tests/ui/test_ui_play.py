@@ -1,10 +1,11 @@
 """Pilot tests: whole games against bots, driven by key presses only."""
+
 from __future__ import annotations
+
+from ui_helpers import make_app, play_by_keys, screen_text
 
 from engine.bots.random_bot import RandomBot
 from ui.screens.scores import ScoresScreen
-
-from ui_helpers import make_app, play_by_keys, screen_text
 
 
 async def test_full_game_by_keys_4_players():

@@ -4,6 +4,7 @@ Unknown cards, options, choices and event kinds (added to the engine later)
 must still get a usable label and sentence; targets are offered one field at a
 time and only among legal commands.
 """
+
 from __future__ import annotations
 
 import msgspec
@@ -30,8 +31,11 @@ def with_legal(v, legal, pending=None):
 
 def test_warlord_targets_narrow_player_then_district():
     v = a_view()
-    legal = [Ability(0, "Warlord", player=1, district="Temple"), Ability(0, "Warlord", player=1, district="Market"),
-             Ability(0, "Warlord", player=2, district="Manor")]
+    legal = [
+        Ability(0, "Warlord", player=1, district="Temple"),
+        Ability(0, "Warlord", player=1, district="Market"),
+        Ability(0, "Warlord", player=2, district="Manor"),
+    ]
     menu = build_menu(with_legal(v, legal), EN)
     assert len(menu.entries) == 1
     group = menu.entries[0]
@@ -47,13 +51,16 @@ def test_warlord_targets_narrow_player_then_district():
 
 def test_unknown_card_and_option_get_generic_labels():
     v = a_view()
-    legal = [Ability(0, "Gizmo", option="spin", kind="trade"), Ability(0, "Gizmo", option="spin", kind="noble"),
-             Ability(0, "Laboratory", card="Temple")]
+    legal = [
+        Ability(0, "Gizmo", option="spin", kind="trade"),
+        Ability(0, "Gizmo", option="spin", kind="noble"),
+        Ability(0, "Laboratory", card="Temple"),
+    ]
     menu = build_menu(with_legal(v, legal), EN)
     labels = [e.label.plain for e in menu.entries]
     assert labels[0] == "Gizmo · Gizmo: spin"
     assert [e.label.plain for e in menu.entries[0].submenu.entries] == ["trade", "noble"]
-    assert "Laboratory · Discard a card for 2 gold" == labels[1]
+    assert labels[1] == "Laboratory · Discard a card for 2 gold"
     assert "Temple" in menu.entries[1].detail
     es = build_menu(with_legal(v, legal), ES)
     assert es.entries[1].label.plain.startswith("Laboratorio")
@@ -65,16 +72,28 @@ def test_choice_and_select_use_catalogue_or_the_raw_option():
     pending = PendingView(kind="choice", seat=0, waiting="", about="Theater.swap", options=["yes", "maybe"])
     menu = build_menu(with_legal(v, [Choose(0, "yes"), Choose(0, "maybe")], pending), EN)
     assert [e.label.plain for e in menu.entries] == ["Yes", "maybe"]
-    pending = PendingView(kind="select_cards", seat=0, waiting="", about="Magician", min=0, max=4,
-                          options=["Temple", "Manor"], selected=["Manor"])
+    pending = PendingView(
+        kind="select_cards",
+        seat=0,
+        waiting="",
+        about="Magician",
+        min=0,
+        max=4,
+        options=["Temple", "Manor"],
+        selected=["Manor"],
+    )
     menu = build_menu(with_legal(v, [Select(0, "Temple"), Unselect(0, "Manor"), Confirm(0)], pending), EN)
     assert [e.label.plain for e in menu.entries] == ["[ ]  R1 Temple ", "[x]  N3 Manor ", "Discard 1 and draw 1"]
 
 
 def test_build_alternatives_are_grouped_by_way_of_building():
     v = a_view()
-    legal = [Build(0, "Temple"), Build(0, "Manor"), Build(0, "Manor", via="Framework"),
-             Build(0, "Temple", via="Necropolis", using="Market")]
+    legal = [
+        Build(0, "Temple"),
+        Build(0, "Manor"),
+        Build(0, "Manor", via="Framework"),
+        Build(0, "Temple", via="Necropolis", using="Market"),
+    ]
     menu = build_menu(with_legal(v, legal), EN)
     labels = [e.label.plain for e in menu.entries]
     assert labels[0] == "Build a district"
@@ -103,8 +122,10 @@ def test_log_sentences_private_hidden_and_unknown():
     odd = w.line(Event("gizmo_spun", seat=1, player=0, gold=2), names)
     assert odd.text.startswith("gizmo_spun: Ben") and "Ana" in odd.text
     es = LogWriter(ES, seat=0)
-    assert es.line(Event("built", seat=0, district="Watchtower", gold=1), names).text == \
-        "Ana construye Atalaya por 1 de oro."
+    assert (
+        es.line(Event("built", seat=0, district="Watchtower", gold=1), names).text
+        == "Ana construye Atalaya por 1 de oro."
+    )
 
 
 def test_spanish_catalogue_has_every_english_key():

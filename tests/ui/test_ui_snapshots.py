@@ -6,14 +6,14 @@ and nothing on the screen depends on the clock.
 Update the baselines with `pytest tests/ui --snapshot-update` after checking
 the new pictures (tests/ui/__snapshots__/).
 """
+
 from __future__ import annotations
 
 import pytest
+from ui_helpers import make_app
 
 from engine.bots.random_bot import RandomBot
 from ui.widgets.prompt import PromptPanel
-
-from ui_helpers import make_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
 LANGS = ["en", "es"]

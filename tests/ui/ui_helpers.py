@@ -1,25 +1,26 @@
 """Helpers for the UI tests: a deterministic local table and the screen as text."""
+
 from __future__ import annotations
 
 import io
 import random
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from rich.console import Console
 
 from engine import GameConfig
 from engine.commands import Build, Unselect
-from ui.widgets.prompt import DIGITS, PromptPanel
 from ui import CitadelsApp, UiOptions
 from ui.local_game import LocalTable
+from ui.widgets.prompt import DIGITS, PromptPanel
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 
 
-def make_app(players: int = 4, seed: int = 1, lang: str = "en", preset: str = "first-game",
-             human: int = 0, **opts) -> tuple[CitadelsApp, LocalTable]:
-    table = LocalTable(GameConfig(players=NAMES[:players], preset=preset, seed=seed), human_seat=human,
-                       bot_delay=0)
+def make_app(
+    players: int = 4, seed: int = 1, lang: str = "en", preset: str = "first-game", human: int = 0, **opts
+) -> tuple[CitadelsApp, LocalTable]:
+    table = LocalTable(GameConfig(players=NAMES[:players], preset=preset, seed=seed), human_seat=human, bot_delay=0)
     app = CitadelsApp(table, UiOptions(lang=lang, name=NAMES[human], **opts))
     return app, table
 
@@ -27,8 +28,16 @@ def make_app(players: int = 4, seed: int = 1, lang: str = "en", preset: str = "f
 def screen_text(app: CitadelsApp) -> str:
     """What the terminal shows now, as plain text (the whole screen stack)."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
-                      record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 
@@ -36,16 +45,26 @@ def screen_text(app: CitadelsApp) -> str:
 def choose(rng: random.Random, entries) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
     real = [i for i, e in enumerate(entries) if not e.back]
-    builds = [i for i in real if isinstance(entries[i].command, Build)
-              or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))]
+    builds = [
+        i
+        for i in real
+        if isinstance(entries[i].command, Build)
+        or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))
+    ]
     if builds and rng.random() < 0.7:
         return rng.choice(builds)
     keep = [i for i in real if not isinstance(entries[i].command, Unselect)] or real
     return rng.choice(keep)
 
 
-async def play_by_keys(app, table, pilot, seed: int, max_presses: int = 4000,
-                       before_key: Callable[[], Awaitable[None] | None] | None = None) -> int:
+async def play_by_keys(
+    app,
+    table,
+    pilot,
+    seed: int,
+    max_presses: int = 4000,
+    before_key: Callable[[], Awaitable[None] | None] | None = None,
+) -> int:
     """Answer every decision of the human seat with keys: digits, arrows + Enter, Esc."""
     rng = random.Random(seed)
     prompt = app.table.query_one(PromptPanel)

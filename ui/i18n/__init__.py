@@ -22,6 +22,7 @@ sections of `cards.<lang>.toml`: the older texts, one home for every text).
 English stand-in for a Spanish text and unfilled {placeholder} is recorded
 there (the coverage test reads it; `None`, the default, costs nothing).
 """
+
 from __future__ import annotations
 
 import functools
@@ -40,9 +41,21 @@ _DIR = Path(__file__).parent
 
 FILES = ("{lang}.toml", "cards.{lang}.toml", "lobby.{lang}.toml")  # the screen's words, the cards' texts, the lobby
 # Keys whose text is a generic stand-in for something the catalogue does not know.
-GENERIC = frozenset({"ability.fallback", "ability.fallback_option", "ability.fallback_does", "event.fallback",
-                     "choice.fallback", "cmd.unknown", "cmd.unknown_does", "cmd.choose_does", "cmd.build_via",
-                     "cmd.build_via_does", "help.no_text"})
+GENERIC = frozenset(
+    {
+        "ability.fallback",
+        "ability.fallback_option",
+        "ability.fallback_does",
+        "event.fallback",
+        "choice.fallback",
+        "cmd.unknown",
+        "cmd.unknown_does",
+        "cmd.choose_does",
+        "cmd.build_via",
+        "cmd.build_via_does",
+        "help.no_text",
+    }
+)
 
 
 @functools.cache
@@ -246,4 +259,4 @@ class Catalogue:
         return "es" if self.lang == "en" else "en"
 
 
-__all__ = ["Catalogue", "LANGUAGES"]
+__all__ = ["LANGUAGES", "Catalogue"]

@@ -1,6 +1,7 @@
 """Help, one key away: the card reference for this game's line-up, the keys,
 and a short summary of the rules, in the edition of the rule set in play
 (`view.rules`: names, ranks, costs and rule texts through `Catalogue.set_rules`)."""
+
 from __future__ import annotations
 
 from typing import Any

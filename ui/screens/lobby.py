@@ -7,6 +7,7 @@ numbered list in one `MenuList` widget (digits, arrows + Enter, the mouse;
 typed (its cursor does not blink) and a key bar: three widgets, nothing
 animated, a repaint of the changed lines only.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -136,12 +137,21 @@ class LobbyScreen(Screen):
         self.query_one(KeyBar).show(self.L("keys"))
 
     def _title(self, snap: LobbySnapshot) -> list[Text]:
-        return [Text(self.L("title"), style="bold reverse", end=""),
-                Text(self.L("you", name=snap.you, identity=snap.identity), style="dim", end="")]
+        return [
+            Text(self.L("title"), style="bold reverse", end=""),
+            Text(self.L("you", name=snap.you, identity=snap.identity), style="dim", end=""),
+        ]
 
     def _row_text(self, row: TableRow) -> str:
-        text = self.L("row", name=row.name, rules=row.rules, lineup=row.lineup, taken=row.taken, seats=row.seats,
-                      state=self.L(f"state_{row.state}"))
+        text = self.L(
+            "row",
+            name=row.name,
+            rules=row.rules,
+            lineup=row.lineup,
+            taken=row.taken,
+            seats=row.seats,
+            state=self.L(f"state_{row.state}"),
+        )
         if row.private:
             text += f" · {self.L('private')}"
         if row.yours:
@@ -152,16 +162,17 @@ class LobbyScreen(Screen):
         header = self._title(snap)
         items: list[Item] = []
         if snap.playing:
-            items.append(Item(self.L("return_game"), enter=lambda: self._do(self.link.back_to_table()),
-                              style="bold"))
+            items.append(Item(self.L("return_game"), enter=lambda: self._do(self.link.back_to_table()), style="bold"))
         for row in snap.tables:
             items.append(Item(self._row_text(row), enter=lambda r=row: self.go("table", r.id)))
         if not snap.tables:
             header.append(Text(self.L("no_tables"), style="italic", end=""))
         items += [
             Item(self.L("new_table"), enter=self._new_table),
-            Item(self.L("join_code"), enter=lambda: self.prompt.ask(
-                self.L("prompt_code"), "", lambda v: self._do(self.link.join_code(v)))),
+            Item(
+                self.L("join_code"),
+                enter=lambda: self.prompt.ask(self.L("prompt_code"), "", lambda v: self._do(self.link.join_code(v))),
+            ),
             Item(self.L("rename"), enter=self._rename),
         ]
         if self.link.saved_games():
@@ -172,8 +183,9 @@ class LobbyScreen(Screen):
     def _load(self, snap: LobbySnapshot) -> tuple[list[Text], list[Item]]:
         header = self._title(snap)
         header.append(Text(self.L("load_title"), style="bold", end=""))
-        items = [Item(name, enter=lambda n=name: self._loaded(self.link.load_saved(n)))
-                 for name in self.link.saved_games()]
+        items = [
+            Item(name, enter=lambda n=name: self._loaded(self.link.load_saved(n))) for name in self.link.saved_games()
+        ]
         items.append(Item(self.L("back"), enter=lambda: self.go("main")))
         return header, items
 
@@ -183,8 +195,9 @@ class LobbyScreen(Screen):
         self._do(error)
 
     def _rename(self) -> None:
-        self.prompt.ask(self.L("prompt_name"), self.snap.you if self.snap else "",
-                        lambda v: self._do(self.link.rename(v)))
+        self.prompt.ask(
+            self.L("prompt_name"), self.snap.you if self.snap else "", lambda v: self._do(self.link.rename(v))
+        )
 
     def _table(self, snap: LobbySnapshot) -> tuple[list[Text], list[Item]]:
         row = next((r for r in snap.tables if r.id == self.selected), None)
@@ -192,8 +205,20 @@ class LobbyScreen(Screen):
             return self._main(snap)
         header = self._title(snap)
         header.append(Text(row.name, style="bold", end=""))
-        header.append(Text(self.L("table_info", rules=row.rules, lineup=row.lineup, taken=row.taken, seats=row.seats,
-                                  timer=self.L(f"timer_{row.timer}"), spectators=row.spectators), end=""))
+        header.append(
+            Text(
+                self.L(
+                    "table_info",
+                    rules=row.rules,
+                    lineup=row.lineup,
+                    taken=row.taken,
+                    seats=row.seats,
+                    timer=self.L(f"timer_{row.timer}"),
+                    spectators=row.spectators,
+                ),
+                end="",
+            )
+        )
         items = []
         if row.state == "waiting" and row.taken < row.seats:
             items.append(Item(self.L("join"), enter=lambda: self._do(self.link.join(row.id))))
@@ -207,8 +232,20 @@ class LobbyScreen(Screen):
         row = room.table
         header = self._title(snap)
         header.append(Text(self.L("room_title", name=row.name), style="bold", end=""))
-        header.append(Text(self.L("table_info", rules=row.rules, lineup=row.lineup, taken=row.taken, seats=row.seats,
-                                  timer=self.L(f"timer_{row.timer}"), spectators=row.spectators), end=""))
+        header.append(
+            Text(
+                self.L(
+                    "table_info",
+                    rules=row.rules,
+                    lineup=row.lineup,
+                    taken=row.taken,
+                    seats=row.seats,
+                    timer=self.L(f"timer_{row.timer}"),
+                    spectators=row.spectators,
+                ),
+                end="",
+            )
+        )
         if room.code:
             header.append(Text(self.L("room_code", code=room.code), style="bold", end=""))
         for s in room.seats:
@@ -233,7 +270,9 @@ class LobbyScreen(Screen):
                 items.append(Item(self.L("add_bot"), enter=lambda: self._do(self.link.add_bot())))
             for s in room.seats:
                 if s.kind != "open" and not s.you:
-                    items.append(Item(self.L("remove", name=s.name), enter=lambda i=s.index: self._do(self.link.remove(i))))
+                    items.append(
+                        Item(self.L("remove", name=s.name), enter=lambda i=s.index: self._do(self.link.remove(i)))
+                    )
             items.append(Item(self.L("close_table"), enter=lambda: self._do(self.link.leave())))
         else:
             header.append(Text(self.L("waiting_start"), style="italic", end=""))
@@ -244,8 +283,7 @@ class LobbyScreen(Screen):
     # --- the new-table form ------------------------------------------------------------------------
     def _new_table(self) -> None:
         opts = self.options
-        self.spec = TableSpec(name="", players=4, rules="2016", lineup="first-game", bots=0,
-                              bot_kind=opts.default_bot)
+        self.spec = TableSpec(name="", players=4, rules="2016", lineup="first-game", bots=0, bot_kind=opts.default_bot)
         self.go("create")
 
     def _rules(self):
@@ -277,44 +315,83 @@ class LobbyScreen(Screen):
 
     def _create(self) -> tuple[list[Text], list[Item]]:
         spec, opts, rules = self.spec, self.options, self._rules()
-        header = [Text(self.L("create_title"), style="bold reverse", end=""),
-                  Text(self.L("edit_hint"), style="dim", end="")]
-        yes_no = lambda b: self.L("yes" if b else "no")  # noqa: E731
+        header = [
+            Text(self.L("create_title"), style="bold reverse", end=""),
+            Text(self.L("edit_hint"), style="dim", end=""),
+        ]
+        yes_no = lambda b: self.L("yes" if b else "no")
         rule_names = [r.name for r in opts.rules]
         items = [
-            Item(self.L("f_name"), spec.name or "…", enter=lambda: self.prompt.ask(
-                self.L("prompt_table_name"), spec.name, lambda v: self._set(name=v.strip()[:40]))),
-            Item(self.L("f_players"), str(spec.players), left=lambda: self._set(players=spec.players - 1),
-                 right=lambda: self._set(players=spec.players + 1)),
-            Item(self.L("f_rules"), rules.title, left=lambda: self._set(rules=_cycle(rule_names, spec.rules, -1)),
-                 right=lambda: self._set(rules=_cycle(rule_names, spec.rules, 1))),
+            Item(
+                self.L("f_name"),
+                spec.name or "…",
+                enter=lambda: self.prompt.ask(
+                    self.L("prompt_table_name"), spec.name, lambda v: self._set(name=v.strip()[:40])
+                ),
+            ),
+            Item(
+                self.L("f_players"),
+                str(spec.players),
+                left=lambda: self._set(players=spec.players - 1),
+                right=lambda: self._set(players=spec.players + 1),
+            ),
+            Item(
+                self.L("f_rules"),
+                rules.title,
+                left=lambda: self._set(rules=_cycle(rule_names, spec.rules, -1)),
+                right=lambda: self._set(rules=_cycle(rule_names, spec.rules, 1)),
+            ),
         ]
         if rules.presets:
             lineups = self._lineups()
-            items.append(Item(self.L("f_lineup"), self._lineup_label(spec.lineup),
-                              left=lambda: self._set(lineup=_cycle(lineups, spec.lineup, -1)),
-                              right=lambda: self._set(lineup=_cycle(lineups, spec.lineup, 1))))
+            items.append(
+                Item(
+                    self.L("f_lineup"),
+                    self._lineup_label(spec.lineup),
+                    left=lambda: self._set(lineup=_cycle(lineups, spec.lineup, -1)),
+                    right=lambda: self._set(lineup=_cycle(lineups, spec.lineup, 1)),
+                )
+            )
             if spec.lineup == "custom":
                 items += self._custom_items()
         for v in rules.variants:
             on_ = v in spec.variants
-            flip = lambda v=v, on_=on_: self._set(  # noqa: E731
-                variants=[x for x in spec.variants if x != v] if on_ else [*spec.variants, v])
+            flip = lambda v=v, on_=on_: self._set(
+                variants=[x for x in spec.variants if x != v] if on_ else [*spec.variants, v]
+            )
             items.append(Item(self.L("f_variant", name=v), yes_no(on_), left=flip, right=flip))
         kinds = opts.bot_kinds
         items += [
-            Item(self.L("f_bots"), str(spec.bots), left=lambda: self._set(bots=max(spec.bots - 1, 0)),
-                 right=lambda: self._set(bots=spec.bots + 1)),
-            Item(self.L("f_bot_kind"), spec.bot_kind, left=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, -1)),
-                 right=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, 1))),
-            Item(self.L("f_timer"), self.L(f"timer_{spec.timer}"),
-                 left=lambda: self._set(timer=_cycle(opts.timers, spec.timer, -1)),
-                 right=lambda: self._set(timer=_cycle(opts.timers, spec.timer, 1))),
-            Item(self.L("f_private"), yes_no(spec.private), left=lambda: self._set(private=not spec.private),
-                 right=lambda: self._set(private=not spec.private)),
-            Item(self.L("f_spectator_chat"), yes_no(spec.spectator_chat),
-                 left=lambda: self._set(spectator_chat=not spec.spectator_chat),
-                 right=lambda: self._set(spectator_chat=not spec.spectator_chat)),
+            Item(
+                self.L("f_bots"),
+                str(spec.bots),
+                left=lambda: self._set(bots=max(spec.bots - 1, 0)),
+                right=lambda: self._set(bots=spec.bots + 1),
+            ),
+            Item(
+                self.L("f_bot_kind"),
+                spec.bot_kind,
+                left=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, -1)),
+                right=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, 1)),
+            ),
+            Item(
+                self.L("f_timer"),
+                self.L(f"timer_{spec.timer}"),
+                left=lambda: self._set(timer=_cycle(opts.timers, spec.timer, -1)),
+                right=lambda: self._set(timer=_cycle(opts.timers, spec.timer, 1)),
+            ),
+            Item(
+                self.L("f_private"),
+                yes_no(spec.private),
+                left=lambda: self._set(private=not spec.private),
+                right=lambda: self._set(private=not spec.private),
+            ),
+            Item(
+                self.L("f_spectator_chat"),
+                yes_no(spec.spectator_chat),
+                left=lambda: self._set(spectator_chat=not spec.spectator_chat),
+                right=lambda: self._set(spectator_chat=not spec.spectator_chat),
+            ),
             Item(self.L("create"), enter=self._submit, style="bold"),
             Item(self.L("back"), enter=lambda: self.go("main")),
         ]
@@ -373,8 +450,15 @@ class LobbyScreen(Screen):
             value = self.L("uniques_random")
         else:
             value = self.L("uniques_from", name=self._lineup_label(current))
-        items.append(Item(self.L("f_uniques"), value, left=lambda: pick(-1), right=lambda: pick(1),
-                          enter=lambda: self.go("uniques") if current == "choose" else pick(1)))
+        items.append(
+            Item(
+                self.L("f_uniques"),
+                value,
+                left=lambda: pick(-1),
+                right=lambda: pick(1),
+                enter=lambda: self.go("uniques") if current == "choose" else pick(1),
+            )
+        )
         return items
 
     def _preset_uniques(self, name: str) -> list[str]:
@@ -396,6 +480,7 @@ class LobbyScreen(Screen):
         header = [Text(self.L("uniques_title", n=len(chosen)), style="bold reverse", end="")]
         items = [Item(self.L("uniques_done"), enter=lambda: self.go("create"), style="bold")]
         for u in self.options.uniques:
+
             def flip(u: str = u) -> None:
                 cs = list(self.spec.uniques or [])
                 if u in cs:
@@ -404,5 +489,6 @@ class LobbyScreen(Screen):
                     cs.append(u)
                 self.spec = replace(self.spec, uniques=cs)
                 self.render_page()
+
             items.append(Item(("[x] " if u in chosen else "[ ] ") + self.cat.district(u), enter=flip))
         return header, items

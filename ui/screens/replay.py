@@ -19,6 +19,7 @@ The layout reuses the table's widgets (status bar, players, log) with two of
 its own: `ReplayBar` (the move, the round, what happened, the points of view)
 and `ReplayHands` (the hands the point of view may see; the scores at the end).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -149,14 +150,24 @@ class ReplayScreen(Screen):
         self.position = position
         cat = self.cat
         view = frame.view
-        self.query_one(ReplayBar).show(cat, position, frame.total, frame.round, frame.headline, self.replay.names,
-                                       self.seats, self.seat, self.everything, self.replay.finished)
+        self.query_one(ReplayBar).show(
+            cat,
+            position,
+            frame.total,
+            frame.round,
+            frame.headline,
+            self.replay.names,
+            self.seats,
+            self.seat,
+            self.everything,
+            self.replay.finished,
+        )
         self.query_one(StatusBar).show(view, cat)
         self.query_one(PlayersPanel).show(view, cat, self.compact)
         self.query_one(ReplayHands).show(view, cat, self.seat, self._at_scores())
         self._hands_title()
         log = self.query_one(LogView)
-        if (not full and before is not None and before.seat == frame.seat and before.position + 1 == position):
+        if not full and before is not None and before.seat == frame.seat and before.position + 1 == position:
             log.add_rows(frame.new_rows)
         else:
             log.set_rows(list(frame.rows))

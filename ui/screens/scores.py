@@ -1,5 +1,6 @@
 """The end of the game: each player's score with its breakdown, the winner,
 and how a tie was broken."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,25 +46,38 @@ def score_table(cat: Catalogue, view: Any) -> Table:
     for s in scores:
         mark = "★ " if s.seat in view.winners else ""
         table.add_column(mark + names.get(s.seat, "?"), justify="right")
-    rows = [("districts", "districts"), ("all_types", "all_types"), ("first_complete", "first_complete"),
-            ("complete", "complete")]
+    rows = [
+        ("districts", "districts"),
+        ("all_types", "all_types"),
+        ("first_complete", "first_complete"),
+        ("complete", "complete"),
+    ]
     for field, key in rows:
         table.add_row(cat.t(f"score.{key}"), *[str(getattr(s, field)) for s in scores])
     bonus_names = list(dict.fromkeys(n for s in scores for n in s.bonuses))
     for b in bonus_names:
         table.add_row(cat.t("score.bonus", name=cat.card(b)), *[str(s.bonuses.get(b, 0)) for s in scores])
     table.add_row(Text(cat.t("score.total"), style="bold"), *[Text(str(s.total), style="bold") for s in scores])
-    table.add_row(Text(cat.t("score.tiebreak"), style="dim"),
-                  *[Text(str(s.tiebreak) if s.tiebreak >= 0 else "—", style="dim") for s in scores])
+    table.add_row(
+        Text(cat.t("score.tiebreak"), style="dim"),
+        *[Text(str(s.tiebreak) if s.tiebreak >= 0 else "—", style="dim") for s in scores],
+    )
     return table
 
 
 def scores_renderable(cat: Catalogue, view: Any) -> Group:
-    parts: list[Any] = [Text(cat.t("score.title"), style="bold reverse"), Text(""), score_table(cat, view),
-                        Text(""), Text(verdict(cat, view), style="bold")]
-    choices = [f"{view.players[s.seat].name}: " + ", ".join(f"{cat.card(k)} → {cat.kind(v)}"
-                                                            for k, v in s.choices.items())
-               for s in (view.scores or []) if s.choices]
+    parts: list[Any] = [
+        Text(cat.t("score.title"), style="bold reverse"),
+        Text(""),
+        score_table(cat, view),
+        Text(""),
+        Text(verdict(cat, view), style="bold"),
+    ]
+    choices = [
+        f"{view.players[s.seat].name}: " + ", ".join(f"{cat.card(k)} → {cat.kind(v)}" for k, v in s.choices.items())
+        for s in (view.scores or [])
+        if s.choices
+    ]
     if choices:
         parts.append(Text(cat.t("score.choices", choices="; ".join(choices)), style="dim"))
     parts += [Text(""), Text(cat.t("score.close"), style="dim")]

@@ -7,6 +7,7 @@ the prompt on the right; key hints at the bottom. Under 110x34 the screen is
 Few widgets, no nested containers (Textual renders every visible widget of a
 frame): each one redraws only when its own part of the view changed.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -176,4 +177,3 @@ class TableScreen(Screen):
     def _said(self, event: ChatPanel.Said) -> None:
         event.stop()
         self.app.send_chat(event.text)
-

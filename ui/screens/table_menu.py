@@ -1,5 +1,6 @@
 """The table menu (Ctrl+Q at a table): back to the game, to the lobby, the creator's actions, quit.
 It talks to the server only through a `ui.lobby_link.LobbyLink`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -48,18 +49,29 @@ class TableMenuScreen(ModalScreen):
         if self.notice:
             header.append(Text(self.notice, style="bold", end=""))
         header.append(Text("", end=""))
-        items = [Item(self.L("menu_back"), enter=self.action_close),
-                 Item(self.L("menu_lobby_watch" if info.spectator else "menu_lobby"), enter=self._to_lobby)]
+        items = [
+            Item(self.L("menu_back"), enter=self.action_close),
+            Item(self.L("menu_lobby_watch" if info.spectator else "menu_lobby"), enter=self._to_lobby),
+        ]
         if info.creator:
             for seat, name in info.absent:
-                items.append(Item(self.L("menu_replace", name=name), enter=lambda s=seat: self._result(
-                    self.link.replace_with_bot(s))))
+                items.append(
+                    Item(
+                        self.L("menu_replace", name=name),
+                        enter=lambda s=seat: self._result(self.link.replace_with_bot(s)),
+                    )
+                )
             allowed = info.spectator_chat
-            items.append(Item(self.L("menu_spectator_chat_off" if allowed else "menu_spectator_chat_on"),
-                              enter=lambda: self._result(self.link.set_spectator_chat(not allowed))))
+            items.append(
+                Item(
+                    self.L("menu_spectator_chat_off" if allowed else "menu_spectator_chat_on"),
+                    enter=lambda: self._result(self.link.set_spectator_chat(not allowed)),
+                )
+            )
             if info.saving:
-                items.append(Item(self.L("menu_save"), enter=lambda: self.prompt.ask(
-                    self.L("prompt_save"), "", self._save)))
+                items.append(
+                    Item(self.L("menu_save"), enter=lambda: self.prompt.ask(self.L("prompt_save"), "", self._save))
+                )
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
         self.query_one(MenuList).set(header, items)
 

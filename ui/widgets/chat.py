@@ -1,4 +1,5 @@
 """The table chat: lines received, and an input line that does not blink."""
+
 from __future__ import annotations
 
 from textual import on

@@ -2,6 +2,7 @@
 card's type, cost and (for unique districts) effect, as printed in the edition
 of the rule set in play (`cat.set_rules`). One widget; it redraws only when
 your cards, characters or gold change (or the language or the edition)."""
+
 from __future__ import annotations
 
 from typing import Any

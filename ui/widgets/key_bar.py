@@ -1,4 +1,5 @@
 """One line of key hints at the bottom (no Footer: it is many small widgets)."""
+
 from __future__ import annotations
 
 from textual.widgets import Static

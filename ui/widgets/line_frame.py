@@ -24,6 +24,7 @@ opacity, outline, hatch), or with a line filter it does not know, is left to
 Textual. tests/ui/test_line_frame.py compares both on every frame of played
 games.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -46,7 +47,7 @@ MAX_FRAMES = 512
 
 _lines: dict[tuple, Strip] = {}
 _framed: dict[tuple, Strip] = {}
-_frames: dict[tuple, "Frame"] = {}
+_frames: dict[tuple, Frame] = {}
 _serials = itertools.count()
 
 
@@ -69,8 +70,22 @@ def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -
 class Frame:
     """Everything needed to frame a content line of one widget at one size and colouring."""
 
-    __slots__ = ("serial", "width", "top", "bottom", "rows", "left", "right", "pad_left", "pad_right", "filters",
-                 "background", "content_width", "inner", "blank")
+    __slots__ = (
+        "background",
+        "blank",
+        "bottom",
+        "content_width",
+        "filters",
+        "inner",
+        "left",
+        "pad_left",
+        "pad_right",
+        "right",
+        "rows",
+        "serial",
+        "top",
+        "width",
+    )
 
     def __init__(self, widget: Widget, key: tuple, blank_style: Any) -> None:
         self.serial = next(_serials)
@@ -90,26 +105,46 @@ class Frame:
         self.left: Segment | None = None
         self.right: Segment | None = None
         if border_left:
-            self.left = get_box(border_left, inner, outer,
-                                Style(foreground=base_background + left_colour.multiply_alpha(opacity)))[1][0]
+            self.left = get_box(
+                border_left, inner, outer, Style(foreground=base_background + left_colour.multiply_alpha(opacity))
+            )[1][0]
         if border_right:
-            self.right = get_box(border_right, inner, outer,
-                                 Style(foreground=base_background + right_colour.multiply_alpha(opacity)))[1][2]
+            self.right = get_box(
+                border_right, inner, outer, Style(foreground=base_background + right_colour.multiply_alpha(opacity))
+            )[1][2]
         _, pad_right, _, pad_left = styles.padding
         self.pad_left = make_blank(pad_left, self.inner) if pad_left else None
         self.pad_right = make_blank(pad_right, self.inner) if pad_right else None
         # border and padding rows, drawn by Textual now (a frame keeps no widget: it is shared)
-        title = None if widget._border_title is None else (
-            widget._border_title, *widget._get_title_style_information(base_background))
-        subtitle = None if widget._border_subtitle is None else (
-            widget._border_subtitle, *widget._get_subtitle_style_information(base_background))
+        title = (
+            None
+            if widget._border_title is None
+            else (widget._border_title, *widget._get_title_style_information(base_background))
+        )
+        subtitle = (
+            None
+            if widget._border_subtitle is None
+            else (widget._border_subtitle, *widget._get_subtitle_style_information(base_background))
+        )
         app = widget.app
         self.rows: dict[int, Strip] = {}
-        for y in [*range(0, self.top), *range(max(self.bottom, self.top), size.height)]:
+        for y in [*range(self.top), *range(max(self.bottom, self.top), size.height)]:
             cache._simple_strip = None  # its one-row memo belongs to a render pass
-            row = cache.render_line(styles, y, size, content_size, styles.padding, base_background, background,
-                                    widget.render_line, title, subtitle, opacity, app.ansi_theme,
-                                    app.native_ansi_color)
+            row = cache.render_line(
+                styles,
+                y,
+                size,
+                content_size,
+                styles.padding,
+                base_background,
+                background,
+                widget.render_line,
+                title,
+                subtitle,
+                opacity,
+                app.ansi_theme,
+                app.native_ansi_color,
+            )
             self.rows[y] = self.filtered(row)
         self.blank = self.frame(Strip.blank(self.content_width, blank_style))  # rows past the last line
 
@@ -153,9 +188,18 @@ def frame_key(widget: Widget) -> tuple | None:
         return None
     base_background, background = widget.background_colors
     app: Any = widget.app
-    return (widget.region.size, widget.content_region.size, base_background, background, opacity,
-            tuple(widget.get_line_filters()), widget._border_title, widget._border_subtitle, app.ansi_theme,
-            app.native_ansi_color)
+    return (
+        widget.region.size,
+        widget.content_region.size,
+        base_background,
+        background,
+        opacity,
+        tuple(widget.get_line_filters()),
+        widget._border_title,
+        widget._border_subtitle,
+        app.ansi_theme,
+        app.native_ansi_color,
+    )
 
 
 def _filter_signature(line_filter: Any) -> tuple | None:
@@ -183,10 +227,19 @@ def shared_frame(widget: Widget, key: tuple, blank_style: Any) -> Frame:
     base_background = key[2]
     title = _content_signature(widget._border_title)
     subtitle = _content_signature(widget._border_subtitle)
-    signature = (key[:5], tuple(filters), id(key[8]), key[9], styles.border, styles.padding, styles.border_title_align,
-                 styles.border_subtitle_align, blank_style,
-                 title and (title, *widget._get_title_style_information(base_background)),
-                 subtitle and (subtitle, *widget._get_subtitle_style_information(base_background)))
+    signature = (
+        key[:5],
+        tuple(filters),
+        id(key[8]),
+        key[9],
+        styles.border,
+        styles.padding,
+        styles.border_title_align,
+        styles.border_subtitle_align,
+        blank_style,
+        title and (title, *widget._get_title_style_information(base_background)),
+        subtitle and (subtitle, *widget._get_subtitle_style_information(base_background)),
+    )
     frame = _frames.get(signature)
     if frame is None:
         frame = Frame(widget, key, blank_style)

@@ -15,6 +15,7 @@ puts the border and padding around those lines itself (`line_frame.Frame`,
 also shared) and keeps the framed strip with the line's, rather than styling
 each line again through Textual's `StylesCache`.
 """
+
 from __future__ import annotations
 
 from rich.style import Style
@@ -61,8 +62,11 @@ class LineWidget(Widget):
             return
         new = self.built_lines(width, height)
         before = old[2]
-        dirty = [Region(0, y, width, 1) for y in range(max(len(new), len(before)))
-                 if y >= len(new) or y >= len(before) or not _same(new[y], before[y])]
+        dirty = [
+            Region(0, y, width, 1)
+            for y in range(max(len(new), len(before)))
+            if y >= len(new) or y >= len(before) or not _same(new[y], before[y])
+        ]
         if dirty:
             self.refresh(*dirty)
 

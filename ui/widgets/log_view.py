@@ -12,6 +12,7 @@ new line would redraw (and send over SSH) every line of the panel for every
 event, on every seat's screen; this way a new line costs one line, and a
 page turn a whole panel once per third of a page.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -51,7 +52,7 @@ class LogView(LineWidget):
 
     # --- content ----------------------------------------------------------------
     def set_rows(self, rows: list[Row]) -> None:
-        self._rows = rows[-self.max_lines:]
+        self._rows = rows[-self.max_lines :]
         self._wrap_width = 0
         self._offset = 0
         self._top = None
@@ -68,7 +69,7 @@ class LogView(LineWidget):
             if self._offset:
                 self._offset += sum(len(w) for _, w in added)
         drop = len(self._rows) - self.max_lines
-        if drop >= max(self.max_lines // 8, 1) or drop > 0 and not self._wrap_width:
+        if drop >= max(self.max_lines // 8, 1) or (drop > 0 and not self._wrap_width):
             # Forget the oldest rows in batches (not one per new row: the shown lines' indexes move).
             del self._rows[:drop]
             if self._wrap_width:
@@ -170,7 +171,7 @@ class LogView(LineWidget):
         for line, r, first in out:
             if first and r.tag and line.startswith(r.tag):
                 t = Text(r.tag, style=r.tag_style, end="")
-                t.append(line[len(r.tag):], style=r.style)
+                t.append(line[len(r.tag) :], style=r.style)
             else:
                 t = Text(line, style=r.style, end="")
             lines.append(t)

@@ -1,10 +1,12 @@
 """A numbered menu in one widget (`MenuList`: header lines and items chosen by digits, arrows +
 Enter or the mouse; ←/→ change a form's value) and the one `Input` a menu screen shows while a text
 is typed (`TextPrompt`). Used by the lobby and the table menu."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -13,9 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from .line_widget import LineWidget
-from .text_panel import wrap
-
 from .prompt import DIGITS  # one home for the digit keys
+from .text_panel import wrap
 
 
 @dataclass
@@ -141,7 +142,7 @@ class MenuList(LineWidget):
             elif last >= self._scroll + room:
                 self._scroll = max(last - room + 1, 0)
             self._scroll = min(self._scroll, max(len(rows) - room, 0))
-        shown = rows[self._scroll:self._scroll + room]
+        shown = rows[self._scroll : self._scroll + room]
         self._row_map = {len(top) + r: i for r, (i, _) in enumerate(shown)}
         lines = [line for _, line in shown]
         if self._scroll > 0 and lines:

@@ -5,6 +5,7 @@ Each seat's lines are cached and rebuilt only when that seat's data changed;
 the city's district tokens are packed to the width without ever splitting a
 card. A new layout is asked for only when the total height changes.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,11 +13,10 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from .line_widget import LineWidget
-from .shared_memo import Memo
-
 from ..cards import character_label, district_token, pack
 from ..i18n import Catalogue
+from .line_widget import LineWidget
+from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
 _seat_memo = Memo(4096)  # (seat key, width) -> lines, for every app showing the same table
@@ -30,7 +30,6 @@ def seat_order(view: Any) -> list[int]:
 
 
 class PlayersPanel(LineWidget):
-
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._keys: dict[int, bytes] = {}
@@ -49,12 +48,31 @@ class PlayersPanel(LineWidget):
         self.compact = compact
         self._order = seat_order(view)
         for p in view.players:
-            key = _enc.encode((cat.key, compact, p, pending == p.seat, view.complete_at, view.first_complete,
-                               marks, p.seat == view.seat, view.winners))
+            key = _enc.encode(
+                (
+                    cat.key,
+                    compact,
+                    p,
+                    pending == p.seat,
+                    view.complete_at,
+                    view.first_complete,
+                    marks,
+                    p.seat == view.seat,
+                    view.winners,
+                )
+            )
             if self._keys.get(p.seat) != key:
                 self._keys[p.seat] = key
-                self._data[p.seat] = (p, pending == p.seat, view.complete_at, view.first_complete, marks,
-                                      view.seat, view.winners, cat)
+                self._data[p.seat] = (
+                    p,
+                    pending == p.seat,
+                    view.complete_at,
+                    view.first_complete,
+                    marks,
+                    view.seat,
+                    view.winners,
+                    cat,
+                )
                 for k in [k for k in self._seat_lines if k[0] == p.seat]:
                     del self._seat_lines[k]
                 changed = True
@@ -90,9 +108,13 @@ class PlayersPanel(LineWidget):
         if cols == 1:
             return sum(len(self._lines(s, width)) for s in self._order)
         colw = (width - 1) // 2
-        return sum(max(len(self._lines(self._order[i], colw)),
-                       len(self._lines(self._order[i + 1], colw)) if i + 1 < len(self._order) else 0)
-                   for i in range(0, len(self._order), 2))
+        return sum(
+            max(
+                len(self._lines(self._order[i], colw)),
+                len(self._lines(self._order[i + 1], colw)) if i + 1 < len(self._order) else 0,
+            )
+            for i in range(0, len(self._order), 2)
+        )
 
     def _lines(self, seat: int, width: int) -> list[Text]:
         cached = self._seat_lines.get((seat, width))
@@ -102,13 +124,24 @@ class PlayersPanel(LineWidget):
         shared_key = (self._keys[seat], width)
         lines = _seat_memo.get(shared_key) if cat.audit is None else None  # an audit sees every lookup
         if lines is None:
-            lines = _seat_memo.put(shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners,
-                                                                cat, width))
+            lines = _seat_memo.put(
+                shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners, cat, width)
+            )
         self._seat_lines[(seat, width)] = lines
         return lines
 
-    def _make_lines(self, p: Any, active: bool, complete_at: int, first: int | None, marks: tuple, me: int | None,
-                    winners: list[int], cat: Catalogue, width: int) -> list[Text]:
+    def _make_lines(
+        self,
+        p: Any,
+        active: bool,
+        complete_at: int,
+        first: int | None,
+        marks: tuple,
+        me: int | None,
+        winners: list[int],
+        cat: Catalogue,
+        width: int,
+    ) -> list[Text]:
         head = _head(cat, p, active, complete_at, first, marks, me, winners, short=self.compact)
         if not self.compact and head.cell_len > width:
             head = _head(cat, p, active, complete_at, first, marks, me, winners, short=True)
@@ -129,8 +162,17 @@ class PlayersPanel(LineWidget):
         return self._rows(width)
 
 
-def _head(cat: Catalogue, p: Any, active: bool, complete_at: int, first: int | None, marks: tuple, me: int | None,
-          winners: list[int], short: bool) -> Text:
+def _head(
+    cat: Catalogue,
+    p: Any,
+    active: bool,
+    complete_at: int,
+    first: int | None,
+    marks: tuple,
+    me: int | None,
+    winners: list[int],
+    short: bool,
+) -> Text:
     head = Text(end="", no_wrap=True, overflow="ellipsis")
     head.append("▶ " if active else "  ", style="bold")
     head.append("♛ " if p.crown else "  ", style="bold yellow")

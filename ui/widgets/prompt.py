@@ -10,6 +10,7 @@ One widget that renders its title, its list and the description of the
 highlighted choice itself: moving the highlight or receiving a new menu is a
 repaint of this widget only, never a new layout.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """The replay's own two lines on top: where we are (move, round, what happened) and whose view is shown."""
+
 from __future__ import annotations
 
 from rich.text import Text
@@ -13,8 +14,19 @@ class ReplayBar(LineWidget):
 
     _data: tuple | None = None
 
-    def show(self, cat: Catalogue, position: int, total: int, round_: int, headline: str, names: list[str],
-             seats: list[int], seat: int, everything: bool, finished: bool) -> None:
+    def show(
+        self,
+        cat: Catalogue,
+        position: int,
+        total: int,
+        round_: int,
+        headline: str,
+        names: list[str],
+        seats: list[int],
+        seat: int,
+        everything: bool,
+        finished: bool,
+    ) -> None:
         data = (cat.lang, position, total, round_, headline, tuple(names), tuple(seats), seat, everything, finished)
         if data == self._data:
             return
@@ -25,7 +37,7 @@ class ReplayBar(LineWidget):
     def build(self, width: int, height: int) -> list[Text]:
         if self._data is None:
             return []
-        lang, position, total, round_, headline, names, seats, seat, everything, finished = self._data
+        _lang, position, total, round_, headline, names, seats, seat, everything, finished = self._data
         cat = self._cat
         top = Text(no_wrap=True, overflow="ellipsis", end="")
         top.append(f" {cat.t('replay.title')} ", style="bold reverse")

@@ -5,6 +5,7 @@ from). Everything: every player's characters and hand, the face-down discards,
 the characters being passed, the cards being kept from. At the end of a
 finished game the score table and the winner come first.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,18 @@ class ReplayHands(TextPanel):
 
     def show(self, view: Any, cat: Catalogue, seat: int, scores: bool) -> None:
         seats = range(len(view.players)) if view.everything else [seat]
-        key = _enc.encode((cat.lang, seat, scores, [view.players[s] for s in seats], view.facedown, view.pool,
-                           view.turn.drawn if view.turn else None, view.scores if scores else None))
+        key = _enc.encode(
+            (
+                cat.lang,
+                seat,
+                scores,
+                [view.players[s] for s in seats],
+                view.facedown,
+                view.pool,
+                view.turn.drawn if view.turn else None,
+                view.scores if scores else None,
+            )
+        )
         if key == self._key:
             return
         self._key = key

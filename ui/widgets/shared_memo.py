@@ -6,6 +6,7 @@ lines and wrap the same log sentences. A memo here keeps what one app built,
 keyed by everything it was built from, for the others. What is kept must not be
 changed by whoever reads it (the widgets copy a `Text` before changing it).
 """
+
 from __future__ import annotations
 
 from typing import Any

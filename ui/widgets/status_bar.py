@@ -1,4 +1,5 @@
 """The top of the table: round, phase, rank called, crown, deck, discards, markers, tax."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,12 +7,11 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from .line_widget import LineWidget
-from .shared_memo import Memo
-
 from ..cards import character_label
 from ..i18n import Catalogue
 from ..prompt_model import waiting_sentence
+from .line_widget import LineWidget
+from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
 _texts = Memo(2048)  # key -> the two lines, for every app showing the same table
@@ -32,11 +32,25 @@ class StatusBar(LineWidget):
         return list(lines)
 
     def show(self, view: Any, cat: Catalogue) -> bool:
-        key = _enc.encode((cat.key, view.round, view.phase, view.called, view.crown, view.deck_size, view.faceup,
-                           view.facedown_count, view.markers, view.tax, view.lineup, view.pending,
-                           [(p.name, p.revealed) for p in view.players],
-                           (view.turn.seat, view.turn.character) if view.turn else None,
-                           view.pending is not None and view.pending.seat == view.seat))
+        key = _enc.encode(
+            (
+                cat.key,
+                view.round,
+                view.phase,
+                view.called,
+                view.crown,
+                view.deck_size,
+                view.faceup,
+                view.facedown_count,
+                view.markers,
+                view.tax,
+                view.lineup,
+                view.pending,
+                [(p.name, p.revealed) for p in view.players],
+                (view.turn.seat, view.turn.character) if view.turn else None,
+                view.pending is not None and view.pending.seat == view.seat,
+            )
+        )
         if key == self._key:
             return False
         self._key = key
@@ -54,8 +68,10 @@ class StatusBar(LineWidget):
         t.append(" " + cat.t(f"ui.phase_{view.phase}", fallback=view.phase), style="bold")
         if view.called:
             t.append(" · ")
-            t.append(cat.t("ui.calling", rank=cat.rank(view.called) or "", character=cat.character(view.called)),
-                     style="bold")
+            t.append(
+                cat.t("ui.calling", rank=cat.rank(view.called) or "", character=cat.character(view.called)),
+                style="bold",
+            )
         crown = view.players[view.crown].name if 0 <= view.crown < len(view.players) else "?"
         t.append(" · ♛ " + crown)
         t.append(" · " + cat.t("ui.deck", n=view.deck_size), style="dim")

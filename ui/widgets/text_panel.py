@@ -4,6 +4,7 @@ Subclasses provide `lines(width) -> list[Text]` (already wrapped); the panel
 shows the rows that fit, scrolled by the mouse wheel or `scroll_rows`.
 Changing content calls `changed()`: a repaint of this widget only.
 """
+
 from __future__ import annotations
 
 from rich.text import Text
@@ -18,8 +19,18 @@ _wrapped = Memo(4096)  # a text's wrapped lines, for every app (menus are wrappe
 def wrap(text: Text, width: int, console, indent: int = 0) -> list[Text]:
     """Wrap a Text to `width` cells; continuation lines indented by `indent`. The lines are the
     caller's own (copies of the shared ones: callers restyle them)."""
-    key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap, text.end,
-           text.tab_size, width, indent)
+    key = (
+        text.plain,
+        tuple(text.spans),
+        text.style,
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+        text.tab_size,
+        width,
+        indent,
+    )
     lines = _wrapped.get(key)
     if lines is None:
         lines = _wrapped.put(key, tuple(_wrap(text, width, console, indent)))
@@ -34,16 +45,16 @@ def _wrap(text: Text, width: int, console, indent: int) -> list[Text]:
         if indent and len(lines) > 1:
             # the first line uses the whole width, the rest are wrapped again, indented
             first = lines[0]
-            rest = part[len(first.plain):]
-            rest = rest[len(rest.plain) - len(rest.plain.lstrip()):] if rest.plain[:1] == " " else rest
-            lines = [first] + [Text(" " * indent, end="") + ln
-                               for ln in rest.wrap(console, width - indent, overflow="fold")]
+            rest = part[len(first.plain) :]
+            rest = rest[len(rest.plain) - len(rest.plain.lstrip()) :] if rest.plain[:1] == " " else rest
+            lines = [first] + [
+                Text(" " * indent, end="") + ln for ln in rest.wrap(console, width - indent, overflow="fold")
+            ]
         out.extend(lines)
     return out
 
 
 class TextPanel(LineWidget):
-
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._offset = 0
@@ -80,7 +91,7 @@ class TextPanel(LineWidget):
     def build(self, width: int, height: int) -> list[Text]:
         rows = self._all(width)
         self._offset = min(self._offset, max(len(rows) - height, 0))
-        shown = rows[self._offset:self._offset + height]
+        shown = rows[self._offset : self._offset + height]
         if self._offset + height < len(rows) and shown:
             shown[-1] = Text("…", style="dim", end="")
         return shown
