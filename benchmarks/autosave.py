@@ -1,4 +1,4 @@
-"""Per-command cost of autosave (server/persistence.py), printed as ONE JSON line.
+"""Per-command cost of autosave (server/storage/persistence.py), printed as ONE JSON line.
 
 Bots play whole games; after each applied command the table is persisted with
 `TableSave.record` (append a checksummed record + fdatasync; a full snapshot every
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import GameConfig, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.savefile import Seat, dumps, new_save, utcnow
-from server.persistence import SaveStore, atomic_write
+from server.storage.persistence import SaveStore, atomic_write
 
 
 def pct(xs: list[float], p: float) -> float:

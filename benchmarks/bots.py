@@ -80,11 +80,11 @@ def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_
 
 
 def pool_loop_lag(tables: int, decisions: int, budget_ms: float, workers: int) -> dict:
-    """Hard bots thinking at `tables` tables through server/bot_pool.py while the event loop
+    """Hard bots thinking at `tables` tables through server/tables/bot_pool.py while the event loop
     measures how late a 10 ms timer fires (what every other table's key-to-screen path waits)."""
     import asyncio
 
-    from server.bot_pool import BotPool
+    from server.tables.bot_pool import BotPool
 
     views = []
     seed = 0
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="also measure the event loop's lag while hard bots think at this many tables "
-        "through server/bot_pool.py (0: skip)",
+        "through server/tables/bot_pool.py (0: skip)",
     )
     ap.add_argument("--pool-workers", type=int, default=2)
     a = ap.parse_args(argv)

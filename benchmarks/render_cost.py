@@ -4,7 +4,7 @@
                                      [--term xterm-256color] [--profile FILE]
 
 Runs `--seats` game screens (`CitadelsApp` with the chat, as served) in this
-process through the server's own SSH driver (`server.driver.SSHDriver`, the
+process through the server's own SSH driver (`server.transport.driver.SSHDriver`, the
 per-client colour conversion included) with a channel that counts the bytes
 and drops them, replays a recorded bots-only game (each seat receives its own
 view and events), and after each move waits until every app has sent its
@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
 from engine.bots.random_bot import RandomBot
-from server.app_setup import prepare_app
-from server.client_env import color_system_for
 from server.config import ServerConfig
-from server.driver import SSHDriver
-from server.session_info import SessionInfo
+from server.transport.app_setup import prepare_app
+from server.transport.client_env import color_system_for
+from server.transport.driver import SSHDriver
+from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
 from game_helpers import key_path
 
 from engine import view as engine_view
-from server import table as table_mod
+from server.tables import table as table_mod
 from server.config import ServerConfig
 from server.serve import serve
 from ui.i18n import Catalogue

@@ -38,8 +38,8 @@ TAIL_BYTES = 65536
 SERVER_SCRIPT = """
 import asyncio, sys
 from server.config import ServerConfig
-from server.demo_app import demo_app_factory
-from server.ssh import start_server
+from server.transport.demo_app import demo_app_factory
+from server.transport.ssh import start_server
 
 async def main():
     # Production defaults except the caps (every client is 127.0.0.1) and a

@@ -1,4 +1,4 @@
-"""Save files: a game as bytes and back. Pure: no file I/O here (see server/persistence.py).
+"""Save files: a game as bytes and back. Pure: no file I/O here (see server/storage/persistence.py).
 
 A save holds everything needed to rebuild a game and to check it:
 

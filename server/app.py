@@ -1,6 +1,6 @@
 """The served app: one `ServerApp` per SSH session, starting on the lobby.
 
-`make_app_factory(lobby)` gives the synchronous factory that `server.ssh`
+`make_app_factory(lobby)` gives the synchronous factory that `server.transport.ssh`
 calls in each session's fresh context. The app is the game screen
 (`ui.CitadelsApp`) whose first screen is the lobby (`ui/screens/lobby.py`);
 it switches to a fresh table screen when its player sits down at a running
@@ -28,10 +28,10 @@ from typing import Any
 from textual.binding import Binding
 from textual.message import Message
 
-from server.lobby import Lobby, LobbyError, clean_name
+from server.lobby.lobby import Lobby, LobbyError, clean_name
 from server.logging_setup import log_event
-from server.session import ServerStopping, SessionInfo
-from server.table import Displaced, Table, Toast
+from server.tables.table import Displaced, Table, Toast
+from server.transport.session import ServerStopping, SessionInfo
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.link import ChatLine, CommandRefused, ViewUpdate

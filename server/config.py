@@ -38,7 +38,7 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # without a key, keyboard-interactive (no prompts) logs in as a guest.
     allow_guests: bool = True
 
-    # Used by the game layer (server/lobby.py, server/table.py); the transport
+    # Used by the game layer (server/lobby/lobby.py, server/tables/table.py); the transport
     # does not read these. How long a disconnected player's seat waits before
     # a bot plays it; the bots' level (random, easy, normal, hard: hard runs in
     # a pool of bot_workers processes, 0 = hard bots play as normal); the delay
@@ -112,7 +112,7 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_threshold2: PositiveInt = 50
     # Freeze the heap this long after the last app start.
     gc_freeze_delay_seconds: PositiveFloat = 2.0
-    # The pacer (server/gc_tuning.py): collect generation 0 this often (0: no
+    # The pacer (server/transport/gc_tuning.py): collect generation 0 this often (0: no
     # pacer, CPython's own triggers only) ...
     gc_young_interval_seconds: NonNegativeFloat = 0.1
     # ... and generation 1 this often, then freeze what survived.

@@ -20,10 +20,10 @@ from typing import Any
 
 from server.app import make_app_factory
 from server.config import ServerConfig
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
 from server.logging_setup import configure_logging, log_event
-from server.persistence import PersistenceError, SaveStore
-from server.ssh import _display_host, start_server
+from server.storage.persistence import PersistenceError, SaveStore
+from server.transport.ssh import _display_host, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -42,7 +42,7 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     store.lock()
     pool = None
     if config.bot_kind == "hard" and config.bot_workers > 0:
-        from server.bot_pool import BotPool
+        from server.tables.bot_pool import BotPool
 
         pool = BotPool(workers=config.bot_workers)
     lobby = Lobby(config, store, pool)

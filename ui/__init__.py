@@ -7,7 +7,7 @@
 See `ui/README.md` for the whole interface.
 """
 
-from . import compositor_patch, css_patch, cycle_patch, strip_patch
+from .compat import compositor_patch, css_patch, cycle_patch, strip_patch
 
 # Lighter Textual for many apps in one process; before any app starts (see each module).
 strip_patch.apply()

@@ -13,5 +13,5 @@
 - `styles`: balanced, aggressive, builder, merchant, cautious; names per style.
 
 Pure and synchronous: the process pool that runs hard bots for the server is
-`server/bot_pool.py`.
+`server/tables/bot_pool.py`.
 """

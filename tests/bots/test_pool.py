@@ -7,7 +7,7 @@ import time
 
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.registry import make_bot
-from server.bot_pool import BotPool
+from server.tables.bot_pool import BotPool
 
 
 def views_to_decide(count: int):

@@ -12,7 +12,7 @@ import sys
 
 from engine import GameConfig, apply, legal_commands, new_game
 from engine.savefile import Seat
-from server.persistence import SaveStore
+from server.storage.persistence import SaveStore
 
 COUNTS = [4, 2, 5, 7, 6]
 

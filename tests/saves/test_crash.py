@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.persistence import SaveStore, read_log, read_save_file
+from server.storage.persistence import SaveStore, read_log, read_save_file
 
 from .crash_writer import reference
 

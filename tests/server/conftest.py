@@ -13,9 +13,9 @@ import asyncssh
 import pytest
 
 from server.config import ServerConfig
-from server.demo_app import DemoApp
-from server.session import SessionInfo
-from server.ssh import Server, start_server
+from server.transport.demo_app import DemoApp
+from server.transport.session import SessionInfo
+from server.transport.ssh import Server, start_server
 
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI

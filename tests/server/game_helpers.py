@@ -22,9 +22,9 @@ from engine import view as engine_view
 from engine.commands import Build, Unselect
 from server.app import ServerApp, make_app_factory
 from server.config import ServerConfig
-from server.lobby import Lobby
-from server.persistence import SaveStore
-from server.ssh import start_server
+from server.lobby.lobby import Lobby
+from server.storage.persistence import SaveStore
+from server.transport.ssh import start_server
 from ui.i18n import Catalogue, _load
 from ui.prompt_model import build_menu
 from ui.widgets.prompt import DIGITS, PromptPanel

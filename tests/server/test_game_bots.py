@@ -11,7 +11,7 @@ from game_helpers import Screen, create_table, start_game_server, wait_until
 
 from engine.bots.styles import NAMES
 from server.config import ServerConfig
-from server.lobby import BOT_MARK, Lobby, TableSpec, bot_style
+from server.lobby.lobby import BOT_MARK, Lobby, TableSpec, bot_style
 
 
 class FakeSession:

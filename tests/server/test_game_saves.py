@@ -15,8 +15,8 @@ import asyncssh
 import pytest
 from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
 
-import server.persistence as persistence
-import server.savelog as savelog
+import server.storage.persistence as persistence
+import server.storage.savelog as savelog
 from engine.savefile import loads
 from ui.i18n import Catalogue
 

@@ -20,7 +20,7 @@ from game_helpers import (
     wait_until,
 )
 
-from server.lobby import LobbyError
+from server.lobby.lobby import LobbyError
 from ui.i18n import Catalogue
 
 SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}

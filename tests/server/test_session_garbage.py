@@ -1,6 +1,6 @@
 """A departed session leaves no reference cycles among the frozen objects.
 
-The server freezes what survives a young collection (server/gc_tuning.py), so a
+The server freezes what survives a young collection (server/transport/gc_tuning.py), so a
 cycle left by a session that has gone waits for a full collection of the whole
 heap (seconds with hundreds of sessions live): RSS grows under churn. Here the
 heap is frozen while the session is live, as the server does, and after it has

@@ -9,7 +9,7 @@ import asyncssh
 import pytest
 
 from server.config import ConfigError, ServerConfig, config_from_mapping, load_config
-from server.hostkey import HOST_KEY_FILENAME, load_or_create_host_key
+from server.transport.hostkey import HOST_KEY_FILENAME, load_or_create_host_key
 
 
 def test_host_key_generated_once_with_mode_0600(tmp_path):

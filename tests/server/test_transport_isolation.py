@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from server.demo_app import DemoApp
 from server.logging_setup import JsonFormatter, TextFormatter, log_event
+from server.transport.demo_app import DemoApp
 
 MARKER: contextvars.ContextVar[str] = contextvars.ContextVar("marker")
 
@@ -116,7 +116,7 @@ async def test_departed_sessions_are_freed(start, open_terminal, wait_until):
     import gc
     import weakref
 
-    from server.session import SSHSession
+    from server.transport.session import SSHSession
 
     apps: weakref.WeakSet[DemoApp] = weakref.WeakSet()
 

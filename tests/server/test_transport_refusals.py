@@ -157,7 +157,7 @@ async def test_same_key_same_fingerprint(start, open_terminal, client_key, infos
 
 
 async def test_username_is_sanitised(start, open_terminal, infos):
-    from server.session import sanitize_text
+    from server.transport.session import sanitize_text
 
     server = await start()
     term = await open_terminal(server, username="ñandú-" + "x" * 200)

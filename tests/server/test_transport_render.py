@@ -8,7 +8,7 @@ import re
 
 import asyncssh
 
-from server.session import color_system_for
+from server.transport.session import color_system_for
 
 
 async def test_pty_client_sees_the_app(start, open_terminal, client_key, infos):
@@ -126,7 +126,7 @@ def test_colour_downgrade_matches_rich():
     from rich.color import ColorSystem
     from rich.style import Style
 
-    from server.colour import make_colour_downgrade
+    from server.transport.colour import make_colour_downgrade
 
     frame = "\x1b[1;38;2;254;166;43;48;2;18;18;18mX\x1b[0m"
     for name, system in (("256", ColorSystem.EIGHT_BIT), ("standard", ColorSystem.STANDARD)):

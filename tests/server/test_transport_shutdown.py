@@ -16,7 +16,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from server.session import ServerStopping
+from server.transport.session import ServerStopping
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ async def test_shutdown_tells_and_closes_every_session_quickly(start, open_termi
 async def test_apps_hear_server_stopping(start, open_terminal):
     heard: list[str] = []
 
-    from server.demo_app import DemoApp
+    from server.transport.demo_app import DemoApp
 
     class Listening(DemoApp):
         def on_server_stopping(self, message: ServerStopping) -> None:
@@ -59,7 +59,7 @@ async def test_apps_hear_server_stopping(start, open_terminal):
 
 
 async def test_a_stuck_app_does_not_hold_up_shutdown(start, open_terminal):
-    from server.demo_app import DemoApp
+    from server.transport.demo_app import DemoApp
 
     class Stubborn(DemoApp):
         async def on_key(self, event) -> None:
@@ -80,7 +80,7 @@ async def test_join_burst_starts_a_few_apps_at_a_time(start, open_terminal):
     running = 0
     peak = 0
 
-    from server.demo_app import DemoApp
+    from server.transport.demo_app import DemoApp
 
     class Counting(DemoApp):
         def on_mount(self) -> None:
@@ -150,8 +150,8 @@ def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, stri
     script = textwrap.dedent(
         f"""
         from server.config import ServerConfig
-        from server.demo_app import demo_app_factory
-        from server.ssh import serve_forever
+        from server.transport.demo_app import demo_app_factory
+        from server.transport.ssh import serve_forever
         raise SystemExit(serve_forever(ServerConfig(port=0, keys_dir={str(tmp_path / "keys")!r}), demo_app_factory))
         """
     )

@@ -1,4 +1,4 @@
-"""ui/cycle_patch.py: Textual's LRU cache and component styles without garbage cycles."""
+"""ui/compat/cycle_patch.py: Textual's LRU cache and component styles without garbage cycles."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textual.cache import LRUCache
 from textual.widget import Widget
 
 import ui  # noqa: F401  (applies the patches)
-from ui import cycle_patch
+from ui.compat import cycle_patch
 
 pytestmark = pytest.mark.skipif(not cycle_patch.ORIGINALS, reason="the patches apply to Textual 8.2.8 only")
 

@@ -1,4 +1,4 @@
-"""ui/strip_patch.py and ui/css_patch.py change how Textual caches, never what it draws.
+"""ui/compat/strip_patch.py and ui/compat/css_patch.py change how Textual caches, never what it draws.
 
 The patched `Strip` methods are compared with Textual's own on random strips
 (wide characters, styles, crops past either end, cuts at and beyond the end),
@@ -23,7 +23,7 @@ from textual.filter import Monochrome
 from textual.strip import Strip
 
 import ui  # noqa: F401  (applies the patches)
-from ui import compositor_patch, css_patch, strip_patch
+from ui.compat import compositor_patch, css_patch, strip_patch
 
 pytestmark = pytest.mark.skipif(
     not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL, reason="the patches apply to Textual 8.2.8 only"
@@ -141,7 +141,7 @@ async def test_partial_updates_send_what_textual_would(monkeypatch, size, player
     from textual._compositor import Compositor
     from ui_helpers import make_app, play_by_keys
 
-    from ui import compositor_patch
+    from ui.compat import compositor_patch
 
     patched = Compositor.render_partial_update
     console = Console(

@@ -253,7 +253,9 @@ class LobbyScreen(Screen):
             if s.kind == "open":
                 line.append(self.L("seat_open"), style="dim")
             else:
-                line.append(s.name, style="bold" if s.you else "")  # a bot's name says "(bot)" (server.lobby.BOT_MARK)
+                line.append(
+                    s.name, style="bold" if s.you else ""
+                )  # a bot's name says "(bot)" (server.lobby.lobby.BOT_MARK)
                 if s.you:
                     line.append(" " + self.L("seat_you"))
                 if s.away:

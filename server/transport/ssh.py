@@ -40,10 +40,10 @@ import asyncssh
 from textual.app import App
 
 from server.config import ServerConfig
-from server.gc_tuning import GcTuner
-from server.hostkey import load_or_create_host_key
 from server.logging_setup import configure_logging, log_event
-from server.session import (
+from server.transport.gc_tuning import GcTuner
+from server.transport.hostkey import load_or_create_host_key
+from server.transport.session import (
     STOPPING_MESSAGE,
     BoundedEnvChannel,
     Identity,

@@ -4,7 +4,7 @@ Shows who is connected (user name, key fingerprint or guest), the terminal
 type, colours and size, the last key pressed and the length of the last
 paste. One Static, nothing animated, no command palette: it costs as little
 as a served app can. Used until the game UI exists;
-``python -m server.demo_app`` serves it on the default port.
+``python -m server.transport.demo_app`` serves it on the default port.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.events import Key, Paste, Resize
 from textual.widgets import Static
 
-from server.session import ServerStopping, SessionInfo
+from server.transport.session import ServerStopping, SessionInfo
 
 
 class DemoApp(App[None]):
@@ -81,6 +81,6 @@ def demo_app_factory(info: SessionInfo) -> DemoApp:
 
 if __name__ == "__main__":  # pragma: no cover - manual use
     from server.config import ServerConfig
-    from server.ssh import serve_forever
+    from server.transport.ssh import serve_forever
 
     raise SystemExit(serve_forever(ServerConfig(), demo_app_factory))

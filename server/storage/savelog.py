@@ -5,7 +5,7 @@ Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
 MessagePack array: first ``LogHead(id, base)``, then one ``LogEntry(seq, command,
 time)`` per applied command. `read_log` stops at the first torn or bad record.
 How the store uses them (and why a log rather than rewriting saves): see
-`server/persistence.py`.
+`server/storage/persistence.py`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 loading a save file as a new table (`citadels serve --load`, the lobby's "Load a
 saved game"), and the table meta files written next to the saves.
 
-A mixin of `server.lobby.Lobby` (which provides `store`, `tables`, `settings`,
+A mixin of `server.lobby.lobby.Lobby` (which provides `store`, `tables`, `settings`,
 `pool`, `clock`, `default_bot`, `problems`, `seat_of` and `_changed`).
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 import msgspec
 
 from engine.savefile import SaveError
-from server.bot_names import bot_style
 from server.logging_setup import log_event
-from server.table import SeatSlot, Table, TableMeta
+from server.tables.bot_names import bot_style
+from server.tables.table import SeatSlot, Table, TableMeta
 
-log = logging.getLogger("citadels.server.lobby")
+log = logging.getLogger("citadels.server.lobby.lobby")
 
 
 class LobbyError(Exception):
@@ -30,7 +30,7 @@ class LobbyError(Exception):
 class SavedGames:
     def resume_saved(self) -> list[Table]:
         """Reload every unfinished game of the saves folder (call once, at start)."""
-        from server.persistence import PersistenceError
+        from server.storage.persistence import PersistenceError
 
         store = self.store
         if store is None:
@@ -106,7 +106,7 @@ class SavedGames:
         """`citadels serve --load FILE` or the lobby's "Load a saved game": the game as a new table.
 
         Its seats keep their keys: each player finds their seat by reconnecting (or from the lobby)."""
-        from server.persistence import read_save_file
+        from server.storage.persistence import read_save_file
 
         save = read_save_file(path)
         table_id = "t" + secrets.token_hex(4)

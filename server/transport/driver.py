@@ -40,7 +40,7 @@ from .colour import make_colour_downgrade
 if TYPE_CHECKING:
     from textual.app import App
 
-log = logging.getLogger("citadels.server.driver")
+log = logging.getLogger("citadels.server.transport.driver")
 
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/ (as LinuxDriver: 1|8|16)
 _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
@@ -73,7 +73,7 @@ class _SessionParser(XTermParser):
 
 
 class ChannelLink(Protocol):
-    """What the driver needs from its SSH session (see server/session.py)."""
+    """What the driver needs from its SSH session (see server/transport/session.py)."""
 
     def send_output(self, data: bytes) -> None: ...
 

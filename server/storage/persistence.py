@@ -72,7 +72,7 @@ from engine.savefile import MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_sa
 from engine.setup import GameConfig
 from engine.state import GameState
 
-# The file formats live in server/savelog.py; re-exported for the store's users.
+# The file formats live in server/storage/savelog.py; re-exported for the store's users.
 from .savelog import (  # noqa: F401
     FINISHED,
     LOG_HEADER,

@@ -49,8 +49,8 @@ def break_app_cycles(app: App[Any]) -> int:
     only they own (animator, timers, signals, render caches, stylesheet),
     which nothing uses after the app has exited, lets reference counting
     free more of it at once. With Textual's cache and component-style cycles
-    gone (``ui.cycle_patch``) and the connection's broken (``server.ssh``,
-    ``server.driver``), nothing of a departed session is left in frozen cycles
+    gone (``ui.compat.cycle_patch``) and the connection's broken (``server.transport.ssh``,
+    ``server.transport.driver``), nothing of a departed session is left in frozen cycles
     (tests/server/test_session_garbage.py). Returns the number of nodes emptied.
     """
     from textual.dom import DOMNode

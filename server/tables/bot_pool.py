@@ -32,7 +32,7 @@ from engine.bots.registry import make_bot
 from engine.commands import Command
 from engine.view import View
 
-log = logging.getLogger("citadels.server.bot_pool")
+log = logging.getLogger("citadels.server.tables.bot_pool")
 
 _view_enc = msgspec.msgpack.Encoder()
 _view_dec = msgspec.msgpack.Decoder(View)

@@ -38,9 +38,9 @@ class GcTuner:
     below; reference counting frees what is not in a cycle.
 
     A departed session is freed by reference counting when it ends
-    (``server.app_cleanup.break_app_cycles`` empties its nodes; the SSH
+    (``server.transport.app_cleanup.break_app_cycles`` empties its nodes; the SSH
     connection's, the socket transport's, the input parser's and Textual's
-    cache and component-style cycles are broken, ``ui.cycle_patch``;
+    cache and component-style cycles are broken, ``ui.compat.cycle_patch``;
     tests/server/test_session_garbage.py). Anything still left in cycles
     among frozen objects needs ``gc.unfreeze()`` + ``gc.collect()``,
     a scan of the whole heap whose pause grows with the live sessions (6.7 s

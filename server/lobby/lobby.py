@@ -7,7 +7,7 @@ reconnecting is put back at its seat (and screen); nobody else can take it.
 Before a table starts, the lobby manages its seats itself (no game state
 exists yet): join, leave, bots in open seats, the creator removing a player.
 Once started, everything about the game goes through the table's actor
-(server/table.py). Sessions in the lobby get a fresh `LobbyUpdate` after
+(server/tables/table.py). Sessions in the lobby get a fresh `LobbyUpdate` after
 changes, coalesced (at most one every `BROADCAST_DELAY` seconds), so a busy
 lobby costs one small message per idle session, not one per change.
 
@@ -33,15 +33,15 @@ from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.editions import OLDER_ONLY
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS, VARIANTS
-from server.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
 from server.config import ServerConfig
-from server.lobby_saves import LobbyError, SavedGames
+from server.lobby.saved_games import LobbyError, SavedGames
 from server.logging_setup import log_event
-from server.seats import lineup_label
-from server.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
+from server.tables.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
+from server.tables.seats import lineup_label
+from server.tables.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow, TableSpec
 
-log = logging.getLogger("citadels.server.lobby")
+log = logging.getLogger("citadels.server.lobby.lobby")
 
 BROADCAST_DELAY = 0.25
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

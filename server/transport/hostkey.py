@@ -16,7 +16,7 @@ import asyncssh
 
 HOST_KEY_FILENAME = "ssh_host_ed25519_key"
 
-log = logging.getLogger("citadels.server.hostkey")
+log = logging.getLogger("citadels.server.transport.hostkey")
 
 
 def host_key_path(keys_dir: str | Path) -> Path:

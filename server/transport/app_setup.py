@@ -10,9 +10,9 @@ from typing import Any
 
 from textual.app import App
 
-from server.app_cleanup import record_nodes_at_shutdown
-from server.driver import SSHDriver
-from server.session_info import SessionInfo
+from server.transport.app_cleanup import record_nodes_at_shutdown
+from server.transport.driver import SSHDriver
+from server.transport.session_info import SessionInfo
 
 
 def _install_print_capture_patch() -> None:
@@ -53,7 +53,7 @@ def prepare_app(app: App[Any], info: SessionInfo, driver_class: Callable[..., SS
     app._citadels_served = True  # type: ignore[attr-defined]
     record_nodes_at_shutdown(app)
     app.driver_class = driver_class  # type: ignore[assignment]
-    # Every served app renders in true colour (see server/driver.py: Rich caches
+    # Every served app renders in true colour (see server/transport/driver.py: Rich caches
     # escape codes per Style, whatever the colour system); the driver converts
     # each frame to the client's colours.
     environ = {"TERM": info.term, "COLORTERM": "truecolor"}

@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncssh
 
-from .config import ServerConfig
+from server.config import ServerConfig
 
 DEFAULT_SIZE = (80, 24)
 
@@ -63,7 +63,7 @@ class BoundedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
 
     asyncssh stores every environment request; this refuses them past a count
     and a size. Instances are made by asyncssh and re-classed in
-    ``server/ssh.py`` (this subclass adds no state of its own besides limits).
+    ``server/transport/ssh.py`` (this subclass adds no state of its own besides limits).
     """
 
     _citadels_max_env_vars = 32

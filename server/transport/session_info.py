@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.app import App
 from textual.message import Message
 
-from .config import ServerConfig
+from server.config import ServerConfig
 
 if TYPE_CHECKING:
     from .session import SSHSession
@@ -63,7 +63,7 @@ class SessionInfo:
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who authenticated a connection (set by server/ssh.py)."""
+    """Who authenticated a connection (set by server/transport/ssh.py)."""
 
     username: str
     key_fingerprint: str | None
@@ -77,7 +77,7 @@ class StartSlot(Protocol):
 
 
 class SessionHost(Protocol):
-    """What a session needs from the server (implemented in server/ssh.py)."""
+    """What a session needs from the server (implemented in server/transport/ssh.py)."""
 
     config: ServerConfig
     app_factory: Callable[[SessionInfo], App[Any]]

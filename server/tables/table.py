@@ -41,8 +41,8 @@ from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, v
 from engine.bots.registry import make_bot
 from server.logging_setup import log_event
 
-# What a table is made of (seats, meta, settings) and the markers it posts: server/seats.py.
-from server.seats import (  # noqa: F401
+# What a table is made of (seats, meta, settings) and the markers it posts: server/tables/seats.py.
+from server.tables.seats import (  # noqa: F401
     BOT_KINDS,
     MAX_CHAT,
     MAX_HISTORY,
@@ -59,7 +59,7 @@ from server.seats import (  # noqa: F401
 )
 from ui.link import ChatLine, CommandRefused, ViewUpdate
 
-log = logging.getLogger("citadels.server.table")
+log = logging.getLogger("citadels.server.tables.table")
 
 
 class Table:
@@ -87,7 +87,7 @@ class Table:
         self.clock = clock
         self.config: GameConfig | None = None
         self.state: Any = None
-        self.save: Any = None  # server.persistence.TableSave
+        self.save: Any = None  # server.storage.persistence.TableSave
         self.phase = "waiting"  # waiting / playing / over / closed
         self.spectators: list[Client] = []
         self.history: list[Any] = []
@@ -526,7 +526,7 @@ class Table:
         if path is None:
             return
         try:
-            from server.persistence import atomic_write
+            from server.storage.persistence import atomic_write
 
             atomic_write(path, msgspec.json.encode(self.meta), durable=False)
         except OSError as e:

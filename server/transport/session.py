@@ -6,7 +6,7 @@ status 1; a shell without a PTY is refused the same way.
 
 Each app is built by the app factory and run with ``run_async(size=(w, h))``
 inside a fresh ``contextvars.Context()``; it draws through
-:class:`server.driver.SSHDriver`. Colours follow the *client* (TERM /
+:class:`server.transport.driver.SSHDriver`. Colours follow the *client* (TERM /
 COLORTERM / NO_COLOR): apps render in true colour and the driver converts each
 frame to the client's colour system (one process cannot render with several
 colour systems: Rich caches escape codes per Style). Textual's process-global
@@ -37,17 +37,17 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 from textual.app import App
 
-from server.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
-from server.app_setup import prepare_app
-from server.client_env import DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for, sanitize_text  # noqa: F401
-from server.driver import SSHDriver
 from server.logging_setup import log_event
-from server.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
+from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
+from server.transport.app_setup import prepare_app
+from server.transport.client_env import DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for, sanitize_text  # noqa: F401
+from server.transport.driver import SSHDriver
+from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
 
 if TYPE_CHECKING:
-    from server.driver import DriverLimits
+    from server.transport.driver import DriverLimits
 
-log = logging.getLogger("citadels.server.session")
+log = logging.getLogger("citadels.server.transport.session")
 
 NO_PTY_MESSAGE = "This server only offers an interactive game: connect with a terminal (ssh -t)."
 EXEC_MESSAGE = "This server does not run commands: connect without one (ssh -p PORT HOST)."

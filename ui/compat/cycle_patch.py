@@ -1,7 +1,7 @@
 """Fewer garbage cycles from two Textual internals (Textual 8.2.8, pinned).
 
 A server keeps hundreds of apps in one process and freezes what survives a
-young collection (``server.gc_tuning``): a cycle that becomes garbage after
+young collection (``server.transport.gc_tuning``): a cycle that becomes garbage after
 that waits for a full collection of the whole heap, a pause of seconds. Two
 of Textual's internals made such cycles all the time:
 
@@ -19,8 +19,8 @@ of Textual's internals made such cycles all the time:
   node, so they end with the rules a new one would get (a test compares with
   Textual's method); the widget is refreshed when they changed, as before.
 
-With the asyncssh and input-parser cycles broken too (server/ssh.py,
-server/driver.py), a departed lobby session left 380 objects in frozen cycles
+With the asyncssh and input-parser cycles broken too (server/transport/ssh.py,
+server/transport/driver.py), a departed lobby session left 380 objects in frozen cycles
 before and none after (in-process probe, 2026-11-22); under churn with 300
 players seated, RSS stays flat (docs/server.md). With any other Textual
 version ``apply`` does nothing (the stock methods are correct, only leakier).

@@ -1,0 +1,1 @@
+"""Storage on disk: each table's command log and snapshot, atomic writes, exports."""
