@@ -34,6 +34,7 @@ from server.tables.table import Displaced, Table, Toast
 from server.transport.session import ServerStopping, SessionInfo
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
+from ui.compat.served_app import queued_messages
 from ui.link import ChatLine, CommandRefused, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
 from ui.log_text import LogWriter
@@ -102,8 +103,7 @@ class PlayerSession:
             message = LeaveTable(self.gen, message.text)
         elif isinstance(message, (ViewUpdate, CommandRefused, ChatLine)):
             message.gen = self.gen  # type: ignore[attr-defined]
-        queue = getattr(app, "_message_queue", None)
-        if queue is not None and queue.qsize() > MAX_QUEUED_MESSAGES:
+        if queued_messages(app) > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
             self.info.close("Your connection is too slow to follow the game; please reconnect.")
             return

@@ -1,4 +1,5 @@
-"""ui/widgets/line_frame.py draws a line widget's border and padding as Textual's `StylesCache` would.
+"""ui/widgets/line_frame.py (with ui/compat/line_styles.py) draws a line widget's border and padding
+as Textual's `StylesCache` would.
 
 Every `render_lines` call of every line widget during played games (compact and
 roomy screens, NO_COLOR, the help and score screens on top, the lower panel
@@ -15,7 +16,11 @@ import pytest
 from textual.widget import Widget
 from ui_helpers import make_app, play_by_keys
 
+from ui import compat
 from ui.widgets.line_widget import LineWidget
+
+if not compat.patched():  # never skipped: these tests are what makes a Textual version verified
+    pytest.fail(compat.unverified_message(__name__), pytrace=False)
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,11 @@ from textual.filter import Monochrome
 from textual.strip import Strip
 
 import ui  # noqa: F401  (applies the patches)
+from ui import compat
 from ui.compat import compositor_patch, css_patch, strip_patch
 
-pytestmark = pytest.mark.skipif(
-    not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL, reason="the patches apply to Textual 8.2.8 only"
-)
+if not compat.patched():  # never skipped: these tests are what makes a Textual version verified
+    pytest.fail(compat.unverified_message(__name__), pytrace=False)
 
 
 class StockStrip(Strip):
@@ -140,8 +140,6 @@ async def test_partial_updates_send_what_textual_would(monkeypatch, size, player
     from rich.console import Console
     from textual._compositor import Compositor
     from ui_helpers import make_app, play_by_keys
-
-    from ui.compat import compositor_patch
 
     patched = Compositor.render_partial_update
     console = Console(

@@ -1,9 +1,21 @@
 """Freeing an ended session's app without a full garbage collection.
 
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`;
+tests/server/test_session_garbage.py: nothing of a departed session is left in
+frozen cycles, in the lobby or at a table).
+
 Apps hold reference cycles (widgets, styles, timers, render caches); with the
 heap frozen for speed, a departed session's cycles would wait for a full
 collection. `break_app_cycles` empties the app's nodes and the objects only
-they own, so reference counting frees most of it at once.
+they own, so reference counting frees most of it at once. It knows Textual's
+insides: the app's registry, screen stacks and installed screens, its
+`_close_all` (to list the nodes before shutdown forgets them), the private
+classes it owns (animator, styles cache, node lists, queues, compositor) and
+the links of `LRUCache`.
+
+Upstream: an app could drop its nodes' references to each other when it has
+shut down (children, styles, message queues), which is what this does from
+outside.
 """
 
 from __future__ import annotations
@@ -179,6 +191,3 @@ def _clear_owned(value: Any, depth: int = 6, seen: set[int] | None = None, nodes
                 obj_dict.clear()
                 continue
         stack.extend((child, level - 1) for child in children)
-
-
-# --------------------------------------------------------------------- session

@@ -1,4 +1,7 @@
-"""Lighter `textual.strip.Strip` caches (Textual 8.2.8, pinned in pyproject.toml).
+"""Lighter `textual.strip.Strip` caches.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_textual_patches.py
+compares every patched method with Textual's own on random strips).
 
 Every `Strip` made by Textual builds seven `FIFOCache` objects in
 `__init__` (crop, style, filter, divide, length, crop-extend, offsets), used
@@ -14,8 +17,12 @@ cycle per strip that only a full collection frees.
 behave the same (same results, same cache sizes, first-in first-out) but make
 a cache (a plain dict in the same slot) only when a method first stores
 something, and never cache a strip in itself. Applied once, when `ui` is
-imported; with any other Textual version it does nothing (the stock classes
-are correct, only heavier).
+imported on a verified Textual (`ui.compat.apply`); on any other, Textual's
+own classes are used (correct, only heavier).
+
+Upstream: `Strip.__init__` could set its cache slots to None and each method
+create its `FIFOCache` on first store; `divide` and `adjust_cell_length`
+should not cache a result that is the strip itself.
 """
 
 from __future__ import annotations
@@ -23,13 +30,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import textual
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-PATCHED_FOR = "8.2.8"
+from ui.compat import check_verified
 
 
 def _put(cache: dict, key: Any, value: Any, maxsize: int) -> None:
@@ -226,11 +232,10 @@ ORIGINALS: dict[str, Any] = {}  # Textual's own methods, for tests comparing the
 
 
 def apply() -> bool:
-    """Patch `Strip` (once); False when the installed Textual is not the one this was written for."""
+    """Patch `Strip` (once); raises `UnverifiedTextual` on a Textual this was not verified with."""
     if getattr(Strip, "_citadels_light_caches", False):
         return True
-    if textual.__version__ != PATCHED_FOR:
-        return False
+    check_verified(__name__)
     for name, fn in _METHODS.items():
         ORIGINALS[name] = getattr(Strip, name)
         fn.__doc__ = getattr(Strip, name).__doc__
