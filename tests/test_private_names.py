@@ -1,0 +1,102 @@
+"""Private Textual and asyncssh names are used only in their compat homes.
+
+.ci/private_names.py walks the product code's syntax trees (ui/, server/, cli/, engine/) for
+imports of private modules, attributes and overrides of names the frameworks define, and
+strings naming private modules. Textual's belong in ui/compat/, asyncssh's in
+server/transport/compat.py. PENDING lists the uses in the transport files another change
+is rewriting now: they move to server/transport/compat.py after it lands, and this list
+must shrink to nothing (an entry that no longer matches fails too).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOMES = {"textual": ("ui/compat/",), "asyncssh": ("server/transport/compat.py",)}
+
+# Reviewed: our own names that a framework also defines, on receivers other than `self`.
+OURS = {
+    ("server/transport/ssh.py", "_start"),  # Server._start, our own method
+}
+
+# (path, framework, name): uses in the files t18-transport is changing (driver, SSH server,
+# sessions, client environment), to move into server/transport/compat.py (asyncssh) and
+# ui/compat/ (Textual) once that work has merged.
+PENDING = {
+    ("server/transport/client_env.py", "asyncssh", "BoundedEnvChannel._process_env_request"),
+    ("server/transport/client_env.py", "asyncssh", "_env"),
+    ("server/transport/driver.py", "textual", "textual._xterm_parser"),
+    ("server/transport/driver.py", "textual", "_parse_extended_key"),
+    ("server/transport/driver.py", "textual", "_SessionParser._parse_extended_key"),
+    ("server/transport/driver.py", "textual", "_loop"),
+    ("server/transport/driver.py", "asyncssh", "_loop"),  # the same attribute: Textual's Driver._loop
+    ("server/transport/driver.py", "textual", "_mouse"),
+    ("server/transport/driver.py", "textual", "_gen"),
+    ("server/transport/driver.py", "textual", "_message_queue"),
+    ("server/transport/driver.py", "textual", "_timeout_time"),
+    ("server/transport/session.py", "asyncssh", "_transport"),
+    ("server/transport/ssh.py", "asyncssh", "_recv_handler"),
+    ("server/transport/ssh.py", "asyncssh", "_transport"),
+    ("server/transport/ssh.py", "textual", "textual._styles_cache"),
+}
+
+
+def _scanner():
+    spec = importlib.util.spec_from_file_location("private_names", ROOT / ".ci" / "private_names.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["private_names"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_private_framework_names_live_in_the_compat_homes():
+    scanner = _scanner()
+    uses = scanner.scan([ROOT / p for p in scanner.DEFAULT_PATHS], ROOT)
+    assert any(u.path.startswith("ui/compat/") for u in uses)  # the scan finds what is there
+    outside = []
+    pending_seen: Counter[tuple[str, str, str]] = Counter()
+    for use in uses:
+        if use.path.startswith(HOMES[use.framework]) or (use.path, use.name) in OURS:
+            continue
+        key = (use.path, use.framework, use.name)
+        if key in PENDING:
+            pending_seen[key] += 1
+            continue
+        outside.append(str(use))
+    assert outside == [], "private framework names outside ui/compat/ and server/transport/compat.py"
+    stale = sorted(PENDING - set(pending_seen))
+    assert stale == [], f"no longer used there: remove from PENDING {stale}"
+
+
+def test_the_scan_sees_each_kind_of_use(tmp_path):
+    scanner = _scanner()
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import textual._compositor\n"
+        "from textual.app import _NullFile\n"
+        "from asyncssh import SSHServerChannel\n"
+        "import textual.app as textual_app\n"
+        "textual_app.redirect_stdout = print\n"
+        "def f(app, chan):\n"
+        "    app._registry.clear()\n"
+        "    getattr(app, '_screen_stacks')\n"
+        "    return chan._env, 'textual._node_list.NodeList'\n"
+        "class C(SSHServerChannel):\n"
+        "    def _process_env_request(self, packet): ...\n"
+    )
+    found = {(u.kind, u.name) for u in scanner.scan([sample], tmp_path)}
+    assert found >= {
+        ("import", "textual._compositor"),
+        ("import", "textual.app._NullFile"),
+        ("attribute", "_registry"),
+        ("getattr", "_screen_stacks"),
+        ("attribute", "_env"),
+        ("module-string", "textual._node_list.NodeList"),
+        ("override", "C._process_env_request"),
+        ("patch", "textual_app.redirect_stdout"),
+    }, found
