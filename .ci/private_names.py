@@ -26,6 +26,7 @@ Prints one line per use, `path:line: framework kind name`, and exits 0; `--json`
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import json
 import sys
@@ -251,13 +252,20 @@ def _runtime_class(path: str, name: str) -> type | None:
     return found if isinstance(found, type) else None
 
 
-def scan(paths: Iterable[Path], root: Path = ROOT) -> list[Use]:
+@functools.cache
+def _framework_definitions() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Every private name each framework defines, and its private methods (parsed once per process)."""
     framework_names: dict[str, set[str]] = {}
     framework_methods: dict[str, set[str]] = {}
     for framework in FRAMEWORKS:
         names, methods = _defined_names(_python_files([_package_dir(framework)]))
         framework_names[framework] = names
         framework_methods[framework] = methods
+    return framework_names, framework_methods
+
+
+def scan(paths: Iterable[Path], root: Path = ROOT) -> list[Use]:
+    framework_names, framework_methods = _framework_definitions()
     all_ours = _python_files(root / p for p in DEFAULT_PATHS)
     ours, _ = _defined_names(all_ours)
     uses: list[Use] = []

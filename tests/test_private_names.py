@@ -10,6 +10,7 @@ must shrink to nothing (an entry that no longer matches fails too).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from collections import Counter
@@ -45,6 +46,7 @@ PENDING = {
 }
 
 
+@functools.cache
 def _scanner():
     spec = importlib.util.spec_from_file_location("private_names", ROOT / ".ci" / "private_names.py")
     assert spec is not None and spec.loader is not None

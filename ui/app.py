@@ -52,8 +52,10 @@ class CitadelsApp(App):
         self._writer = LogWriter(self.cat, None)
         self._scores_shown = False
         self.table: TableScreen = (
-            TableScreen(self.cat, show_chat=self.options.show_chat) if self.TABLE_SCREEN_AT_START else None
-        )  # type: ignore[assignment]
+            TableScreen(self.cat, show_chat=self.options.show_chat)  # type: ignore[assignment]
+            if self.TABLE_SCREEN_AT_START
+            else None
+        )
 
     # --- life cycle --------------------------------------------------------------------
     def get_default_screen(self) -> TableScreen:

@@ -28,7 +28,7 @@ from typing import Any
 
 def break_transport_cycles() -> None:
     """Socket transports drop their bound write callback once their connection is lost (once per process)."""
-    transport_class: Any = selector_events._SelectorSocketTransport
+    transport_class: Any = selector_events._SelectorSocketTransport  # type: ignore[attr-defined]
     if getattr(transport_class, "_citadels_no_write_cycle", False):
         return
     call_connection_lost = transport_class._call_connection_lost

@@ -16,8 +16,8 @@ import ui  # noqa: F401  (applies the patches)
 from ui import compat
 from ui.compat import cycle_patch
 
-if not compat.patched():  # never skipped: these tests are what makes a Textual version verified
-    pytest.fail(compat.unverified_message(__name__), pytrace=False)
+if "cycle_patch" not in compat.apply():  # never skipped: these tests are what makes a Textual version verified
+    pytest.fail(compat.why_not_applied("cycle_patch"), pytrace=False)
 
 
 class StockLRU(LRUCache):

@@ -11,6 +11,12 @@ Each module says what it changes, why, and the Textual versions it was verified 
   no process-wide task factory).
 - `app_teardown`: an ended app's objects freed by reference counting.
 
+`line_frames` is not a patch of Textual: it lets our line widgets frame their own lines
+(`ui/widgets/line_frame.py` with `line_styles`), so it is applied and counted like one.
+
+For measurements only, `CITADELS_WITHOUT_PATCHES=strip_patch,line_frames` (any of `PATCHES`)
+leaves those out, and says so on stderr (benchmarks/compat_effect.py; docs/compat.md).
+
 Versions. `VERIFIED_TEXTUAL` lists the Textual releases every module here was verified with
 (their tests: tests/ui/test_textual_patches.py, test_cycle_patch.py, test_line_frame.py,
 tests/server/test_session_garbage.py, and the snapshots). `import ui` calls `apply()`:
@@ -25,9 +31,15 @@ tests/server/test_session_garbage.py, and the snapshots). `import ui` calls `app
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
+
 import textual
 
 VERIFIED_TEXTUAL = ("8.2.8",)
+PATCHES = ("strip_patch", "css_patch", "compositor_patch", "cycle_patch", "line_frames")
+WITHOUT_ENV = "CITADELS_WITHOUT_PATCHES"
 
 _applied: list[str] = []
 
@@ -63,17 +75,42 @@ def apply() -> tuple[str, ...]:
     """Apply every patch (once) on a verified Textual; on any other, none. Returns the patches applied."""
     if _applied or not verified():
         return tuple(_applied)
-    from . import compositor_patch, css_patch, cycle_patch, strip_patch
-
-    for patch in (strip_patch, css_patch, compositor_patch, cycle_patch):
-        patch.apply()
-        _applied.append(patch.__name__.rsplit(".", 1)[-1])
+    without = _without()
+    for name in PATCHES:
+        if name in without:
+            continue
+        if name != "line_frames":
+            importlib.import_module(f"{__name__}.{name}").apply()
+        _applied.append(name)
+    if without:
+        left_out = ", ".join(sorted(without))
+        print(f"{WITHOUT_ENV}: Textual runs without {left_out} (for measurements only)", file=sys.stderr)
     return tuple(_applied)
 
 
+def _without() -> set[str]:
+    names = {n.strip() for n in os.environ.get(WITHOUT_ENV, "").split(",") if n.strip()}
+    unknown = names - set(PATCHES)
+    if unknown:
+        raise ValueError(f"{WITHOUT_ENV}: unknown {sorted(unknown)}; the patches are {', '.join(PATCHES)}")
+    return names
+
+
 def patched() -> bool:
-    """True once `apply()` has patched Textual: line widgets may frame their own lines."""
+    """True once `apply()` has patched Textual (on a verified version)."""
     return bool(_applied)
+
+
+def why_not_applied(name: str) -> str:
+    """Why the patch `name` is not applied: the version, or the measurement switch."""
+    if not verified():
+        return unverified_message(name)
+    return f"{name}: left out by {WITHOUT_ENV}={os.environ.get(WITHOUT_ENV, '')}"
+
+
+def frames_lines() -> bool:
+    """True when line widgets frame their own lines (`line_frames`), False: Textual's `render_lines`."""
+    return "line_frames" in _applied
 
 
 def check_verified(name: str) -> None:

@@ -40,9 +40,9 @@ def record_nodes_at_shutdown(app: App[Any]) -> None:
             for screen in stack:
                 nodes.append(screen)
                 nodes.extend(screen.walk_children(with_self=False))
-        for screen in app._installed_screens.values():
-            if not callable(screen) or hasattr(screen, "walk_children"):
-                nodes.append(screen)
+        for installed in app._installed_screens.values():
+            if not callable(installed) or hasattr(installed, "walk_children"):
+                nodes.append(installed)
         app._citadels_nodes = nodes  # type: ignore[attr-defined]
         await close_all()
 

@@ -18,7 +18,7 @@ Doing it as Textual would takes Textual's own pieces, which are private:
 - the terminal theme of an `ANSIToTruecolor` filter, to tell filters apart;
 - `Widget._styles_cache.clear()`, when a widget goes back to Textual's styling.
 
-Used only when `ui.compat.patched()` (a verified Textual): on another version
+Used only when `ui.compat.frames_lines()` (a verified Textual): on another version
 line widgets draw through `Widget.render_lines` and nothing here runs. Private
 modules are imported inside the functions, so importing this is safe anywhere.
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -54,14 +55,11 @@ _served: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 _guarded_loops: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
-class NullFile:
-    """A file-like where writes go nowhere (a served app's console writes through the driver)."""
+class NullFile(io.StringIO):
+    """A text file where writes go nowhere (a served app's console writes through the driver)."""
 
     def write(self, text: str) -> int:
         return len(text)
-
-    def flush(self) -> None:
-        pass
 
     def isatty(self) -> bool:
         return True
@@ -123,6 +121,6 @@ def _install_print_capture_patch() -> None:
 
         return redirect
 
-    textual_app.redirect_stdout = wrap(textual_app.redirect_stdout)  # type: ignore[attr-defined]
-    textual_app.redirect_stderr = wrap(textual_app.redirect_stderr)  # type: ignore[attr-defined]
+    for name in ("redirect_stdout", "redirect_stderr"):
+        setattr(textual_app, name, wrap(getattr(textual_app, name)))
     textual_app._citadels_print_patch = True  # type: ignore[attr-defined]

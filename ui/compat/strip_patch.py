@@ -37,6 +37,9 @@ from textual.strip import Strip
 
 from ui.compat import check_verified
 
+# A `Strip` whose cache slots hold a plain dict or None (Textual types them as its FIFOCache).
+_Strip = Any
+
 
 def _put(cache: dict, key: Any, value: Any, maxsize: int) -> None:
     if len(cache) >= maxsize:
@@ -44,7 +47,7 @@ def _put(cache: dict, key: Any, value: Any, maxsize: int) -> None:
     cache[key] = value
 
 
-def __init__(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
+def __init__(self: _Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
     self._segments = list(segments)
     self._cell_length = cell_length
     self._divide_cache = None
@@ -59,7 +62,7 @@ def __init__(self: Strip, segments: Iterable[Segment], cell_length: int | None =
     self._cell_count = None
 
 
-def adjust_cell_length(self: Strip, cell_length: int, style: Style | None = None) -> Strip:
+def adjust_cell_length(self: _Strip, cell_length: int, style: Style | None = None) -> Strip:
     current = self.cell_length
     if current == cell_length:
         return self
@@ -90,7 +93,7 @@ def adjust_cell_length(self: Strip, cell_length: int, style: Style | None = None
     return strip
 
 
-def apply_filter(self: Strip, filter: Any, background: Any) -> Strip:
+def apply_filter(self: _Strip, filter: Any, background: Any) -> Strip:
     key = (filter, background)
     cache = self._filter_cache
     if cache is not None and (cached := cache.get(key)) is not None:
@@ -102,7 +105,7 @@ def apply_filter(self: Strip, filter: Any, background: Any) -> Strip:
     return strip
 
 
-def crop_extend(self: Strip, start: int, end: int, style: Style | None) -> Strip:
+def crop_extend(self: _Strip, start: int, end: int, style: Style | None) -> Strip:
     key = (start, end, style)
     cache = self._crop_extend_cache
     if cache is not None and (cached := cache.get(key)) is not None:
@@ -115,7 +118,7 @@ def crop_extend(self: Strip, start: int, end: int, style: Style | None) -> Strip
     return strip
 
 
-def crop(self: Strip, start: int, end: int | None = None) -> Strip:
+def crop(self: _Strip, start: int, end: int | None = None) -> Strip:
     start = max(0, start)
     length = self.cell_length
     end = length if end is None else min(length, end)
@@ -165,7 +168,7 @@ def crop(self: Strip, start: int, end: int | None = None) -> Strip:
     return strip
 
 
-def divide(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
+def divide(self: _Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     length = self.cell_length
     cuts = [cut for cut in cuts if cut <= length]
     if cuts == [length]:
@@ -186,7 +189,7 @@ def divide(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     return strips
 
 
-def apply_style(self: Strip, style: Style) -> Strip:
+def apply_style(self: _Strip, style: Style) -> Strip:
     cache = self._style_cache
     if cache is not None and (cached := cache.get(style)) is not None:
         return cached
@@ -197,7 +200,7 @@ def apply_style(self: Strip, style: Style) -> Strip:
     return strip
 
 
-def apply_offsets(self: Strip, x: int, y: int) -> Strip:
+def apply_offsets(self: _Strip, x: int, y: int) -> Strip:
     key = (x, y)
     cache = self._offsets_cache
     if cache is not None and (cached := cache.get(key)) is not None:

@@ -125,7 +125,7 @@ class Catalogue:
             return False
         self.edition = edition
         self._pre = "" if edition == "2016" else edition + ":"
-        self._names: dict[str, str] = {}  # card names in this edition and language, as asked
+        self._names = {}  # card names in this edition and language, as asked
         self.key = self.lang if edition == "2016" else f"{self.lang}/{edition}"
         return True
 

@@ -23,7 +23,7 @@ is made. A widget with an effect this module does not draw (tint, opacity, text
 opacity, outline, hatch), or with a line filter it does not know, is left to
 Textual. tests/ui/test_line_frame.py compares both on every frame of played
 games. What this takes of Textual's internals is in `ui.compat.line_styles`
-(frames are used only on a Textual verified with it, `ui.compat.patched()`).
+(frames are used only on a Textual verified with it, `ui.compat.frames_lines()`).
 """
 
 from __future__ import annotations

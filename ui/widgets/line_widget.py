@@ -123,7 +123,7 @@ class LineWidget(Widget):
         return entry
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        if not compat.patched():  # a Textual not verified with our frames: its own styling
+        if not compat.frames_lines():  # a Textual not verified with our frames: its own styling
             return super().render_lines(crop)
         key = frame_key(self)
         if key is None:  # an effect the frame does not draw: Textual's own styling
