@@ -19,7 +19,7 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, delete, exists, func, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import names
@@ -40,10 +40,11 @@ def _player(row) -> Player:
 
 
 _PLAYER_COLS = (players.c.id, players.c.name, players.c.kind, players.c.bot_kind, players.c.created_at)
+_GET_PLAYER = select(*_PLAYER_COLS).where(players.c.id == bindparam("pid"))  # built once: profiles ask often
 
 
 def get_player(conn: Connection, player_id: int) -> Player | None:
-    row = conn.execute(select(*_PLAYER_COLS).where(players.c.id == player_id)).first()
+    row = conn.execute(_GET_PLAYER, {"pid": player_id}).first()
     return _player(row) if row else None
 
 

@@ -8,7 +8,7 @@ ordinal), equal ratings sharing a place, and the asking player's own row.
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, and_, case, func, select
+from sqlalchemy import Connection, and_, bindparam, case, func, select
 
 from .accounts import get_player
 from .records import (
@@ -26,52 +26,81 @@ HISTORY_POINTS = 30  # rating points shown per family (the latest)
 FAVOURITES = 3
 MAX_ROWS = 100
 
+# The statements are built once: building a SQLAlchemy statement costs more than running these
+# indexed queries (measured by benchmarks/db_queries.py), so each call only binds its values.
+_r2 = ratings.alias("r2")
+_PLACE = (
+    select(func.count()).select_from(_r2).where(_r2.c.family == ratings.c.family, _r2.c.ordinal > ratings.c.ordinal)
+).scalar_subquery()
+_OF = select(func.count()).select_from(_r2).where(_r2.c.family == ratings.c.family).scalar_subquery()
+
+_BY_FAMILY = (
+    select(
+        games.c.family,
+        func.count().label("games"),
+        func.sum(case((game_seats.c.winner, 1), else_=0)).label("wins"),
+        func.avg(game_seats.c.score).label("avg"),
+    )
+    .join(games, games.c.id == game_seats.c.game_id)
+    .where(game_seats.c.player_id == bindparam("pid"))
+    .group_by(games.c.family)
+)
+_RATINGS = select(
+    ratings.c.family,
+    ratings.c.ordinal,
+    ratings.c.mu,
+    ratings.c.sigma,
+    ratings.c.games,
+    ratings.c.wins,
+    (_PLACE + 1).label("place"),
+    _OF.label("of"),
+).where(ratings.c.player_id == bindparam("pid"))
+_HISTORY = (
+    select(rating_history.c.game_id, rating_history.c.at, rating_history.c.ordinal)
+    .where(rating_history.c.player_id == bindparam("pid"), rating_history.c.family == bindparam("family"))
+    .order_by(rating_history.c.at.desc(), rating_history.c.game_id.desc())
+    .limit(bindparam("points"))
+)
+_TIMES = func.sum(seat_characters.c.times).label("times")
+_FAVOURITES = (
+    select(seat_characters.c.character, _TIMES)
+    .join(
+        game_seats,
+        and_(game_seats.c.game_id == seat_characters.c.game_id, game_seats.c.seat == seat_characters.c.seat),
+    )
+    .where(game_seats.c.player_id == bindparam("pid"))
+    .group_by(seat_characters.c.character)
+    .order_by(_TIMES.desc(), seat_characters.c.character)
+    .limit(FAVOURITES)
+)
+
 
 def display_name(name: str | None, player_id: int) -> str:
     return name if name else f"#{player_id}"
 
 
-def _place(conn: Connection, family: str, rating: float) -> int:
-    higher = conn.execute(
-        select(func.count()).select_from(ratings).where(ratings.c.family == family, ratings.c.ordinal > rating)
-    ).scalar_one()
-    return higher + 1
-
-
-def _rated_players(conn: Connection, family: str) -> int:
-    return conn.execute(select(func.count()).select_from(ratings).where(ratings.c.family == family)).scalar_one()
+def _family_order(family: str) -> int:
+    return FAMILIES.index(family) if family in FAMILIES else len(FAMILIES)
 
 
 def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> Profile | None:
     player = get_player(conn, player_id)
     if player is None:
         return None
-    by_family = [
-        FamilyStats(family=r.family, games=r.games, wins=int(r.wins or 0), average_score=round(float(r.avg or 0), 2))
-        for r in conn.execute(
-            select(
-                games.c.family,
-                func.count().label("games"),
-                func.sum(case((game_seats.c.winner, 1), else_=0)).label("wins"),
-                func.avg(game_seats.c.score).label("avg"),
+    by_family = sorted(
+        (
+            FamilyStats(
+                family=r.family, games=r.games, wins=int(r.wins or 0), average_score=round(float(r.avg or 0), 2)
             )
-            .join(games, games.c.id == game_seats.c.game_id)
-            .where(game_seats.c.player_id == player_id)
-            .group_by(games.c.family)
-        )
-    ]
-    by_family.sort(key=lambda f: FAMILIES.index(f.family) if f.family in FAMILIES else len(FAMILIES))
+            for r in conn.execute(_BY_FAMILY, {"pid": player_id})
+        ),
+        key=lambda f: _family_order(f.family),
+    )
     total = sum(f.games for f in by_family)
     wins = sum(f.wins for f in by_family)
     average = round(sum(f.average_score * f.games for f in by_family) / total, 2) if total else 0.0
-    rated: list[FamilyRating] = []
-    history: dict[str, list[RatingPoint]] = {}
-    for r in conn.execute(
-        select(
-            ratings.c.family, ratings.c.ordinal, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins
-        ).where(ratings.c.player_id == player_id)
-    ):
-        rated.append(
+    rated = sorted(
+        (
             FamilyRating(
                 family=r.family,
                 rating=r.ordinal,
@@ -79,32 +108,22 @@ def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> P
                 sigma=r.sigma,
                 games=r.games,
                 wins=r.wins,
-                place=_place(conn, r.family, r.ordinal),
-                of=_rated_players(conn, r.family),
+                place=r.place,
+                of=r.of,
             )
-        )
-        latest = conn.execute(
-            select(rating_history.c.game_id, rating_history.c.at, rating_history.c.ordinal)
-            .where(rating_history.c.player_id == player_id, rating_history.c.family == r.family)
-            .order_by(rating_history.c.at.desc(), rating_history.c.game_id.desc())
-            .limit(points)
-        ).all()
-        history[r.family] = [RatingPoint(game_id=h.game_id, at=h.at, rating=h.ordinal) for h in reversed(latest)]
-    rated.sort(key=lambda f: FAMILIES.index(f.family) if f.family in FAMILIES else len(FAMILIES))
-    times = func.sum(seat_characters.c.times).label("times")
+            for r in conn.execute(_RATINGS, {"pid": player_id})
+        ),
+        key=lambda f: _family_order(f.family),
+    )
+    history = {
+        r.family: [
+            RatingPoint(game_id=h.game_id, at=h.at, rating=h.ordinal)
+            for h in reversed(conn.execute(_HISTORY, {"pid": player_id, "family": r.family, "points": points}).all())
+        ]
+        for r in rated
+    }
     favourites = [
-        CharacterCount(character=r.character, times=int(r.times))
-        for r in conn.execute(
-            select(seat_characters.c.character, times)
-            .join(
-                game_seats,
-                and_(game_seats.c.game_id == seat_characters.c.game_id, game_seats.c.seat == seat_characters.c.seat),
-            )
-            .where(game_seats.c.player_id == player_id)
-            .group_by(seat_characters.c.character)
-            .order_by(times.desc(), seat_characters.c.character)
-            .limit(FAVOURITES)
-        )
+        CharacterCount(character=r.character, times=int(r.times)) for r in conn.execute(_FAVOURITES, {"pid": player_id})
     ]
     return Profile(
         player=player,
@@ -118,13 +137,19 @@ def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> P
     )
 
 
-_ROW_COLS = (
-    ratings.c.player_id,
-    players.c.name,
-    players.c.kind,
-    ratings.c.ordinal,
-    ratings.c.games,
-    ratings.c.wins,
+_BOARD_COLS = (ratings.c.player_id, players.c.name, players.c.kind, ratings.c.ordinal, ratings.c.games, ratings.c.wins)
+_TOP = (
+    select(*_BOARD_COLS)
+    .join(players, players.c.id == ratings.c.player_id)
+    .where(ratings.c.family == bindparam("family"))
+    .order_by(ratings.c.ordinal.desc(), ratings.c.player_id)
+    .limit(bindparam("limit"))
+)
+_COUNT = select(func.count()).select_from(ratings).where(ratings.c.family == bindparam("family"))
+_MINE = (
+    select(*_BOARD_COLS, (_PLACE + 1).label("place"))
+    .join(players, players.c.id == ratings.c.player_id)
+    .where(ratings.c.family == bindparam("family"), ratings.c.player_id == bindparam("pid"))
 )
 
 
@@ -142,23 +167,14 @@ def _row(r, place: int) -> LeaderboardRow:
 
 def leaderboard(conn: Connection, family: str, limit: int = 20, you: int | None = None) -> Leaderboard:
     limit = max(1, min(limit, MAX_ROWS))
-    found = conn.execute(
-        select(*_ROW_COLS)
-        .join(players, players.c.id == ratings.c.player_id)
-        .where(ratings.c.family == family)
-        .order_by(ratings.c.ordinal.desc(), ratings.c.player_id)
-        .limit(limit)
-    ).all()
+    found = conn.execute(_TOP, {"family": family, "limit": limit}).all()
     rows: list[LeaderboardRow] = []
     for i, r in enumerate(found):
         tied = i and found[i - 1].ordinal == r.ordinal
         rows.append(_row(r, rows[-1].place if tied else i + 1))
     mine = next((row for row in rows if row.player_id == you), None)
     if you is not None and mine is None:
-        r = conn.execute(
-            select(*_ROW_COLS)
-            .join(players, players.c.id == ratings.c.player_id)
-            .where(ratings.c.family == family, ratings.c.player_id == you)
-        ).first()
-        mine = _row(r, _place(conn, family, r.ordinal)) if r else None
-    return Leaderboard(family=family, rows=rows, players=_rated_players(conn, family), you=mine)
+        r = conn.execute(_MINE, {"family": family, "pid": you}).first()
+        mine = _row(r, r.place) if r else None
+    players_n = len(rows) if len(rows) < limit else conn.execute(_COUNT, {"family": family}).scalar_one()
+    return Leaderboard(family=family, rows=rows, players=players_n, you=mine)
