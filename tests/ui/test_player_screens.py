@@ -294,3 +294,37 @@ def test_leaderboard_snapshot(snap_compare, lang, size):
 @pytest.mark.parametrize("lang", LANGS)
 def test_my_games_snapshot(snap_compare, lang, size):
     assert snap_compare(games_app(lang), terminal_size=size)
+
+
+# -- from a real players database -----------------------------------------------------------------
+
+
+async def test_the_screens_show_a_real_database(tmp_path):
+    from cli.sim_cmd import SimRecorder
+    from engine.sim import run as simulate
+    from server.players.screens_data import games_data, leaderboard_data, profile_data
+
+    recorder = SimRecorder(f"sqlite:///{tmp_path / 'players.sqlite3'}")
+    simulate(3, 6, seed=5, seats=["normal", "easy", "random"], on_game=recorder, check_every=False)
+    store = recorder.store
+    normal = store.find_player("normal")
+    prof = profile_data(store.profile(normal.id), you=normal.id)
+    assert prof.games == 6 and prof.bot and prof.you and prof.ratings[0].family == "2016"
+    assert len(prof.ratings[0].history) == 6
+    board = leaderboard_data(store.leaderboard("2016", you=normal.id), you=normal.id)
+    assert board.rows[0].name == "normal" and board.rows[0].you
+    games = games_data(store.games(player_id=normal.id, limit=4), limit=4)
+    assert games.more and len(games.rows) == 4 and all(g.yours is not None for g in games.rows)
+
+    for make, expect in (
+        (lambda cat: ProfileScreen(cat, prof), ["normal · your profile", "6 games", "1 of 3"]),
+        (lambda cat: LeaderboardScreen(cat, {"2016": board}), ["3 rated players", "normal (bot) (you)"]),
+        (lambda cat: GamesScreen(cat, games), ["#6 ·", "Citadels 2016", "rated"]),
+    ):
+        app = PlayersApp(make)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            for e in expect:
+                assert e in text, (e, text)
+    recorder.close()
