@@ -4,6 +4,7 @@ rule family apart; bot levels as rated players when the host rates bots."""
 from __future__ import annotations
 
 import re
+import threading
 
 import msgspec
 import pytest
@@ -148,3 +149,30 @@ def test_one_level_at_two_seats_moves_by_both_seats(bot_store):
 def test_the_policy_bounds_its_share():
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"max_bot_share": 1.5}, RatingPolicy)
+
+
+def test_two_games_ending_at_once_both_count(backend):
+    stores = [backend.open(), backend.open()]  # two recorders (two nodes, or two threads of one)
+    for round_ in range(3):
+        ana, ben = (stores[0].player_for_key(f"SHA256:{round_}-{n}").id for n in ("ana", "ben"))
+        recs = [
+            record(f"r{round_}-a", seat_players(1, [ana, ben]), seed=1, minutes=round_),
+            record(f"r{round_}-b", seat_players(2, [ben, ana]), seed=2, minutes=round_),
+        ]
+        barrier = threading.Barrier(2)
+        done: list = []
+
+        def rec(i: int) -> None:
+            barrier.wait()
+            done.append(stores[i].record_game(recs[i]))
+
+        threads = [threading.Thread(target=rec, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        assert len(done) == 2 and all(r.rated for r in done)
+        for pid in (ana, ben):
+            prof = stores[0].profile(pid)
+            assert prof.ratings[0].games == 2 and prof.ratings[0].wins == 1
+            assert len(prof.history["2016"]) == 2
