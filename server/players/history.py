@@ -31,34 +31,35 @@ from .schema import game_logs, game_seats, games, seat_characters
 MAX_LIST = 200  # games per page of a list
 
 
+_KNOWN = select(games.c.id, games.c.rated, games.c.unrated_reason).where(games.c.uid == bindparam("uid"))
+_INSERT_GAME = insert(games).returning(games.c.id)
+
+
 def record_game(conn: Connection, record: GameRecord, policy: RatingPolicy, now: datetime) -> RecordResult:
-    known = conn.execute(
-        select(games.c.id, games.c.rated, games.c.unrated_reason).where(games.c.uid == record.uid)
-    ).first()
+    known = conn.execute(_KNOWN, {"uid": record.uid}).first()
     if known is not None:
         return RecordResult(game_id=known.id, rated=known.rated, unrated_reason=known.unrated_reason, new=False)
     seat_players = [bot_player(conn, s.bot, now) if s.bot else s.player_id for s in record.seats]
     reason = unrated_reason(record, seat_players, policy)
     game_id = conn.execute(
-        insert(games)
-        .values(
-            uid=record.uid,
-            family=record.family,
-            rules=record.config.rules,
-            settings=msgspec.json.encode(record.config).decode(),
-            players=len(record.seats),
-            rounds=record.rounds,
-            commands=len(record.log),
-            rated=reason is None,
-            unrated_reason=reason,
-            source=record.source,
-            started_at=record.started_at,
-            finished_at=record.finished_at,
-            recorded_at=now,
-        )
-        .returning(games.c.id)
+        _INSERT_GAME,
+        {
+            "uid": record.uid,
+            "family": record.family,
+            "rules": record.config.rules,
+            "settings": msgspec.json.encode(record.config).decode(),
+            "players": len(record.seats),
+            "rounds": record.rounds,
+            "commands": len(record.log),
+            "rated": reason is None,
+            "unrated_reason": reason,
+            "source": record.source,
+            "started_at": record.started_at,
+            "finished_at": record.finished_at,
+            "recorded_at": now,
+        },
     ).scalar_one()
-    conn.execute(insert(game_logs).values(game_id=game_id, format=LOG_FORMAT, log=encode_log(record.log)))
+    conn.execute(insert(game_logs), {"game_id": game_id, "format": LOG_FORMAT, "log": encode_log(record.log)})
     conn.execute(
         insert(game_seats),
         [

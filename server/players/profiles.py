@@ -4,9 +4,20 @@
 games, wins and average score (overall and per family) and favourite characters.
 `leaderboard(conn, family)`: the top players of a family by shown rating (openskill's
 ordinal), equal ratings sharing a place, and the asking player's own row.
+
+A place is "how many rate higher, plus one": a count over the family's rating index,
+thousands of entries for a mid-table player. The leaderboard counts (once per call); a
+profile may take its places from a `PlaceCache` instead (each family's ratings sorted,
+refetched at most every `ttl` seconds: a bisect), so a profile's place can lag the newest
+games by that much.
 """
 
 from __future__ import annotations
+
+import threading
+import time
+from bisect import bisect_right
+from collections.abc import Callable
 
 from sqlalchemy import Connection, and_, bindparam, case, func, select
 
@@ -34,6 +45,49 @@ _PLACE = (
 ).scalar_subquery()
 _OF = select(func.count()).select_from(_r2).where(_r2.c.family == ratings.c.family).scalar_subquery()
 
+_RATINGS_EXACT = select(
+    ratings.c.family,
+    ratings.c.ordinal,
+    ratings.c.mu,
+    ratings.c.sigma,
+    ratings.c.games,
+    ratings.c.wins,
+    (_PLACE + 1).label("place"),
+    _OF.label("of"),
+).where(ratings.c.player_id == bindparam("pid"))
+_RATINGS_ONLY = select(
+    ratings.c.family, ratings.c.ordinal, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins
+).where(ratings.c.player_id == bindparam("pid"))
+_ORDINALS = select(ratings.c.ordinal).where(ratings.c.family == bindparam("family")).order_by(ratings.c.ordinal)
+
+
+class PlaceCache:
+    """Each family's ratings, sorted, for at most `ttl` seconds: a place is then a bisect."""
+
+    def __init__(self, ttl: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self.clock = clock
+        self._sorted: dict[str, tuple[float, list[float]]] = {}
+        self._lock = threading.Lock()  # the store's threads share it
+
+    def clear(self) -> None:
+        with self._lock:
+            self._sorted.clear()
+
+    def place(self, conn: Connection, family: str, rating: float) -> tuple[int, int]:
+        """(place, players) of `rating` in `family`."""
+        now = self.clock()
+        with self._lock:
+            entry = self._sorted.get(family)
+        if entry is None or now - entry[0] > self.ttl:
+            entry = (now, list(conn.execute(_ORDINALS, {"family": family}).scalars()))
+            with self._lock:
+                self._sorted[family] = entry
+        values = entry[1]
+        higher = len(values) - bisect_right(values, rating)
+        return higher + 1, max(len(values), higher + 1)
+
+
 _BY_FAMILY = (
     select(
         games.c.family,
@@ -45,16 +99,6 @@ _BY_FAMILY = (
     .where(game_seats.c.player_id == bindparam("pid"))
     .group_by(games.c.family)
 )
-_RATINGS = select(
-    ratings.c.family,
-    ratings.c.ordinal,
-    ratings.c.mu,
-    ratings.c.sigma,
-    ratings.c.games,
-    ratings.c.wins,
-    (_PLACE + 1).label("place"),
-    _OF.label("of"),
-).where(ratings.c.player_id == bindparam("pid"))
 _HISTORY = (
     select(rating_history.c.game_id, rating_history.c.at, rating_history.c.ordinal)
     .where(rating_history.c.player_id == bindparam("pid"), rating_history.c.family == bindparam("family"))
@@ -83,7 +127,9 @@ def _family_order(family: str) -> int:
     return FAMILIES.index(family) if family in FAMILIES else len(FAMILIES)
 
 
-def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> Profile | None:
+def profile(
+    conn: Connection, player_id: int, points: int = HISTORY_POINTS, places: PlaceCache | None = None
+) -> Profile | None:
     player = get_player(conn, player_id)
     if player is None:
         return None
@@ -99,8 +145,10 @@ def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> P
     total = sum(f.games for f in by_family)
     wins = sum(f.wins for f in by_family)
     average = round(sum(f.average_score * f.games for f in by_family) / total, 2) if total else 0.0
-    rated = sorted(
-        (
+    rated = []
+    for r in conn.execute(_RATINGS_EXACT if places is None else _RATINGS_ONLY, {"pid": player_id}).all():
+        place, of = (r.place, r.of) if places is None else places.place(conn, r.family, r.ordinal)
+        rated.append(
             FamilyRating(
                 family=r.family,
                 rating=r.ordinal,
@@ -108,13 +156,11 @@ def profile(conn: Connection, player_id: int, points: int = HISTORY_POINTS) -> P
                 sigma=r.sigma,
                 games=r.games,
                 wins=r.wins,
-                place=r.place,
-                of=r.of,
+                place=place,
+                of=of,
             )
-            for r in conn.execute(_RATINGS, {"pid": player_id})
-        ),
-        key=lambda f: _family_order(f.family),
-    )
+        )
+    rated.sort(key=lambda f: _family_order(f.family))
     history = {
         r.family: [
             RatingPoint(game_id=h.game_id, at=h.at, rating=h.ordinal)

@@ -26,7 +26,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from .game_record import GameRecord
 from .schema import rating_history, ratings
@@ -84,52 +84,77 @@ def combine(
     return {pid: out[pid] for pid in dict.fromkeys(ids)}
 
 
+# Built once: building these statements cost more than running them (benchmarks/db_record.py).
+_LOCK = (
+    select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma)
+    .where(ratings.c.family == bindparam("family"), ratings.c.player_id.in_(bindparam("ids", expanding=True)))
+    .with_for_update()
+)
+_UPDATE = (
+    update(ratings)
+    .where(ratings.c.player_id == bindparam("b_player"), ratings.c.family == bindparam("b_family"))
+    .values(
+        mu=bindparam("mu"),
+        sigma=bindparam("sigma"),
+        ordinal=bindparam("ordinal"),
+        games=ratings.c.games + 1,
+        wins=ratings.c.wins + bindparam("won"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+
+
 def update_ratings(conn: Connection, game_id: int, record: GameRecord, seat_players: list[int | None]) -> None:
     """Rate a recorded game (the caller's transaction); every seat has a player here."""
     family = record.family
     ids = [pid for pid in seat_players if pid is not None]
     assert len(ids) == len(record.seats), "a rated game has a player at every seat"
-    rows = conn.execute(
-        select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.wins)
-        .where(ratings.c.family == family, ratings.c.player_id.in_(ids))
-        .with_for_update()
-    ).all()
-    known = {r.player_id: r for r in rows}
-    prior = {p: (known[p].mu, known[p].sigma) if p in known else (MODEL.mu, MODEL.sigma) for p in ids}
-    after = rate([prior[p] for p in ids], [s.place for s in record.seats])
-    moved = combine(prior, ids, after)
+    known = {r.player_id: (r.mu, r.sigma) for r in conn.execute(_LOCK, {"family": family, "ids": ids})}
+    prior = {p: known.get(p, (MODEL.mu, MODEL.sigma)) for p in ids}
+    moved = combine(prior, ids, rate([prior[p] for p in ids], [s.place for s in record.seats]))
     now: datetime = record.finished_at
+    updates, inserts, history = [], [], []
     for pid, (mu, sigma) in moved.items():
         shown = ordinal(mu, sigma)
         won = 1 if any(s.winner for s, p in zip(record.seats, ids) if p == pid) else 0
         if pid in known:
-            conn.execute(
-                update(ratings)
-                .where(ratings.c.player_id == pid, ratings.c.family == family)
-                .values(
-                    mu=mu,
-                    sigma=sigma,
-                    ordinal=shown,
-                    games=ratings.c.games + 1,
-                    wins=ratings.c.wins + won,
-                    updated_at=now,
-                )
+            updates.append(
+                {
+                    "b_player": pid,
+                    "b_family": family,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": shown,
+                    "won": won,
+                    "updated_at": now,
+                }
             )
         else:
-            conn.execute(
-                insert(ratings).values(
-                    player_id=pid,
-                    family=family,
-                    mu=mu,
-                    sigma=sigma,
-                    ordinal=shown,
-                    games=1,
-                    wins=won,
-                    updated_at=now,
-                )
+            inserts.append(
+                {
+                    "player_id": pid,
+                    "family": family,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": shown,
+                    "games": 1,
+                    "wins": won,
+                    "updated_at": now,
+                }
             )
-        conn.execute(
-            insert(rating_history).values(
-                game_id=game_id, player_id=pid, family=family, mu=mu, sigma=sigma, ordinal=shown, at=now
-            )
+        history.append(
+            {
+                "game_id": game_id,
+                "player_id": pid,
+                "family": family,
+                "mu": mu,
+                "sigma": sigma,
+                "ordinal": shown,
+                "at": now,
+            }
         )
+    if updates:
+        conn.execute(_UPDATE, updates)
+    if inserts:
+        conn.execute(insert(ratings), inserts)
+    conn.execute(insert(rating_history), history)

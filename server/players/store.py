@@ -47,6 +47,7 @@ class PlayerStore:
         self.engine = engine
         self.policy = policy or RatingPolicy()
         self.clock = clock
+        self.places = profiles.PlaceCache()  # a profile's places: refetched at most every 30 s
 
     @classmethod
     def open(
@@ -126,7 +127,10 @@ class PlayerStore:
 
     # -- history and ratings ------------------------------------------------------------------------
     def record_game(self, record: GameRecord) -> RecordResult:
-        return self._write(lambda c: history.record_game(c, record, self.policy, self.clock()))
+        result = self._write(lambda c: history.record_game(c, record, self.policy, self.clock()))
+        if result.rated and result.new:
+            self.places.clear()  # this node's players see their new place at once; others' within 30 s
+        return result
 
     def games(self, player_id: int | None = None, limit: int = 50, offset: int = 0) -> list[GameSummary]:
         with self.reading() as c:
@@ -142,7 +146,7 @@ class PlayerStore:
 
     def profile(self, player_id: int) -> Profile | None:
         with self.reading() as c:
-            return profiles.profile(c, player_id)
+            return profiles.profile(c, player_id, places=self.places)
 
     def leaderboard(self, family: str, limit: int = 20, you: int | None = None) -> Leaderboard:
         with self.reading() as c:

@@ -101,3 +101,21 @@ def test_a_leaderboard_ranks_by_rating_and_shows_your_place(store):
     assert store.leaderboard("2016", you=ids[0]).you.place == 1
     empty = store.leaderboard("classic", you=ids[0])
     assert empty.rows == [] and empty.players == 0 and empty.you is None
+
+
+def test_a_profiles_place_follows_the_games_recorded(backend):
+    store = backend.open()
+    ana, ben = _people(store, ["Ana", "Ben"])
+    store.record_game(record("g1", seat_players(1, [ana, ben]), seed=1))
+    assert [store.profile(p).ratings[0].place for p in (ana, ben)] == [1, 2]
+    for i in range(2):  # Ben wins twice and passes Ana
+        store.record_game(record(f"g{i + 2}", seat_players(i + 2, [ben, ana]), seed=i + 2, minutes=i + 1))
+    assert [store.profile(p).ratings[0].place for p in (ana, ben)] == [2, 1]
+    # Another recorder (another node) moved the ratings: this store's places (the player's own rating
+    # against the others' as cached) are exact again once the cache's ttl has passed.
+    other = backend.open()
+    for i in range(3):
+        other.record_game(record(f"h{i}", seat_players(i + 4, [ana, ben]), seed=i + 4, minutes=i + 10))
+    store.places.clock = lambda: float("inf")
+    assert [store.profile(p).ratings[0].place for p in (ana, ben)] == [1, 2]
+    assert store.leaderboard("2016").rows[0].player_id == ana  # the leaderboard counts every time
