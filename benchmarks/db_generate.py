@@ -208,6 +208,11 @@ def generate(url: str, n_games: int, n_players: int, seed: int = 1, chunk: int =
                     )
         with conn.begin():
             conn.exec_driver_sql("ANALYZE")  # the planners' statistics, as a host's database would have
+    if engine.dialect.name == "postgresql":
+        # As autovacuum would leave it: the visibility map lets counts use the indexes alone
+        # (measured: the leaderboard 12.7 -> 3.0 ms median after it).
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM (ANALYZE)")
     engine.dispose()
     return {
         "database": database_url(url).render_as_string(hide_password=True),

@@ -98,3 +98,21 @@ def test_an_unreachable_postgresql_is_one_line(capsys):
     code, _, err = cli(capsys, "ratings", "--database", "postgresql://nobody@127.0.0.1:1/none")
     assert code == 1 and err.startswith("citadels ratings: cannot open the players database:")
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_sim_saves_files_and_records_at_once(backend, capsys, tmp_path):
+    code, _, err = cli(
+        capsys,
+        "sim",
+        "--seats",
+        "easy,random",
+        "--games",
+        "2",
+        "--save-dir",
+        str(tmp_path / "s"),
+        "--record-to",
+        backend.url,
+    )
+    assert code == 0 and "2 games recorded" in err
+    assert len(list((tmp_path / "s").glob("*.save"))) == 2
