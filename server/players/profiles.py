@@ -220,7 +220,7 @@ def leaderboard(conn: Connection, family: str, limit: int = 20, you: int | None 
         rows.append(_row(r, rows[-1].place if tied else i + 1))
     mine = next((row for row in rows if row.player_id == you), None)
     if you is not None and mine is None:
-        r = conn.execute(_MINE, {"family": family, "pid": you}).first()
-        mine = _row(r, r.place) if r else None
+        own = conn.execute(_MINE, {"family": family, "pid": you}).first()
+        mine = _row(own, own.place) if own else None
     players_n = len(rows) if len(rows) < limit else conn.execute(_COUNT, {"family": family}).scalar_one()
     return Leaderboard(family=family, rows=rows, players=players_n, you=mine)

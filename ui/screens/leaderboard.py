@@ -7,6 +7,8 @@ under the top ones when you are not among them. ←/→ change the family; Enter
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual.message import Message
 
@@ -39,6 +41,9 @@ class LeaderboardScreen(PlayersScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(MenuList).focus()
+
+    def ask_profile(self, player_id: int) -> None:
+        self.post_message(self.ProfileRequested(player_id))
 
     def switch(self, delta: int) -> None:
         self.family = next_family(self.family, delta)
@@ -75,12 +80,11 @@ class LeaderboardScreen(PlayersScreen):
         board = self.boards.get(self.family) or LeaderboardData(family=self.family, rows=[], players=0)
         title = self.P("leaderboard_title", family=family_title(self.cat, self.family))
         header = [Text(title, style="bold reverse", end="")]
-        change = {"left": lambda: self.switch(-1), "right": lambda: self.switch(1)}
+        left, right = partial(self.switch, -1), partial(self.switch, 1)
         if not board.rows:
             # One line to stand on, so that ←/→ still change the rules.
-            self.query_one(MenuList).set(
-                header, [Item(self.P("leaderboard_empty"), style="italic", **change)], keep=keep
-            )
+            empty = Item(self.P("leaderboard_empty"), style="italic", left=left, right=right)
+            self.query_one(MenuList).set(header, [empty], keep=keep)
             return
         header.append(Text(self.P("leaderboard_count", players=board.players), style="dim", end=""))
         header.append(Text(self._heading(), style="bold", end=""))
@@ -90,9 +94,10 @@ class LeaderboardScreen(PlayersScreen):
         items = [
             Item(
                 self._label(row),
-                enter=lambda pid=row.player_id: self.post_message(self.ProfileRequested(pid)),
+                enter=partial(self.ask_profile, row.player_id),
                 style="bold" if row.you else "",
-                **change,
+                left=left,
+                right=right,
             )
             for row in rows
         ]

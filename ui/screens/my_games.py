@@ -7,6 +7,8 @@ app opens the replay).
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual.message import Message
 
@@ -37,6 +39,9 @@ class GamesScreen(PlayersScreen):
         super().on_mount()
         self.query_one(MenuList).focus()
 
+    def ask_replay(self, game_id: int) -> None:
+        self.post_message(self.ReplayRequested(game_id))
+
     def row_text(self, row: GameRowData) -> str:
         mine = row.yours
         if mine is None:
@@ -63,8 +68,5 @@ class GamesScreen(PlayersScreen):
             header.append(Text(self.P("games_empty"), style="italic", end=""))
         elif self.data.more:
             header.append(Text(self.P("games_more", n=len(self.data.rows)), style="dim", end=""))
-        items = [
-            Item(self.row_text(row), enter=lambda gid=row.game_id: self.post_message(self.ReplayRequested(gid)))
-            for row in self.data.rows
-        ]
+        items = [Item(self.row_text(row), enter=partial(self.ask_replay, row.game_id)) for row in self.data.rows]
         self.query_one(MenuList).set(header, items)
