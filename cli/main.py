@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["serve", "play", "sim", "scenario", "save"]
+SUBCOMMANDS = ["serve", "play", "sim", "scenario", "save", "admin"]
 
 
 def build_parser() -> argparse.ArgumentParser:

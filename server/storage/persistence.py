@@ -26,6 +26,7 @@ Files in the saves folder::
     <id>.log               commands after that snapshot: header, then records
     <id>.log.damaged       a log that recovery found damaged, kept as evidence
     finished/<id>.save     a finished game, kept as a record (no log)
+    closed/<id>.save       a game the host closed (`citadels admin close`): not resumed
     .<name>.tmp            a temporary file being written; removed on start
 
 Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
@@ -99,6 +100,8 @@ from .savelog import (  # noqa: F401
     scan_log,
     write_all,
 )
+
+CLOSED = "closed"
 
 
 class PersistenceError(Exception):
@@ -372,6 +375,21 @@ class SaveStore:
     def export(self, table: TableSave, path: str | Path) -> None:
         """Save a table to a named file (atomic); OSError propagates for the caller to report."""
         atomic_write(Path(path), dumps(table.save), self.durable)
+
+    def set_aside(self, table: TableSave) -> Path:
+        """A game the host closed: its snapshot moved to `closed/` so that it is not resumed at the next
+        start (`citadels serve --load closed/<id>.save` brings it back). OSError propagates."""
+        table.close()
+        folder = self.root / CLOSED
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        target = folder / f"{table.id}.save"
+        atomic_write(target, dumps(table.save), self.durable)
+        for p in (self.log_path(table.id), self.save_path(table.id)):
+            p.unlink(missing_ok=True)
+        if self.durable:
+            fsync_dir(self.root)
+        table.finished = True  # nothing more is recorded for it
+        return target
 
     # -- listing and recovery ------------------------------------------------------------------------------
     def _names(self, folder: Path) -> list[str]:
