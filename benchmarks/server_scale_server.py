@@ -20,9 +20,9 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
 from game_helpers import key_path
 
 from engine import view as engine_view
-from server.tables import table as table_mod
 from server.config import ServerConfig
 from server.serve import serve
+from server.tables import table as table_mod
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
 
@@ -227,6 +227,7 @@ async def main():
         max_sessions_per_address=100000,
         max_sessions=100000,
         max_tables=10000,
+        max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
         log_level="WARNING",
         bot_kind=args["bots"],
         gc_collect_interval_seconds=args["gc_interval"],

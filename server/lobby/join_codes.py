@@ -12,6 +12,10 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
+
+from server.lobby.errors import LobbyError
+from server.lobby.lifetimes import address_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -64,3 +68,28 @@ class Attempts:
                 del self._seen[next(iter(self._seen))]
             times = self._seen[key] = deque(maxlen=self.limit)
         times.append(self.clock())
+
+
+class JoinCodes:
+    """A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `join`, `watch`, `code_tries`,
+    `code_tries_by_address`): joining or watching a private table by its code."""
+
+    code_tries: Attempts
+    code_tries_by_address: Attempts
+
+    def join_code(self, session: Any, code: str) -> None:
+        addr = address_of(session)
+        if self.code_tries.exceeded(session.key) or (addr is not None and self.code_tries_by_address.exceeded(addr)):
+            raise LobbyError("Too many wrong codes: wait a few minutes before trying again.", "code_guesses")
+        code = normal_code(code)
+        for t in self.tables.values():  # type: ignore[attr-defined]
+            if t.meta.code and t.meta.code == code and t.phase != "closed":
+                if t.phase == "waiting":
+                    self.join(session, t.id, code=code)  # type: ignore[attr-defined]
+                else:
+                    self.watch(session, t.id, code=code)  # type: ignore[attr-defined]
+                return
+        self.code_tries.add(session.key)
+        if addr is not None:
+            self.code_tries_by_address.add(addr)
+        raise LobbyError("No table has this code.", "wrong_code")

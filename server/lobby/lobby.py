@@ -31,25 +31,22 @@ import time
 from collections import Counter
 from typing import Any
 
-from engine import GameConfig, SetupError, new_game
-from engine.bots.registry import KINDS
-from engine.bots.styles import NAMES, STYLES
-from engine.cards.lineups import PRESETS
-from engine.rules import RULESETS
+from engine import SetupError, new_game
 from engine.savefile import Save
 from engine.text import MAX_NAME, MAX_TABLE_NAME, clean_name, clean_text, name_problem
 from server.admin.bans import Bans
 from server.config import ServerConfig
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
-from server.lobby.join_codes import Attempts, new_code, normal_code
+from server.lobby.join_codes import Attempts, JoinCodes
 from server.lobby.lifetimes import TableLifetimes, TableOrigin, address_of
 from server.lobby.saved_games import SavedGames
+from server.lobby.seating import Seating
 from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
-from server.tables.bot_names import BOT_MARK, bot_style, pick_bot
+from server.tables.bot_names import BOT_MARK, bot_style
 from server.tables.seats import lineup_label
-from server.tables.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
+from server.tables.table import SeatSlot, Table, TableMeta, TableSettings
 from ui.lobby_link import LobbyUpdate, TableSpec
 
 log = logging.getLogger("citadels.server.lobby.lobby")
@@ -58,7 +55,7 @@ BROADCAST_DELAY = 0.25
 __all__ = ["BOT_MARK", "MAX_NAME", "Lobby", "LobbyError", "TableSpec", "bot_style", "clean_name"]
 
 
-class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
+class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews):
     def __init__(
         self,
         config: ServerConfig,
@@ -184,23 +181,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
     def create(self, session: Any, spec: TableSpec) -> Table:
         self._not_seated(session)
         self.check_capacity(session)
-        rules = RULESETS.get(spec.rules)
-        if rules is None:
-            raise LobbyError(f"Unknown rule set {clean_text(spec.rules, 40)!r}.", "bad_spec")
-        if not rules.min_players <= spec.players <= rules.max_players:
-            raise LobbyError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.", "bad_spec")
-        if not 0 <= spec.bots < spec.players:
-            raise LobbyError("Leave at least one seat for a person.", "bad_spec")
-        kind = spec.bot_kind or self.default_bot
-        if kind not in KINDS:
-            raise LobbyError(f"Unknown bot level {clean_text(kind, 40)!r}.", "bad_spec")
-        if spec.timer not in TIMER_MODES:
-            raise LobbyError(f"Unknown turn timer {clean_text(spec.timer, 40)!r}.", "bad_spec")
-        cfg = self._game_config(spec, [f"p{i}" for i in range(spec.players)], seed=0)
-        try:
-            new_game(cfg)  # the engine checks the line-up and says what is wrong
-        except SetupError as e:
-            raise LobbyError(str(e), "bad_spec") from None
+        kind = self._checked_spec(spec)
         table_id = "t" + secrets.token_hex(4)
         while table_id in self.tables:
             table_id = "t" + secrets.token_hex(4)
@@ -271,23 +252,6 @@ class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
         self._take_seat(t, seat, session)
         log_event(log, logging.INFO, "player joined", table=t.id, seat=seat, session=_sid(session), guest=session.guest)
         self._changed()
-
-    def join_code(self, session: Any, code: str) -> None:
-        addr = address_of(session)
-        if self.code_tries.exceeded(session.key) or (addr is not None and self.code_tries_by_address.exceeded(addr)):
-            raise LobbyError("Too many wrong codes: wait a few minutes before trying again.", "code_guesses")
-        code = normal_code(code)
-        for t in self.tables.values():
-            if t.meta.code and t.meta.code == code and t.phase != "closed":
-                if t.phase == "waiting":
-                    self.join(session, t.id, code=code)
-                else:
-                    self.watch(session, t.id, code=code)
-                return
-        self.code_tries.add(session.key)
-        if addr is not None:
-            self.code_tries_by_address.add(addr)
-        raise LobbyError("No table has this code.", "wrong_code")
 
     def watch(self, session: Any, table_id: str, code: str | None = None) -> None:
         t = self._table(table_id)
@@ -439,10 +403,6 @@ class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
             raise LobbyError("This table no longer exists.", "no_table")
         return t
 
-    @staticmethod
-    def _open(s: SeatSlot) -> bool:
-        return s.bot is None and s.key is None
-
     def _not_seated(self, session: Any, but: Table | None = None) -> None:
         for t in self.tables.values():
             if t is not but and t.phase in ("waiting", "playing") and t.seat_of(session.key) is not None:
@@ -464,39 +424,6 @@ class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
                 best = s
         return best
 
-    def _unique_name(self, t: Table, name: str, seat: int) -> str:
-        used = {s.name for i, s in enumerate(t.seats) if i != seat and not self._open(s)}
-        candidate, n = name, 2
-        while candidate in used:
-            candidate = f"{name[: MAX_NAME - 3]} {n}"
-            n += 1
-        return candidate
-
-    def _take_seat(self, t: Table, seat: int, session: Any) -> None:
-        s = t.seats[seat]
-        s.key, s.guest, s.bot, s.style = session.key, session.guest, None, None
-        s.name = self._unique_name(t, session.name, seat)
-        session.table, session.seat = t, seat
-
-    def _bot_in(self, t: Table, seat: int, kind: str) -> None:
-        s = t.seats[seat]
-        if self.loaded_game(t) is not None:  # a saved game's seat keeps its name (the game's player)
-            s.bot, s.key, s.guest, s.style = kind, None, False, bot_style(s.name)
-            return
-        others = [x for i, x in enumerate(t.seats) if i != seat and not self._open(x)]
-        rng = secrets.SystemRandom()
-        picked = pick_bot({x.name for x in others}, {x.style for x in others if x.bot is not None}, rng)
-        if picked is None:  # more seats than names: never with 8 seats at most
-            s.style = rng.choice(STYLES)
-            s.name = self._unique_name(t, rng.choice(NAMES[s.style]) + BOT_MARK, seat)
-        else:
-            s.style, s.name = picked
-        s.bot, s.key, s.guest = kind, None, False
-
-    def _free_seat(self, t: Table, seat: int) -> None:
-        s = t.seats[seat]
-        s.key, s.bot, s.guest, s.name, s.style = None, None, False, "", None
-
     def _leave_watching(self, session: Any) -> None:
         t = session.table
         if t is not None and session.seat is None:
@@ -507,27 +434,6 @@ class Lobby(SavedGames, Exports, TableLifetimes, LobbyViews):
 
     def _table_changed(self, t: Table) -> None:
         self._changed()
-
-    def _new_code(self) -> str:
-        return new_code(t.meta.code for t in self.tables.values())
-
-    def _game_config(self, spec: TableSpec, names: list[str], seed: int) -> GameConfig:
-        rules = RULESETS[spec.rules]
-        kw: dict[str, Any] = dict(
-            players=list(names), rules=spec.rules, seed=seed, variants=list(spec.variants) or None
-        )
-        if rules.edition == "2016":
-            if spec.lineup == "custom":
-                kw.update(characters=list(spec.characters or []) or None, uniques=list(spec.uniques or []) or None)
-                if not kw["characters"]:
-                    raise LobbyError("A custom line-up needs one character per rank.", "bad_spec")
-            elif spec.lineup == "random":
-                kw.update(preset="random")
-            else:
-                if spec.lineup not in PRESETS:
-                    raise LobbyError(f"Unknown line-up {clean_text(spec.lineup, 40)!r}.", "bad_spec")
-                kw.update(preset=spec.lineup)
-        return GameConfig(**kw)
 
     # --- broadcasting ---------------------------------------------------------------------------------
     def _changed(self) -> None:
