@@ -194,7 +194,7 @@ async def test_same_name_exports_by_two_players_are_both_kept(tmp_path, open_ter
         a = await connect(gs, open_terminal, "alice", ka)
         b = await connect(gs, open_terminal, "bob", kb, addr="127.0.0.4")
         games = {}
-        for key, fp, screen in ((ka, fa, a), (kb, fb, b)):
+        for fp, screen in ((fa, a), (fb, b)):
             await create(screen, players=2, bots=1)
             await screen.wait_for("Start the game")
             screen.send(b"1")
