@@ -95,7 +95,10 @@ class TableLifetimes:
         loop = asyncio.get_running_loop()
         self._abandon_timers[t.id] = loop.call_later(grace, self._abandoned, t.id, context=contextvars.Context())
         log_event(log, logging.INFO, "table creator left", table=t.id, closes_in=grace)
-        self._tell_room(t, f"The table's creator left: the table closes in {grace:g} s unless they come back.")
+        if (t.meta.creator or "").startswith("guest:"):  # a guest's identity does not come back
+            self._tell_room(t, f"The table's creator (a guest) left: the table closes in {grace:g} s.")
+        else:
+            self._tell_room(t, f"The table's creator left: the table closes in {grace:g} s unless they come back.")
 
     def creator_back(self, t: Table) -> None:
         handle = self._abandon_timers.pop(t.id, None)

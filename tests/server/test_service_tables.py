@@ -52,7 +52,7 @@ async def test_a_guests_abandoned_table_closes_after_the_grace_and_its_room_is_t
         await b.wait_for("Waiting for the creator")
         b.mark()
         g.term.close()  # the guest creator leaves: their seat is freed at once, the table waits a little
-        await b.wait_for("closes in 1.5 s", timeout=5)
+        await b.wait_for("creator (a guest) left: the table closes in 1.5 s", timeout=5)
         assert table.phase == "waiting" and table.id in gs.lobby.tables
         await b.wait_for("its creator left", timeout=5)
         await wait_until(lambda: table.id not in gs.lobby.tables, what="the table closed")
