@@ -163,6 +163,9 @@ class TableLifetimes:
         if save is None or save.finished or self.store is None:  # type: ignore[attr-defined]
             return f"closed {table_id}"
         path = await asyncio.to_thread(self.store.set_aside, save)  # type: ignore[attr-defined]
+        meta = t.meta_path()  # the table's settings, kept only for resuming
+        if meta is not None:
+            meta.unlink(missing_ok=True)
         return f"closed {table_id}; its game is kept in {path}"
 
     def _changed(self) -> None:  # pragma: no cover - provided by Lobby

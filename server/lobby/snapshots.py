@@ -25,7 +25,11 @@ class LobbyViews:
 
     def row(self, t: Table, key: str | None) -> TableRow:
         spec = getattr(t, "spec", None)
-        rules = t.config.rules if t.config is not None else (spec.rules if spec else "2016")
+        loaded = self.loaded_game(t)  # type: ignore[attr-defined]
+        if t.config is not None or loaded is not None:
+            rules = (t.config or loaded.config).rules  # type: ignore[union-attr]
+        else:
+            rules = spec.rules if spec else "2016"
         taken = sum(1 for s in t.seats if not self._open(s))  # type: ignore[attr-defined]
         return TableRow(
             id=t.id,

@@ -111,6 +111,7 @@ async def test_admin_commands_against_a_real_server(tmp_path):
         assert code == 0, text
         await a.wait_for("Closed for maintenance.")
         assert await rows(tmp_path, "tables") == []
+        assert list((tmp_path / "saves").glob("*.meta.json")) == []
         code, _, err = await admin(tmp_path, "close", "t00000000")
         assert code == 1 and "No table" in err
         # kick the guest
