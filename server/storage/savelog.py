@@ -164,13 +164,15 @@ def scan_log(data: bytes, table_id: str) -> LogScan:
             return LogScan(None, fatal=f"command log format {version}, this program reads {LOG_VERSION}")
         scan.repaired.append("the log's file header")
     pos = LOG_HEADER.size
+    repairs = MAX_REPAIRS
     while pos < len(data):
-        found = _record_at(data, pos)
+        found = _record_at(data, pos, search=repairs > 0)
         if found is None:
-            if _torn_at(data, pos) and _resync(data, pos + 1) is None:
+            repairs -= 1
+            nxt = _resync(data, pos + 1)
+            if nxt is None and _torn_at(data, pos):
                 scan.torn = _torn_text(data, pos)
                 break
-            nxt = _resync(data, pos + 1)
             end = len(data) if nxt is None else nxt
             scan.damaged.append(f"a damaged record at byte {pos} ({end - pos} bytes unreadable)")
             if nxt is None:
@@ -181,7 +183,7 @@ def scan_log(data: bytes, table_id: str) -> LogScan:
         rec, end, repair = found
         if repair:
             scan.repaired.append(f"the record at byte {pos} ({repair})")
-        if scan.base is None:
+        if scan.base is None and not (scan.damaged and isinstance(rec, LogEntry)):  # (a lost head: seqs still tell)
             if not isinstance(rec, LogHead):
                 scan.fatal = "the log does not start with its head record"
                 return scan
@@ -198,7 +200,9 @@ def scan_log(data: bytes, table_id: str) -> LogScan:
     return scan
 
 
-REPAIR_LIMIT = 4096  # records longer than this are not searched for a changed byte (commands are ~50 bytes)
+REPAIR_LIMIT = 512  # longer records are not searched for a changed byte (measured: 62 bytes on average, 138 at most)
+MAX_REPAIRS = 16  # damaged places searched for a repair in one log (a real log holds at most 100 records)
+RESYNC_WINDOW = 1 << 20  # bytes looked through for the next good record (a real log is a few KB)
 
 
 def _decode(payload: bytes) -> LogHead | LogEntry | None:
@@ -208,8 +212,9 @@ def _decode(payload: bytes) -> LogHead | LogEntry | None:
         return None
 
 
-def _record_at(data: bytes, pos: int) -> tuple[LogHead | LogEntry, int, str | None] | None:
-    """(record, end, how it was repaired or None) for a record starting at `pos`, or None."""
+def _record_at(data: bytes, pos: int, search: bool = True) -> tuple[LogHead | LogEntry, int, str | None] | None:
+    """(record, end, how it was repaired or None) for a record starting at `pos`, or None. `search`:
+    also look for a changed byte in its length or contents (bounded work: see MAX_REPAIRS)."""
     if len(data) - pos < RECORD.size:
         return None
     length, crc = RECORD.unpack_from(data, pos)
@@ -222,6 +227,8 @@ def _record_at(data: bytes, pos: int) -> tuple[LogHead | LogEntry, int, str | No
             rec = _decode(payload)
             if rec is not None:
                 return rec, start + length, None if actual == crc else "its checksum field"
+    if not search:
+        return None
     for mask in _byte_masks(4):  # the length field was hit
         n = length ^ mask
         if n <= MAX_RECORD and start + n <= len(data) and zlib.crc32(data[start : start + n]) == crc:
@@ -255,24 +262,24 @@ def _byte_masks(width: int):
 
 
 def _torn_at(data: bytes, pos: int) -> bool:
+    """The record at `pos` is the prefix of a real one cut by the end of the file (a write torn by a
+    crash writes a prefix: its length field is a possible one)."""
     if len(data) - pos < RECORD.size:
         return True
     length, _crc = RECORD.unpack_from(data, pos)
-    return pos + RECORD.size + length > len(data)
+    return length <= MAX_RECORD and pos + RECORD.size + length > len(data)
 
 
 def _torn_text(data: bytes, pos: int) -> str:
     if len(data) - pos < RECORD.size:
         return f"torn record header at byte {pos}"
     length, _crc = RECORD.unpack_from(data, pos)
-    if length > MAX_RECORD:
-        return f"torn record at byte {pos} (record length {length} is impossible)"
     return f"torn record at byte {pos} ({len(data) - pos - RECORD.size} of {length} bytes)"
 
 
 def _resync(data: bytes, start: int) -> int | None:
     """The next position from `start` where a record whose checksum holds begins."""
-    for p in range(start, len(data) - RECORD.size + 1):
+    for p in range(start, min(len(data) - RECORD.size + 1, start + RESYNC_WINDOW)):
         length, crc = RECORD.unpack_from(data, p)
         end = p + RECORD.size + length
         ok = length <= MAX_RECORD and end <= len(data) and zlib.crc32(data[p + RECORD.size : end]) == crc

@@ -125,3 +125,19 @@ def test_a_torn_last_write_is_not_damage(tmp_path):
     t = reopen(tmp_path, data[: starts[-1] + 5], snap)
     assert t.save.log == log[:-1] and "torn" in t.recovery.dropped
     assert not t.recovery.damaged and t.recovery.lost == 0 and not (tmp_path / "t1.log.damaged").exists()
+
+
+def test_garbage_after_the_head_is_damage_not_a_torn_write(tmp_path):
+    log, data, snap, starts = played(tmp_path, 10)
+    garbage = bytes(random.Random(4).randrange(256) for _ in range(200_000))
+    t = reopen(tmp_path, data[: starts[1]] + garbage, snap)
+    assert t.save.log == [] and t.recovery.damaged and (tmp_path / "t1.log.damaged").exists()
+    assert "torn" not in (t.recovery.dropped or "")
+
+
+def test_a_destroyed_head_record_does_not_lose_the_commands_after_it(tmp_path):
+    log, data, snap, starts = played(tmp_path, 12)
+    bad = bytearray(data)
+    bad[starts[0] : starts[1]] = b"\x5a" * (starts[1] - starts[0])
+    t = reopen(tmp_path, bytes(bad), snap)
+    assert t.save.log == log and t.recovery.lost == 0 and t.recovery.damaged
