@@ -83,6 +83,16 @@ async def test_admin_commands_against_a_real_server(tmp_path):
         assert "citadels admin --saves-dir" in proc.stdout.readline()  # the line after "Connect with"
         sock = tmp_path / "saves" / "admin.sock"
         assert stat.S_IMODE(os.stat(sock).st_mode) == 0o600
+        for junk in (
+            b"{not json\n",
+            b'{"type": "format_disk"}\n',
+            b'{"type": "kick"}\n',
+        ):  # bad requests: one line back
+            reader, writer = await asyncio.open_unix_connection(str(sock))
+            writer.write(junk)
+            reply = json.loads(await asyncio.wait_for(reader.readline(), 10))
+            writer.close()
+            assert reply["ok"] is False and reply["message"].startswith("bad request"), reply
         a = await client(port, "alice", key_a)
         g = await client(port, "gus")
         await a.wait_for("Citadels · lobby")
