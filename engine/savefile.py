@@ -270,7 +270,7 @@ def read_summary(data: bytes) -> SaveSummary:
     """A save's summary (owners, game, seats) after the header and checksum checks, without decoding
     its log and state: cheap enough to list a folder of saves. SaveError as `loads`."""
     read_header(data)
-    return _decode_typed(_summary_dec.decode, memoryview(data)[HEADER.size :])  # type: ignore[arg-type]
+    return _decode_typed(_summary_dec.decode, memoryview(data)[HEADER.size :])  # type: ignore[return-value]
 
 
 def clean_names(save: Save) -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ class LobbyViews:
             rules = (t.config or loaded.config).rules  # type: ignore[union-attr]
         else:
             rules = spec.rules if spec else "2016"
-        taken = sum(1 for s in t.seats if not self._open(s))  # type: ignore[attr-defined]
+        taken = sum(1 for s in t.seats if not self._open(s))  # type: ignore[attr-defined,misc]
         return TableRow(
             id=t.id,
             name=t.meta.name,

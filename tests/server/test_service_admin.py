@@ -163,3 +163,21 @@ async def test_admin_commands_against_a_real_server(tmp_path):
     log = (tmp_path / "server.log").read_text()
     for line in ("admin command", "kicked", "session refused", "table closed"):
         assert line in log, line
+
+
+def test_an_unreadable_bans_file_stops_the_server_with_one_line(tmp_path):
+    import subprocess
+
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "bans.json").write_text('{"bans": [{"kind": "key", "value": "not a key"}]}')
+    p = subprocess.run(
+        [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--keys-dir", str(tmp_path / "keys")]
+        + ["--saves-dir", str(saves)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.strip().count("\n") == 0 and "cannot read the bans file" in p.stderr, p.stderr
