@@ -471,6 +471,7 @@ class SaveStore:
             damage=damage,
             repaired=len(scan.repaired),
             refilled=done.refilled,
+            uncertain=done.uncertain,
             lost=done.lost,
             quarantined=kept,
         )

@@ -5,8 +5,11 @@ flipped bit or byte damaged (their checksum shows where) and skipped what cannot
 be read; here the records are applied to the snapshot, each validated by the
 engine. Where a record is missing (a skipped stretch: the next record's seq
 jumps by one), the one legal command that lets every later record replay fills
-it; if none or several do, the game stops at the gap and the later records are
-counted as lost (they stay in the quarantined copy of the log).
+it; if none do, or several that lead to different games, the game stops at the
+gap and the later records are counted as lost (they stay in the quarantined copy
+of the log). When several commands fit and all lead to the very same game (a
+Thief robbing a character nobody took, say), the game goes on exactly as it
+would have, and the record of which of them it was is marked uncertain.
 
 `Recovery` says what happened, for the server log, stderr and the table's players.
 """
@@ -41,6 +44,7 @@ class Recovery:
     damage: list[str] = field(default_factory=list)  # what was wrong in the log (repaired or not)
     repaired: int = 0  # records repaired from their checksum
     refilled: int = 0  # missing records rebuilt (the only command that lets the later ones replay)
+    uncertain: int = 0  # of those, how many were one of several commands leading to the same game
     lost: int = 0  # commands known to have been saved that could not be recovered
     quarantined: str | None = None  # the damaged log, kept beside the save
 
@@ -52,6 +56,8 @@ class Recovery:
     def for_host(self) -> str:
         kept = f"{self.snapshot_commands + self.log_commands} commands kept"
         what = f"{self.repaired} record(s) repaired, {self.refilled} rebuilt, {self.lost} move(s) lost"
+        if self.uncertain:
+            what += f" ({self.uncertain} rebuilt move(s) one of several choices leading to the same game)"
         where = f"; the damaged log is kept as {self.quarantined}" if self.quarantined else ""
         return f"table {self.table}: its command log was damaged ({'; '.join(self.damage)}): {what}; {kept}{where}"
 
@@ -70,6 +76,7 @@ class Replayed:
     updated: datetime | None
     recovered: int = 0
     refilled: int = 0
+    uncertain: int = 0
     lost: int = 0
     stop: str | None = None
 
@@ -94,11 +101,12 @@ def replay_entries(save: Save, scan: LogScan) -> Replayed:
             continue
         if e.seq == g.seq + 2:  # one record is missing: rebuild it if only one command fits
             run = _run(entries, i)
-            cmd = _fill(g, run)
+            cmd, certain = _fill(g, run)
             if cmd is not None:
                 apply(g, cmd)
                 _take(save, out, cmd, e.t)
                 out.refilled += 1
+                out.uncertain += not certain
                 continue
             out.stop = f"command {g.seq + 1} of the log is missing and cannot be rebuilt"
         else:
@@ -126,13 +134,15 @@ def _run(entries: list[LogEntry], i: int) -> list[Command]:
     return run
 
 
-def _fill(g: GameState, run: list[Command]) -> Command | None:
-    """The missing command before `run`: the only legal one after which all of `run` applies (or
-    several that all lead to the same game), else None."""
+def _fill(g: GameState, run: list[Command]) -> tuple[Command | None, bool]:
+    """The missing command before `run` and whether it is certain: the only legal command after which
+    all of `run` applies (certain), or one of several that all lead to the same game (not certain);
+    (None, False) when none fits or the fitting ones lead to different games."""
     seat = g.pending.seat
     if not 0 <= seat < len(g.players):
-        return None
-    found: dict[bytes, Command] = {}
+        return None, False
+    fits: list[Command] = []
+    outcome: bytes | None = None
     for cand in legal_commands(g, seat)[:MAX_GAP_CANDIDATES]:
         h = copy_state(g)
         try:
@@ -143,10 +153,12 @@ def _fill(g: GameState, run: list[Command]) -> Command | None:
             continue
         except Exception:  # a command that makes no sense in this game: not the missing one
             continue
-        found.setdefault(encode_state(h), cand)
-        if len(found) > 1:
-            return None
-    return next(iter(found.values()), None)
+        state = encode_state(h)
+        if outcome is not None and state != outcome:
+            return None, False  # two different games fit: nothing is guessed
+        outcome = state
+        fits.append(cand)
+    return (fits[0], len(fits) == 1) if fits else (None, False)
 
 
 def quarantine(log_path: Path, data: bytes) -> Path:
