@@ -158,3 +158,38 @@ async def test_join_code_guesses_are_limited_per_identity_and_per_address(tmp_pa
         assert gs.lobby.refusals["code_guesses"] == 2 and gs.lobby.refusals["wrong_code"] == 5
     finally:
         await gs.close()
+
+
+async def test_the_host_log_says_who_joined_watched_was_played_for_and_came_back(tmp_path, open_terminal, caplog):
+    caplog.set_level(logging.INFO)
+    gs = await start_game_server(tmp_path, idle_wait_seconds=0.3)
+    try:
+        key = new_key()
+        a = await lobby_screen(gs, open_terminal, username="alice", key=key)
+        await lobby_screen(gs, open_terminal, username="bob", key=new_key())
+        await create_table(a, players=3, bots=1)
+        table = gs.table()
+        bob = next(s for s in gs.lobby.sessions if s.name == "bob")
+        assert bob.join(table.id) is None
+        await a.wait_for("Start the game")
+        a.send(b"1")
+        await wait_until(lambda: table.phase == "playing", what="start")
+        w = await lobby_screen(gs, open_terminal, addr="127.0.0.4", username="wendy", key=new_key())
+        assert next(s for s in gs.lobby.sessions if s.name == "wendy").watch(table.id) is None
+        a.term.close()  # alice goes; a bot plays for her after the idle wait; she comes back
+        fa = key.get_fingerprint("sha256")
+        seat = table.seat_of(fa)
+        await wait_until(
+            lambda: seat in table._covered or table.state.phase == "over", timeout=30, what="a bot for alice"
+        )
+        a2 = Screen(await open_terminal(gs.server, username="alice", key=key, size=(120, 40)))
+        await a2.wait_for("is back")  # straight to her seat at the table
+        await wait_until(lambda: seat not in table._covered, what="alice back")
+        await w.pump(0.1)
+        await a2.pump(0.1)
+        messages = {r.getMessage() for r in caplog.records}
+        for line in ("player joined", "watching", "player away", "bot plays for an away player", "seat reclaimed"):
+            assert line in messages, line
+        assert any(r.getMessage() == "player connected" and r.fields.get("peer") == "127.0.0.4" for r in caplog.records)
+    finally:
+        await gs.close()
