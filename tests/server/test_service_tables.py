@@ -162,11 +162,11 @@ async def test_join_code_guesses_are_limited_per_identity_and_per_address(tmp_pa
 
 async def test_the_host_log_says_who_joined_watched_was_played_for_and_came_back(tmp_path, open_terminal, caplog):
     caplog.set_level(logging.INFO)
-    gs = await start_game_server(tmp_path, idle_wait_seconds=0.3)
+    gs = await start_game_server(tmp_path, idle_wait_seconds=0.3, bot_delay_seconds=0.2)  # a game that lasts
     try:
         key = new_key()
         a = await lobby_screen(gs, open_terminal, username="alice", key=key)
-        await lobby_screen(gs, open_terminal, username="bob", key=new_key())
+        b = await lobby_screen(gs, open_terminal, username="bob", key=new_key())
         await create_table(a, players=3, bots=1)
         table = gs.table()
         bob = next(s for s in gs.lobby.sessions if s.name == "bob")
@@ -176,6 +176,7 @@ async def test_the_host_log_says_who_joined_watched_was_played_for_and_came_back
         await wait_until(lambda: table.phase == "playing", what="start")
         w = await lobby_screen(gs, open_terminal, addr="127.0.0.4", username="wendy", key=new_key())
         assert next(s for s in gs.lobby.sessions if s.name == "wendy").watch(table.id) is None
+        b.term.close()  # bob goes for good: bots play for him (so that alice's turn comes whatever the order)
         a.term.close()  # alice goes; a bot plays for her after the idle wait; she comes back
         fa = key.get_fingerprint("sha256")
         seat = table.seat_of(fa)
