@@ -9,22 +9,26 @@ written by the engine of commit 3392c9d (the last one with that layout), run as:
 Random-bot games of every rule set are played; a save is written at the first moment a card keeps
 a kind of state not yet covered (each `flags` key, each `Turn.extra` key, the Hospital's and the
 Witch's short turns, warrants and threats, pending decisions of every card), and at the end of
-the game. The current engine must load every one of them (tests/saves/test_legacy_saves.py).
+the game, with the old engine's fingerprint of each position (fingerprint.py) in expected.json.
+The current engine must load every one of them to a position with the same fingerprint
+(tests/saves/test_legacy_saves.py).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import msgspec
 
-from engine import GameConfig, apply, legal_commands, new_game
+from engine import GameConfig, apply, copy_state, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS
 from engine.savefile import Seat, new_save, to_json
 from tests.saves.games import NAMES, T0
+from tests.saves.legacy_v1.fingerprint import fingerprint
 
 
 def _marks(g) -> set[str]:
@@ -78,6 +82,7 @@ def main(out_dir: str) -> None:
     out = Path(out_dir)
     seen: set[str] = set()
     written = 0
+    expected: dict[str, str] = {}
     for cfg in _configs():
         g, _ = new_game(cfg)
         bots = [RandomBot(cfg.seed * 10 + s) for s in range(len(cfg.players))]
@@ -90,13 +95,14 @@ def main(out_dir: str) -> None:
             new = _marks(g) - seen
             if new:
                 seen |= new
-                written += _write(out, cfg, g, log, sorted(new)[0])
+                written += _write(out, cfg, g, log, sorted(new)[0], expected)
         if cfg.seed == 0 and len(cfg.players) == 5 and cfg.preset in (None, "random"):
-            written += _write(out, cfg, g, log, "finished")
+            written += _write(out, cfg, g, log, "finished", expected)
+    (out / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
     print(f"{written} saves; marks covered: {sorted(seen)}", file=sys.stderr)
 
 
-def _write(out: Path, cfg: GameConfig, g, log, why: str) -> int:
+def _write(out: Path, cfg: GameConfig, g, log, why: str, expected: dict[str, str]) -> int:
     seats = [Seat(name, key=None, bot="random") for name in cfg.players]
     tag = "".join(ch if ch.isalnum() else "-" for ch in why).strip("-").lower()
     table_id = f"v1-{cfg.rules}-{len(cfg.players)}p-{cfg.preset or 'x'}-s{cfg.seed}-{len(log)}-{tag}"
@@ -104,6 +110,7 @@ def _write(out: Path, cfg: GameConfig, g, log, why: str) -> int:
         table_id, cfg, seats, msgspec.msgpack.decode(msgspec.msgpack.encode(g), type=type(g)), log, created=T0
     )
     (out / f"{table_id}.json").write_bytes(to_json(save, indent=0))
+    expected[f"{table_id}.json"] = fingerprint(copy_state(g))
     return 1
 
 
