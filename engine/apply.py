@@ -156,12 +156,9 @@ def explain(g: GameState, cmd: Command) -> str:
         if cmd.via is None and g.players[t.seat].gold < cost:
             return f"The {cmd.district} costs {cost} gold; you have {g.players[t.seat].gold}."
         return f"You cannot build the {cmd.district} that way."
-    if t.bewitched:
-        if g.markers.killed == t.character:
-            return "Killed, you only gather resources (the Hospital); the turn then ends."
-        return "A bewitched character only gathers resources; the turn then ends."
-    if t.gather_first and not t.gathered:
-        return "Gather resources first: take 2 gold or draw cards."
+    limited = turn.only_gathering(g, t)  # a card restricts this turn (the Witch, the Hospital, a threat)
+    if limited is not None:
+        return limited
     if isinstance(cmd, Income):
         c = CHARACTERS.get(t.character)
         if c is None or c.income_type is None:

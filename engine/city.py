@@ -76,8 +76,11 @@ def size(g: GameState, seat: int) -> int:
 
 
 def complete_at(g: GameState) -> int:
-    # g.flags["complete_at"]: a card changed it for this game (the Bell Tower's announcement)
-    return g.flags.get("complete_at") or complete_size(g.rules, len(g.players))
+    for s in g.cards.values():  # a card may change it for the game (the Bell Tower's announcement)
+        n = s.complete_at()
+        if n:
+            return n
+    return complete_size(g.rules, len(g.players))
 
 
 def is_complete(g: GameState, seat: int) -> bool:

@@ -6,19 +6,27 @@ unique district one `Unique` subclass in `engine/uniques/<name>.py`. The flow
 hooks. Defaults do nothing, so a card overrides only what it changes.
 `Choice` and `SelectCards` decisions are resolved by the handler registered
 under their `about`/`purpose` key.
+
+What a card remembers is a typed struct in its module (engine/cardstate.py);
+the hooks here are its legality (`abilities`, `why`, ...), its effects (`act`,
+the reactions) and its determinization (`sample`: what a bot, from one seat's
+view, rebuilds of it in a sampled world). Redaction is the state's own `show`.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .commands import Ability, Build
     from .events import Event
     from .state import GameState, Turn
+    from .view import View
 
 Events = list["Event"]
+ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
 
 
 class Role:
@@ -27,6 +35,11 @@ class Role:
     name: str = ""
     build_limit: int = 1
     can_build: bool = True
+    # When this card limits a turn to gathering (Turn.gather_only): the view's reason and the sentence
+    # that refuses anything else.
+    gather_only_reason: str = ""
+    gather_only_why: str = ""
+    paused_why: str = ""  # when its turn is paused (Turn.paused): why nothing but its ability is allowed
 
     # --- its own turn -------------------------------------------------------
     def on_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
@@ -102,11 +115,18 @@ class Role:
         """2000 rules (RuleSet.reveal_killed): at round end the killed character was revealed;
         `seat` held it (the Assassin's Plague contact)."""
 
+    # --- determinization (engine/bots/determinize.py) --------------------------
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """Rebuild this card's state in `g`, a world sampled from `view` (one seat's): what the
+        view shows is kept, what it hides is drawn with `rng`. Called in line-up order."""
+
 
 class Unique:
     """The rules of one unique district; `seat` owns it."""
 
     name: str = ""
+    gather_only_reason: str = ""  # as Role's: when this district limits a turn to gathering (Hospital)
+    gather_only_why: str = ""
 
     def gather_gold(self, g: GameState, seat: int) -> int:
         """Extra gold when gathering gold."""
@@ -211,6 +231,9 @@ class Unique:
         `seat` owns this district. Return True if a decision is now pending (Graveyard)."""
         return False
 
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """As Role.sample, for the unique districts of the deck."""
+
 
 class Variant:
     """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
@@ -226,6 +249,9 @@ class Variant:
 
     def contact(self, g: GameState, a: int, b: int, by: str, ev: Events) -> None:
         """Seats `a` and `b` interacted through the ability of `by` (kill, robbery, tax, ...)."""
+
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """As Role.sample, for the variants switched on."""
 
 
 ROLES: dict[str, Role] = {}
@@ -286,3 +312,8 @@ def role_of(name: str) -> Role:
 
 def unique_of(name: str) -> Unique:
     return UNIQUES.get(name, _DEFAULT_UNIQUE)
+
+
+def card_of(name: str) -> Role | Unique:
+    """The rules of a character or a unique district, by name."""
+    return ROLES.get(name) or UNIQUES.get(name) or _DEFAULT_ROLE

@@ -18,13 +18,11 @@ def all_cards(g: GameState) -> Counter:
     if g.turn is not None:
         c.update(g.turn.drawn)
         c.update(g.turn.aside)
-    for cards in g.flags.get("aside", {}).values() if isinstance(g.flags.get("aside"), dict) else []:
-        c.update(cards)
     return c
 
 
-def expected_cards(g: GameState) -> Counter:
-    return Counter(base_deck() + list(g.uniques)) if g.flags.get("deck_kind") is None else Counter()
+def expected_cards(g: GameState) -> Counter[str]:
+    return Counter(base_deck() + list(g.uniques))
 
 
 def check(g: GameState, expected: Counter | None = None) -> list[str]:

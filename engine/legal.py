@@ -35,9 +35,9 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
 def select_source(g: GameState, p: SelectCards) -> list[str]:
     if p.source == "hand":
         return g.players[p.seat].hand
-    if p.source == "drawn":
+    if p.source == "drawn" and g.turn is not None:
         return g.turn.drawn
-    return list(g.flags.get(p.source, []))  # type: ignore[arg-type]
+    return p.offered
 
 
 def select_commands(g: GameState, p: SelectCards) -> list[Command]:

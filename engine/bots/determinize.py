@@ -10,11 +10,15 @@ selection), consistently with what the view shows:
 - a hidden character of another player was not called yet (its rank is above
   the rank being called) unless it is the killed one (a killed character stays
   silent);
-- warrants and threats keep their public positions; the signed warrant and the
-  flowered threat, when the view does not show them, are one of them at random.
+- each card in play rebuilds its own state from the view (its `sample` hook, in
+  line-up order, then the deck's unique districts, then the variants): warrants
+  and threats keep their public positions, the signed warrant and the flowered
+  threat, when the view does not show them, being one of them at random
+  (engine/roles/magistrate.py, blackmailer.py); the robbery, the bewitchment,
+  the Plague, the Bell Tower's announcement, the Hospital's turn likewise.
 
-Per-card state the view does not carry (`flags`, turn counters) starts empty:
-the hard bot treats a sampled world that fails as a failed sample.
+Card state the view does not carry (a pending card's bookkeeping, turn counters)
+starts empty: the hard bot treats a sampled world that fails as a failed sample.
 
 Rule sets: the state's rule set is the view's (`View.rules`) with the view's
 variants (`View.variants`: short games, the Plague), and ranks and costs are
@@ -28,10 +32,12 @@ import random
 from collections import Counter
 
 from ..cards.districts import BASE_DISTRICTS, base_deck
-from ..decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
-from ..rules import RULESETS, complete_size, with_variants
+from ..decisions import Choice, Decision, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
+from ..hooks import ROLES, active_variants, unique_of
+from ..rules import RULESETS, with_variants
 from ..selection import plan_steps
 from ..state import Built, GameState, Markers, Player, Selection, Turn
+from ..view import View
 from . import knowledge as K
 
 
@@ -163,20 +169,6 @@ def determinize(view, rng: random.Random) -> GameState:
             rest = rest[view.pool_size :]
     sel.facedown = rest
 
-    m = view.markers
-    markers = Markers(
-        killed=m.killed,
-        robbed=m.robbed,
-        bewitched=m.bewitched,
-        warrants=list(m.warrants),
-        threats=list(m.threats),
-        threats_revealed=list(m.threats_revealed),
-    )
-    markers.signed = m.signed if m.signed else (rng.choice(m.warrants) if m.warrants else None)
-    markers.warrant_revealed = bool(m.signed) and "Magistrate" not in mine
-    unrevealed = [t for t in m.threats if t not in m.threats_revealed]
-    markers.flowered = m.flowered if m.flowered else (rng.choice(unrevealed) if unrevealed else None)
-
     turn = None
     tv = view.turn
     if tv is not None:
@@ -188,12 +180,10 @@ def determinize(view, rng: random.Random) -> GameState:
             limit=tv.limit,
             built=list(tv.built),
             used=list(tv.used),
-            bewitched=tv.bewitched,
             resumed=tv.resumed,
             paused=tv.paused,
             drawn=list(tv.drawn),
         )
-        turn.paid_builds = tv.builds
         turn.build_gold = sum(K.dcost(b, rules.edition) for b in tv.built)
         if tv.seat == me and not tv.gathered and view.legal:
             kinds = {type(c).__name__ for c in view.legal}
@@ -208,7 +198,7 @@ def determinize(view, rng: random.Random) -> GameState:
         players=players,
         deck=deck,
         crown=view.crown,
-        rng=rng.getrandbits(64),
+        rng=0,
         pending=GameOver(),
         round=view.round,
         phase=view.phase,
@@ -216,27 +206,20 @@ def determinize(view, rng: random.Random) -> GameState:
         turn=turn,
         holders=holders,
         revealed=dict(revealed_by),
-        markers=markers,
+        markers=Markers(killed=view.markers.killed),
         first_complete=view.first_complete,
         tax=view.tax,
         seq=view.seq,
     )
-    # Who placed the markers face down (the view shows the real one to them only).
-    for key, char, known, public in (
-        ("warrant_owner", "Magistrate", m.signed, markers.warrant_revealed),
-        ("threat_owner", "Blackmailer", m.flowered, m.flowered in m.threats_revealed),
-    ):
-        if known and not public:
-            g.flags[key] = me
-        else:
-            owner = holders.get(char, -1)
-            if m.bewitched == char:
-                owner = holders.get("Witch", -1)
-            g.flags[key] = owner if owner != me else -1
-    if view.plague is not None:
-        g.flags["plague"] = view.plague  # the sick seat (public)
-    if view.complete_at != complete_size(rules, len(view.players)):
-        g.flags["complete_at"] = view.complete_at  # a card changed it (the Bell Tower's announcement)
+    # Each card rebuilds its own state from the view (the hidden parts drawn with `rng`).
+    for c in view.lineup:
+        if c in ROLES:
+            ROLES[c].sample(view, g, rng)
+    for u in dict.fromkeys(view.uniques):
+        unique_of(u).sample(view, g, rng)
+    for v in active_variants(g):
+        v.sample(view, g, rng)
+    g.rng = rng.getrandbits(64)
     g.called = (view.lineup.index(view.called) + 1) if (view.called and view.called in view.lineup) else 0
     g.pending = _pending(view, g)
     if selecting:
@@ -246,7 +229,7 @@ def determinize(view, rng: random.Random) -> GameState:
     return g
 
 
-def _pending(view, g: GameState):
+def _pending(view: View, g: GameState) -> Decision:
     pv = view.pending
     if pv is None:
         return GameOver()
@@ -269,10 +252,15 @@ def _pending(view, g: GameState):
         elif drawn and sorted(opts) == sorted(drawn):
             source = "drawn"
         else:
-            source = "_bot_select"
-            g.flags[source] = opts  # type: ignore[assignment]
+            source = "offered"
         return SelectCards(
-            pv.seat, purpose=pv.about or "", min=pv.min, max=pv.max, selected=list(pv.selected), source=source
+            pv.seat,
+            purpose=pv.about or "",
+            min=pv.min,
+            max=pv.max,
+            selected=list(pv.selected),
+            source=source,
+            offered=opts if source == "offered" else [],
         )
     return GameOver()
 

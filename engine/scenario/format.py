@@ -77,7 +77,7 @@ SETUP_KEYS = {
     "signed",
     "threats",
     "flowered",
-    "flags",
+    "cards",
     "refused",
     "variants",
     "plague",

@@ -17,6 +17,7 @@ from .. import flow
 from ..apply import apply
 from ..cards.districts import base_deck
 from ..cards.lineups import PRESETS
+from ..cardstate import AnyCardState
 from ..city import complete_at
 from ..commands import Command
 from ..decisions import PickCharacter
@@ -25,10 +26,15 @@ from ..events import Event
 from ..invariants import all_cards, check
 from ..legal import legal_commands
 from ..rng import Rng, seed_state
+from ..roles.blackmailer import Threats
+from ..roles.magistrate import Warrants
+from ..roles.thief import Robbery
+from ..roles.witch import Bewitchment, bewitched
 from ..rules import RULESETS, with_variants
 from ..scoring import final_scores, winners
 from ..setup import GameConfig, check_lineup, resolve_lineup
 from ..state import Built, GameState, Markers, Player, encode
+from ..variants.plague import Sick, sick_seat
 from .format import Scenario, parse_built
 
 
@@ -103,11 +109,16 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
         round=int(s.get("round", 1)),
     )
     g.tax = int(s.get("tax", 0))
-    g.flags.update(s.get("flags", {}))
+    for kind, fields in s.get("cards", {}).items():  # any card's state, by its type: {HauntedBuilt = {round = 3}}
+        try:
+            state = msgspec.convert({"card": kind, **fields}, AnyCardState)
+        except msgspec.ValidationError as e:
+            raise Failure(f"impossible set-up: card state {kind!r}: {e}") from None
+        g.cards[kind] = state
     if "first_complete" in s:
         g.first_complete = names.index(s["first_complete"])
     if "plague" in s:  # the Plague variant: the sick player
-        g.flags["plague"] = names.index(s["plague"])
+        Sick(seat=names.index(s["plague"])).put(g)
     ev: list[Event] = []
     if s.get("phase", "turn") == "selection":
         order = s.get("character_order")
@@ -125,15 +136,15 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
             g.revealed[c] = seat
     g.selection.faceup = list(s.get("faceup", []))
     g.selection.facedown = list(s.get("facedown", []))
-    g.markers = Markers(
-        killed=s.get("killed"),
-        robbed=s.get("robbed"),
-        bewitched=s.get("bewitched"),
-        warrants=list(s.get("warrants", [])),
-        signed=s.get("signed"),
-        threats=list(s.get("threats", [])),
-        flowered=s.get("flowered"),
-    )
+    g.markers = Markers(killed=s.get("killed"))
+    if s.get("robbed"):
+        Robbery(character=s["robbed"]).put(g)
+    if s.get("bewitched"):
+        Bewitchment(character=s["bewitched"]).put(g)
+    if s.get("warrants"):
+        Warrants(characters=list(s["warrants"]), signed=s.get("signed", "")).put(g)
+    if s.get("threats"):
+        Threats(characters=list(s["threats"]), flowered=s.get("flowered")).put(g)
     turn = s.get("turn", "first")
     if turn == "first":
         g.called = 0
@@ -275,17 +286,25 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
                 if key == "legal_excludes" and found:
                     bad.append(f"legal but expected not to be: {w}")
         elif key in ("killed", "robbed", "bewitched"):
-            eq(key, want, getattr(g.markers, key) or "none")
-        elif key == "warrants":
-            eq("warrants", _multiset(want), _multiset(g.markers.warrants))
-        elif key == "threats":
-            eq("threats", _multiset(want), _multiset(g.markers.threats))
-        elif key in ("signed", "flowered"):
-            eq(key, want, getattr(g.markers, key) or "none")
-        elif key == "warrant_revealed":
-            eq("warrant revealed", want, g.markers.warrant_revealed)
-        elif key == "threats_revealed":
-            eq("threats revealed", _multiset(want), _multiset(g.markers.threats_revealed))
+            robbery = Robbery.get(g)
+            got_m = {"killed": g.markers.killed, "robbed": robbery and robbery.character, "bewitched": bewitched(g)}
+            eq(key, want, got_m[key] or "none")
+        elif key in ("warrants", "signed", "warrant_revealed"):
+            w = Warrants.get(g)
+            got_w = {
+                "warrants": _multiset(w.characters if w else []),
+                "signed": (w.signed if w else None) or "none",
+                "warrant_revealed": bool(w and w.revealed),
+            }
+            eq(key.replace("_", " "), _multiset(want) if key == "warrants" else want, got_w[key])
+        elif key in ("threats", "flowered", "threats_revealed"):
+            th = Threats.get(g)
+            got_t = {
+                "threats": _multiset(th.characters if th else []),
+                "flowered": (th.flowered if th else None) or "none",
+                "threats_revealed": _multiset(th.revealed if th else []),
+            }
+            eq(key.replace("_", " "), want if key == "flowered" else _multiset(want), got_t[key])
         elif key == "private":  # [{event = KIND, seen_by = [NAMES]}]: who sees the event's hidden fields
             for w in want:
                 hits = [
@@ -305,7 +324,8 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
         elif key == "tax":
             eq("tax token", want, g.tax)
         elif key == "plague":
-            eq("plague", want, names[g.flags["plague"]] if g.flags.get("plague") is not None else "none")
+            sick = sick_seat(g)
+            eq("plague", want, names[sick] if sick is not None else "none")
         elif key == "complete_at":
             eq("districts to complete a city", want, complete_at(g))
         elif key == "first_complete":

@@ -12,7 +12,7 @@ def may_act(g: GameState, t: Turn, name: str) -> bool:
     turn, the district is in the player's city, and the turn is a full one (not the
     bewitched player's short turn nor the Witch's paused one: only gathering-time
     effects then)."""
-    if t.paused or t.bewitched or name in t.used:
+    if t.paused or t.gather_only is not None or name in t.used:
         return False
     return any(b.name == name for b in g.players[t.seat].city)
 
