@@ -23,6 +23,8 @@ from __future__ import annotations
 from .cards.characters import ORIGINAL_EIGHT
 from .cards.editions import BASIC_2000_PURPLE, CLASSIC_PURPLE, DARK_CITY_CHARACTERS, DARK_CITY_PURPLE, rank
 from .errors import SetupError
+from .game_config import GameConfig
+from .lineup_check import check_lineup
 from .rng import Rng, seed_state
 from .rules import RuleSet
 
@@ -33,10 +35,8 @@ def _names(xs) -> str:
     return ", ".join(xs)
 
 
-def older_lineup(cfg, rules: RuleSet) -> tuple[list[str], list[str]]:
+def older_lineup(cfg: GameConfig, rules: RuleSet) -> tuple[list[str], list[str]]:
     """(characters in rank order, purple cards in the deck) for an older rule set."""
-    from .setup import check_lineup
-
     n = len(cfg.players)
     rng = Rng(seed_state(cfg.seed) ^ _STREAM)
     if cfg.preset not in (None, "random"):

@@ -25,6 +25,7 @@ from ..errors import IllegalCommand, SetupError
 from ..events import Event
 from ..invariants import all_cards, check
 from ..legal import legal_commands
+from ..lineup_check import check_lineup
 from ..rng import Rng, seed_state
 from ..roles.blackmailer import Threats
 from ..roles.magistrate import Warrants
@@ -32,7 +33,7 @@ from ..roles.thief import Robbery
 from ..roles.witch import Bewitchment, bewitched
 from ..rules import RULESETS, with_variants
 from ..scoring import final_scores, winners
-from ..setup import GameConfig, check_lineup, resolve_lineup
+from ..setup import GameConfig, resolve_lineup
 from ..state import Built, GameState, Markers, Player, encode
 from ..variants.plague import Sick, sick_seat
 from .format import Scenario, parse_built
