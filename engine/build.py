@@ -16,7 +16,7 @@ from .hooks import ROLES, UNIQUES, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
-def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) -> int:
+def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = None) -> int:
     """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
     cost = printed_cost(g, name)
     for u in owned_uniques(g, seat) if uniques is None else uniques:
@@ -24,7 +24,7 @@ def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) ->
     return max(cost, 0)
 
 
-def may_duplicate(g: GameState, t: Turn, uniques: list | None = None) -> bool:
+def may_duplicate(g: GameState, t: Turn, uniques: list[Unique] | None = None) -> bool:
     if role_of(t.character).allows_duplicates(g, t):
         return True
     return any(u.allows_duplicates(g, t.seat) for u in (owned_uniques(g, t.seat) if uniques is None else uniques))

@@ -11,11 +11,11 @@ from .cardstate import start_new_round
 from .city import owned_uniques
 from .decisions import GameOver, PlayTurn
 from .events import Event
-from .hooks import ROLES, active_variants, role_of
+from .hooks import ROLES, Role, active_variants, role_of
 from .state import GameState, Markers, Turn
 
 
-def lineup_roles(g: GameState) -> list:
+def lineup_roles(g: GameState) -> list[Role]:
     return [ROLES[c] for c in g.lineup if c in ROLES]
 
 

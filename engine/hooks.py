@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .commands import Ability, Build
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 Events = list["Event"]
 ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
+ChoiceHandler = Callable[["GameState", int, str, Events], None]  # (g, seat, option, ev)
+SelectHandler = Callable[["GameState", int, list[str], Events], None]  # (g, seat, cards, ev)
 
 
 class Role:
@@ -49,7 +51,7 @@ class Role:
         """The ability commands legal now in its turn."""
         return []
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         """Apply one of its ability commands (already known to be legal)."""
 
     def must(self, g: GameState, t: Turn) -> str | None:
@@ -69,9 +71,10 @@ class Role:
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         """Its turn ends."""
 
-    def end_round(self, g: GameState, ev: Events) -> bool | None:
+    def end_round(self, g: GameState, ev: Events) -> bool:
         """The round ends (its holder may have been killed); return True if a decision is now
         pending (its handler then calls flow.end_round again to go on)."""
+        return False
 
     def allows_duplicates(self, g: GameState, t: Turn) -> bool:
         return False
@@ -142,7 +145,7 @@ class Unique:
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         return []
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         pass
 
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
@@ -193,15 +196,15 @@ class Unique:
         """The selection phase ended; return True if a decision is now pending (Theater)."""
         return False
 
-    def score_options(self, g: GameState, seat: int) -> list[dict]:
+    def score_options(self, g: GameState, seat: int) -> list[ScoreCtx]:
         """End-of-game choices it offers (each a dict merged into the scoring context)."""
         return []
 
-    def score(self, g: GameState, seat: int, ctx: dict) -> int:
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         """Bonus points at game end for this district in `seat`'s city (ctx: the end-of-game choices)."""
         return 0
 
-    def score_from_hand(self, g: GameState, seat: int, ctx: dict) -> int:
+    def score_from_hand(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         """Bonus points at game end for this card in `seat`'s hand (the Secret Vault)."""
         return 0
 
@@ -256,24 +259,29 @@ class Variant:
 
 ROLES: dict[str, Role] = {}
 UNIQUES: dict[str, Unique] = {}
-CHOICES: dict[str, Callable] = {}  # about -> fn(g, seat, option, ev)
-SELECTS: dict[str, Callable] = {}  # purpose -> fn(g, seat, cards, ev)
+CHOICES: dict[str, ChoiceHandler] = {}  # about -> fn(g, seat, option, ev)
+SELECTS: dict[str, SelectHandler] = {}  # purpose -> fn(g, seat, cards, ev)
 VARIANTS: dict[str, Variant] = {}
 _DEFAULT_ROLE = Role()
 _DEFAULT_UNIQUE = Unique()
 
 
-def role(cls: type[Role]) -> type[Role]:
+R = TypeVar("R", bound=Role)
+U = TypeVar("U", bound=Unique)
+V = TypeVar("V", bound=Variant)
+
+
+def role(cls: type[R]) -> type[R]:
     ROLES[cls.name] = cls()
     return cls
 
 
-def unique(cls: type[Unique]) -> type[Unique]:
+def unique(cls: type[U]) -> type[U]:
     UNIQUES[cls.name] = cls()
     return cls
 
 
-def variant(cls: type[Variant]) -> type[Variant]:
+def variant(cls: type[V]) -> type[V]:
     VARIANTS[cls.name] = cls()
     return cls
 
@@ -290,16 +298,20 @@ def contact(g: GameState, a: int | None, b: int | None, by: str, ev: Events) -> 
         v.contact(g, a, b, by, ev)
 
 
-def choice(about: str) -> Callable:
-    def deco(fn: Callable) -> Callable:
+def choice(about: str) -> Callable[[ChoiceHandler], ChoiceHandler]:
+    """Register the handler of `Choice` decisions about `about`."""
+
+    def deco(fn: ChoiceHandler) -> ChoiceHandler:
         CHOICES[about] = fn
         return fn
 
     return deco
 
 
-def select(purpose: str) -> Callable:
-    def deco(fn: Callable) -> Callable:
+def select(purpose: str) -> Callable[[SelectHandler], SelectHandler]:
+    """Register the handler of `SelectCards` decisions for `purpose`."""
+
+    def deco(fn: SelectHandler) -> SelectHandler:
         SELECTS[purpose] = fn
         return fn
 

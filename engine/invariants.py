@@ -8,8 +8,8 @@ from .cards.districts import base_deck
 from .state import GameState
 
 
-def all_cards(g: GameState) -> Counter:
-    c: Counter = Counter(g.deck)
+def all_cards(g: GameState) -> Counter[str]:
+    c: Counter[str] = Counter(g.deck)
     for p in g.players:
         c.update(p.hand)
         for b in p.city:
@@ -25,7 +25,7 @@ def expected_cards(g: GameState) -> Counter[str]:
     return Counter(base_deck() + list(g.uniques))
 
 
-def check(g: GameState, expected: Counter | None = None) -> list[str]:
+def check(g: GameState, expected: Counter[str] | None = None) -> list[str]:
     """Return the broken invariants (empty when all hold)."""
     bad = []
     exp = expected if expected is not None else expected_cards(g)

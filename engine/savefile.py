@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -198,7 +198,7 @@ def read_header(data: bytes) -> tuple[int, int]:
     return version, length
 
 
-def _decode_typed(decode, data: bytes | memoryview) -> Save:
+def _decode_typed(decode: Callable[[bytes | memoryview], Save], data: bytes | memoryview) -> Save:
     try:
         return decode(data)
     except msgspec.ValidationError as e:

@@ -102,7 +102,7 @@ def new_game(cfg: GameConfig) -> tuple[GameState, list[Event]]:
         pending=PickCharacter(crown),
     )
     ev = [Event("game_started", seat=crown, count=n)]
-    for v in active_variants(g):
-        v.start(g, ev)  # the Plague: its first holder
+    for variant in active_variants(g):
+        variant.start(g, ev)  # the Plague: its first holder
     flow.start_round(g, ev)
     return g, ev

@@ -13,6 +13,7 @@ its module, kept in `GameState.cards` and `Turn.cards` (engine/cardstate.py).
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import msgspec
 from msgspec import Struct, field
@@ -44,7 +45,7 @@ class Selection(Struct):
     faceup: list[str] = field(default_factory=list)  # public discards
     facedown: list[str] = field(default_factory=list)  # hidden discards
     pool: list[str] = field(default_factory=list)  # the cards being passed (hidden)
-    steps: list[list] = field(default_factory=list)  # remaining steps: [kind, seat]
+    steps: list[list[Any]] = field(default_factory=list)  # remaining steps: [kind, seat]
 
 
 class Turn(Struct):
@@ -119,6 +120,14 @@ class GameState(Struct):
     winners: list[int] = field(default_factory=list)
     end_round_from: int = 0  # the flow: the role whose end of round goes on after a pending decision
     cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states (game, round)
+
+
+def current_turn(g: GameState) -> Turn:
+    """The turn being played: for the rules that only run inside one (a card's decision handlers)."""
+    t = g.turn
+    if t is None:
+        raise RuntimeError("no turn is being played")
+    return t
 
 
 _enc = msgspec.msgpack.Encoder()

@@ -136,9 +136,9 @@ def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
 
 def act(g: GameState, t: Turn, cmd: Ability, ev: list[Event]) -> None:
     if cmd.name in UNIQUES:
-        UNIQUES[cmd.name].act(g, cmd, ev)
+        UNIQUES[cmd.name].act(g, t, cmd, ev)
     else:
-        role_of(t.character).act(g, cmd, ev)
+        role_of(t.character).act(g, t, cmd, ev)
 
 
 def why_not_end(g: GameState, t: Turn) -> str | None:

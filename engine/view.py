@@ -26,8 +26,7 @@ from .decisions import Choice, KeepCards, PickCharacter, SelectCards
 from .events import Event
 from .hooks import card_of
 from .legal import legal_commands, select_source
-from .scoring import Score
-from .state import Built, GameState
+from .state import Built, GameState, Score
 
 
 class PlayerView(Struct, omit_defaults=True):
@@ -139,7 +138,7 @@ def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
 
 def _pending(g: GameState, me: int | None) -> PendingView:
     p = g.pending
-    kind = type(p).__struct_config__.tag
+    kind = str(type(p).__struct_config__.tag)
     pv = PendingView(kind=kind, seat=p.seat, waiting=waiting_for(g))
     mine = me is not None and p.seat == me
     if isinstance(p, PickCharacter):

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from ..cards.districts import BASE_DISTRICTS, base_deck
 from ..decisions import Choice, Decision, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
@@ -41,9 +43,9 @@ from ..view import View
 from . import knowledge as K
 
 
-def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
+def _unseen_cards(view: View, me: int, rng: random.Random) -> list[str]:
     full = Counter(base_deck() + list(view.uniques))
-    known: Counter = Counter(view.players[me].hand or [])
+    known: Counter[str] = Counter(view.players[me].hand or [])
     for p in view.players:
         for b in p.city:
             known[b.name] += 1
@@ -62,7 +64,9 @@ def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
     return unseen
 
 
-def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = None) -> tuple[list[list[str]], list[str]]:
+def _deal_cards(
+    view: View, me: int, rng: random.Random, spare: list[str] | None = None
+) -> tuple[list[list[str]], list[str]]:
     """Deal the unseen cards; `spare` receives one card per face-down card under a Museum."""
     unseen = _unseen_cards(view, me, rng)
     hidden_under = sum(1 for p in view.players for b in p.city for c in b.under if not c)
@@ -82,9 +86,12 @@ def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = Non
     return hands, deck
 
 
+Slot = tuple[int, int]  # (seat, index among its characters)
+
+
 def _assign(
-    slots: list[tuple[int, int]], chars: list[str], allowed, rng: random.Random
-) -> dict[tuple[int, int], str] | None:
+    slots: list[Slot], chars: list[str], allowed: Callable[[Slot, str], bool], rng: random.Random
+) -> dict[Slot, str] | None:
     """Deal `chars` to `slots` at random, respecting allowed(slot, char). None if impossible."""
     for _ in range(30):
         pool = list(chars)
@@ -106,7 +113,7 @@ def _assign(
     return None
 
 
-def determinize(view, rng: random.Random) -> GameState:
+def determinize(view: View, rng: random.Random) -> GameState:
     me = view.seat
     if me is None:
         raise ValueError("a spectator's view cannot be determinized for a seat")
@@ -131,7 +138,7 @@ def determinize(view, rng: random.Random) -> GameState:
     called_rank = ranks.get(view.called, 0) if (view.phase == "turns" and view.called) else 0
     killed = view.markers.killed
 
-    def allowed(sl, c):
+    def allowed(sl: Slot, c: str) -> bool:
         return selecting or ranks[c] > called_rank or c == killed
 
     dealt = _assign(slots, hidden, allowed, rng) if len(hidden) >= len(slots) else None
@@ -145,8 +152,8 @@ def determinize(view, rng: random.Random) -> GameState:
     holders: dict[str, int] = {}
     for p in view.players:
         chars = []
-        for i, c in enumerate(p.characters):
-            name = c if c is not None else dealt.get((p.seat, i))
+        for i, shown in enumerate(p.characters):
+            name = shown if shown is not None else dealt.get((p.seat, i))
             if name is not None:
                 chars.append(name)
                 holders[name] = p.seat
@@ -244,7 +251,7 @@ def _pending(view: View, g: GameState) -> Decision:
         return Choice(pv.seat, pv.about or "", list(pv.options))
     if k == "select_cards":
         me = view.seat
-        hand = view.players[me].hand or []
+        hand = (view.players[me].hand if me is not None else None) or []
         drawn = view.turn.drawn if view.turn is not None else []
         opts = list(pv.options)
         if sorted(opts) == sorted(hand):
@@ -265,19 +272,20 @@ def _pending(view: View, g: GameState) -> Decision:
     return GameOver()
 
 
-def _remaining_steps(g: GameState, view) -> list[list]:
+def _remaining_steps(g: GameState, view: View) -> list[list[Any]]:
     """The selection steps still to come, from the planned list and the picks made so far."""
     planned = plan_steps(g)
     picks = sum(len(p.characters) for p in g.players)
     pv = view.pending
     mode = (pv.mode or "pick") if pv is not None and pv.kind == "pick_character" else None
+    deciding = pv.seat if pv is not None else -1
     seen = 0
     for i, (kind, seat) in enumerate(planned):
         if kind == "pick":
-            if seen == picks and mode == "pick" and seat == pv.seat:
+            if seen == picks and mode == "pick" and seat == deciding:
                 return [list(s) for s in planned[i:]]
             seen += 1
-        elif kind == "discard" and mode == "discard" and seen == picks and seat == pv.seat:
+        elif kind == "discard" and mode == "discard" and seen == picks and seat == deciding:
             return [list(s) for s in planned[i:]]
     # Not found (a procedure this module does not know): the picks still to come, in order.
     seen = 0

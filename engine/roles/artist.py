@@ -42,9 +42,7 @@ class Artist(Role):
         names = dict.fromkeys(b.name for b in p.city if not b.beautified)
         return [Ability(t.seat, self.name, district=n) for n in names]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         done = Beautified.of(t)
         done.count += 1
         if done.count >= MAX_PER_TURN:

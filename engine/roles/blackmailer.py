@@ -41,7 +41,7 @@ from ..commands import Ability
 from ..decisions import Choice
 from ..events import Event
 from ..hooks import Events, Role, choice, role
-from ..state import GameState, Turn
+from ..state import GameState, Turn, current_turn
 from ._targets import nameable
 from .witch import bewitched
 
@@ -100,9 +100,8 @@ class Blackmailer(Role):
             return []
         return [Ability(t.seat, self.name, character=c) for c in targets(g)]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.character is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.character is not None
         t.used.append(self.name)
         ThreatDraft(flowered=cmd.character).put(t)
         g.pending = Choice(cmd.seat, THREAT, targets(g, (cmd.character,)))
@@ -156,8 +155,7 @@ class Blackmailer(Role):
 
 @choice(THREAT)
 def choose_threat(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     draft = ThreatDraft.drop(t)
     assert draft is not None
     flowered = draft.flowered
@@ -168,7 +166,7 @@ def choose_threat(g: GameState, seat: int, option: str, ev: Events) -> None:
 
 @choice(BRIBE)
 def choose_bribe(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
+    t = current_turn(g)
     th = Threats.get(g)
     assert t is not None and th is not None
     o = owner(g)
@@ -186,7 +184,7 @@ def choose_bribe(g: GameState, seat: int, option: str, ev: Events) -> None:
 
 @choice(REVEAL)
 def choose_reveal(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
+    t = current_turn(g)
     m = Threats.get(g)
     assert t is not None and m is not None
     if option != "reveal":

@@ -27,7 +27,7 @@ from ..commands import Build
 from ..decisions import SelectCards
 from ..events import Event
 from ..hooks import Events, Role, role, select
-from ..state import GameState, Turn
+from ..state import GameState, Turn, current_turn
 
 
 class CardinalLoan(TurnScoped):
@@ -62,8 +62,7 @@ class Cardinal(Role):
 
 @select("Cardinal")
 def give_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     loan = CardinalLoan.drop(t)
     assert loan is not None
     target, district = loan.lender, loan.district

@@ -46,7 +46,7 @@ from ..commands import Ability
 from ..decisions import Choice
 from ..events import Event
 from ..hooks import UNIQUES, Events, Role, choice, role
-from ..state import Built, GameState, Turn
+from ..state import Built, GameState, Turn, current_turn
 from ._targets import nameable
 
 if TYPE_CHECKING:
@@ -107,9 +107,8 @@ class Magistrate(Role):
             return []
         return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.character is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.character is not None
         t.used.append(self.name)
         WarrantDraft(placed=[cmd.character]).put(t)
         _ask_warrant(g, cmd.seat, [cmd.character])
@@ -163,8 +162,7 @@ def _ask_warrant(g: GameState, seat: int, placed: list[str]) -> None:
 
 @choice(WARRANT)
 def choose_warrant(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     draft = WarrantDraft.of(t)
     if len(draft.placed) == 1:
         draft.placed.append(option)
@@ -180,8 +178,7 @@ def choose_warrant(g: GameState, seat: int, option: str, ev: Events) -> None:
 
 @choice(REVEAL)
 def choose_reveal(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     district = t.aside.pop()
     c = Confiscation.of(t)
     paid, c.paid = c.paid, 0

@@ -23,7 +23,7 @@ from ..decisions import SelectCards
 from ..events import Event
 from ..hooks import Events, Role, role, select
 from ..rng import Rng
-from ..state import GameState, Turn
+from ..state import GameState, Turn, current_turn
 
 
 class SeerDebts(TurnScoped):
@@ -47,9 +47,7 @@ class Seer(Role):
             return []
         return [Ability(t.seat, self.name)]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         rng = Rng(g.rng)
         me = g.players[cmd.seat]
@@ -82,8 +80,7 @@ def _ask(g: GameState, seat: int, ev: Events) -> None:
 
 @select("Seer")
 def give(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     debts = SeerDebts.of(t)
     to = debts.owed.pop(0)
     card = cards[0]

@@ -105,9 +105,9 @@ class TaxCollector(Role):
             return []
         return [Ability(t.seat, self.name)]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert g.turn is not None
-        g.turn.used.append(self.name)
+        t.used.append(self.name)
         gold, g.tax = g.tax, 0
         g.players[cmd.seat].gold += gold
         ev.append(Event("tax_collected", seat=cmd.seat, character=self.name, gold=gold))

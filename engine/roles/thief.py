@@ -47,9 +47,8 @@ class Thief(Role):
             if c != killed and c != witched
         ]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.character is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.character is not None
         t.used.append(self.name)
         Robbery(character=cmd.character, by=cmd.seat).put(g)  # the Witch, when she resumes as a bewitched Thief
         ev.append(Event("robbed", seat=cmd.seat, character=cmd.character))

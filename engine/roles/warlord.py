@@ -66,9 +66,8 @@ class Warlord(Role):
                     out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b, p.city)))
         return out
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.player is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
         t.used.append(self.name)
         victim = cmd.player
         b = find_copy(g, victim, cmd.district, cmd.option)

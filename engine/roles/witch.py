@@ -70,9 +70,8 @@ class Witch(Role):
             return []
         return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.character is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.character is not None
         t.used.append(self.name)
         Bewitchment(character=cmd.character).put(g)
         ev.append(Event("bewitched", seat=cmd.seat, character=cmd.character))

@@ -26,7 +26,7 @@ from ..commands import Ability
 from ..decisions import Choice
 from ..events import Event
 from ..hooks import UNIQUES, Events, Role, choice, role
-from ..state import GameState, Turn
+from ..state import GameState, Turn, current_turn
 from ._targets import others
 
 TAKE = "Wizard.take"
@@ -54,9 +54,8 @@ class Wizard(Role):
             return []
         return [Ability(t.seat, self.name, player=s) for s in others(g, t.seat) if g.players[s].hand]
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
-        t = g.turn
-        assert t is not None and cmd.player is not None
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
         t.used.append(self.name)
         WizardLook(victim=cmd.player).put(t)
         hand = g.players[cmd.player].hand
@@ -88,8 +87,7 @@ class Wizard(Role):
 
 @choice(TAKE)
 def take(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     look = WizardLook.drop(t)
     assert look is not None
     victim = look.victim
@@ -105,8 +103,7 @@ def take(g: GameState, seat: int, option: str, ev: Events) -> None:
 
 @choice(USE)
 def use(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     card = t.aside.pop()
     g.players[seat].hand.append(card)
     if option != "build":

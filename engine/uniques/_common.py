@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .. import deck
 from ..build import remove_district
+from ..hooks import ScoreCtx
+from ..scoring import type_at_end
 from ..state import Built, GameState, Turn
 
 
@@ -25,14 +27,6 @@ def destroy(g: GameState, seat: int, name: str) -> Built:
     return b
 
 
-def kind(name: str, ctx: dict) -> str:
-    """A district's type at game end: its printed type unless an end-of-game choice
-    changed it (the Haunted Quarter counted as another type is no longer unique)."""
-    from ..cards.districts import DISTRICTS
-
-    return ctx.get("type:" + name, DISTRICTS[name].type)
-
-
-def uniques_in_city(g: GameState, seat: int, ctx: dict) -> int:
+def uniques_in_city(g: GameState, seat: int, ctx: ScoreCtx) -> int:
     """Districts of the city that count as unique at game end."""
-    return sum(1 for b in g.players[seat].city if kind(b.name, ctx) == "unique")
+    return sum(1 for b in g.players[seat].city if type_at_end(b.name, ctx) == "unique")

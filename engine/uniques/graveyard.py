@@ -22,7 +22,7 @@ from ..decisions import Choice
 from ..events import Event
 from ..hooks import Events, Unique, choice, unique
 from ..roles.warlord import destruction_settled
-from ..state import GameState
+from ..state import GameState, current_turn
 
 
 class GraveyardOffer(TurnScoped):
@@ -46,8 +46,7 @@ class Graveyard(Unique):
 
 @choice("Graveyard")
 def claim(g: GameState, seat: int, option: str, ev: Events) -> None:
-    t = g.turn
-    assert t is not None
+    t = current_turn(g)
     card = t.aside.pop()
     offer = GraveyardOffer.drop(t)
     assert offer is not None
