@@ -9,7 +9,7 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
-from .city import complete_at, has, owned_uniques, printed_cost, size
+from .city import complete_at, owned_uniques, printed_cost, size
 from .commands import Build
 from .events import Event
 from .hooks import ROLES, UNIQUES, Unique, card_of, role_of
@@ -56,13 +56,16 @@ def turn_refusal(g: GameState, t: Turn) -> str | None:
     return None
 
 
-def district_refusal(g: GameState, t: Turn, name: str, uniques: list[Unique], dup_ok: list[bool]) -> str | None:
+def district_refusal(
+    g: GameState, t: Turn, name: str, in_city: set[str], uniques: list[Unique], dup_ok: list[bool]
+) -> str | None:
     """Why `name`, a card in the hand, cannot be built now whatever the payment: a short code
-    (`why_not` words it), or None. `dup_ok` caches may_duplicate (empty: not known yet)."""
+    (`why_not` words it), or None. `in_city`: the names in the builder's city; `dup_ok` caches
+    may_duplicate (empty: not known yet)."""
     u = UNIQUES.get(name)
     if u is not None and not u.can_build(g, t.seat):
         return CANNOT_NOW
-    if has(g, t.seat, name):
+    if name in in_city:
         if not dup_ok:
             dup_ok.append(may_duplicate(g, t, uniques))
         if not dup_ok[0]:
@@ -80,7 +83,8 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     label = DISTRICTS[name].name if name in DISTRICTS else name
     if name not in g.players[t.seat].hand:
         return f"You have no {label} in your hand."
-    code = district_refusal(g, t, name, owned_uniques(g, t.seat), [])
+    city = {b.name for b in g.players[t.seat].city}
+    code = district_refusal(g, t, name, city, owned_uniques(g, t.seat), [])
     if code == CANNOT_NOW:
         return f"The {label} cannot be built now."
     if code == DUPLICATE:
@@ -98,9 +102,10 @@ def options(g: GameState, t: Turn) -> list[Build]:
     out: list[Build] = []
     role = role_of(t.character)
     uniques_here = owned_uniques(g, seat)
+    in_city = {b.name for b in p.city}
     dup_ok: list[bool] = []
     for name in dict.fromkeys(p.hand):
-        if district_refusal(g, t, name, uniques_here, dup_ok) is not None:
+        if district_refusal(g, t, name, in_city, uniques_here, dup_ok) is not None:
             continue
         u = UNIQUES.get(name)
         cost = cost_for(g, seat, name, uniques_here)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import turn
 from .commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
 from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
-from .state import GameState, current_turn
+from .state import GameState
 
 
 def legal_commands(g: GameState, seat: int) -> list[Command]:
@@ -17,14 +17,16 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     if p.seat != seat:
         return []
     if isinstance(p, PlayTurn):
-        return turn.legal(g, current_turn(g))
+        assert g.turn is not None  # a turn is being played
+        return turn.legal(g, g.turn)
     if isinstance(p, PickCharacter):
         pool = dict.fromkeys(g.selection.pool)
         if p.mode == "pick":
             return [Pick(seat, c) for c in pool]
         return [DiscardCharacter(seat, c) for c in pool]
     if isinstance(p, KeepCards):
-        return [Keep(seat, c) for c in dict.fromkeys(current_turn(g).drawn)]
+        assert g.turn is not None  # cards are kept in a turn
+        return [Keep(seat, c) for c in dict.fromkeys(g.turn.drawn)]
     if isinstance(p, Choice):
         return [Choose(seat, o) for o in p.options]
     if isinstance(p, SelectCards):
