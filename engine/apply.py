@@ -168,11 +168,7 @@ def explain(g: GameState, cmd: Command) -> str:
         return f"You have no {c.income_type} districts to take income for."
     if isinstance(cmd, Ability):
         if cmd.name in UNIQUES:
-            if not any(b.name == cmd.name for b in g.players[cmd.seat].city):
-                return f"You have no {cmd.name} in your city."
-            if cmd.name in t.used:
-                return f"You have already used the {cmd.name} this turn."
-            return f"You cannot use the {cmd.name} that way now."
+            return turn.district_effect_refusal(g, t, cmd.name) or f"You cannot use the {cmd.name} that way now."
         if cmd.name != t.character:
             return f"You are playing the {t.character}, not the {cmd.name}."
         if cmd.name in t.used:

@@ -71,6 +71,20 @@ def only_gathering(g: GameState, t: Turn) -> str | None:
     return None
 
 
+def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
+    """Why a "once per turn, in your own turn" district effect (Laboratory, Smithy, Museum, Armory)
+    may not be used now, or None: it is used once a turn, from the player's city, in a full turn
+    (not the bewitched player's short turn nor the Witch's paused one: only gathering-time effects
+    then). The districts' `abilities` and `apply.explain` both ask it."""
+    if not any(b.name == name for b in g.players[t.seat].city):
+        return f"You have no {name} in your city."
+    if name in t.used:
+        return f"You have already used the {name} this turn."
+    if t.paused or t.gather_only is not None:
+        return f"You cannot use the {name} now."
+    return None
+
+
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
     out: list[Command] = []

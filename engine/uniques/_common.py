@@ -7,16 +7,12 @@ from ..build import remove_district
 from ..hooks import ScoreCtx
 from ..scoring import type_at_end
 from ..state import Built, GameState, Turn
+from ..turn import district_effect_refusal
 
 
 def may_act(g: GameState, t: Turn, name: str) -> bool:
-    """A "once per turn, in your own turn" district effect may be used now: not yet this
-    turn, the district is in the player's city, and the turn is a full one (not the
-    bewitched player's short turn nor the Witch's paused one: only gathering-time
-    effects then)."""
-    if t.paused or t.gather_only is not None or name in t.used:
-        return False
-    return any(b.name == name for b in g.players[t.seat].city)
+    """A "once per turn, in your own turn" district effect may be used now (turn.district_effect_refusal)."""
+    return district_effect_refusal(g, t, name) is None
 
 
 def destroy(g: GameState, seat: int, name: str) -> Built:
