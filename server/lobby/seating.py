@@ -54,7 +54,7 @@ class Seating:
         rng = secrets.SystemRandom()
         picked = pick_bot({x.name for x in others}, {x.style for x in others if x.bot is not None}, rng)
         if picked is None:  # more seats than names: never with 8 seats at most
-            s.style = rng.choice(STYLES)
+            s.style = rng.choice(list(STYLES))  # (STYLES is a dict: choosing from it directly would fail)
             s.name = self._unique_name(t, rng.choice(NAMES[s.style]) + BOT_MARK, seat)
         else:
             s.style, s.name = picked

@@ -461,7 +461,11 @@ class SaveStore:
                 kept = str(quarantine(log_path, log_data))
             except OSError as e:
                 damage.append(f"cannot keep a copy of the damaged log: {e.strerror or oneline(e)}")
-        parts = [scan.fatal] + (scan.damaged + [done.stop] if done.lost or done.stop else []) + [scan.torn]
+        parts: list[str | None] = [
+            scan.fatal,
+            *(scan.damaged + [done.stop] if done.lost or done.stop else []),
+            scan.torn,
+        ]
         dropped = "; ".join(p for p in parts if p) or None  # why part of the log was not used
         recovery = Recovery(
             table_id,
