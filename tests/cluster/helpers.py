@@ -44,3 +44,15 @@ class Bots:
         cmd = self.next(g)
         apply(g, cmd)
         return cmd
+
+
+async def take_when_lapsed(manager, table_id: str, timeout: float = 5.0):
+    """Acquire the table's lease as soon as the server lets the current one lapse."""
+    start = time.monotonic()
+    while True:
+        lease = await manager.acquire(table_id)
+        if lease is not None:
+            return lease
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"the lease of {table_id} did not lapse within {timeout} s")
+        await asyncio.sleep(0.05)

@@ -17,7 +17,7 @@ from server.cluster.table_log import Fenced, LogError, TableExists, TableLog
 from server.storage.savelog import read_save_file
 
 from .conftest import FAST_LEASES
-from .helpers import Bots, new_table
+from .helpers import Bots, new_table, take_when_lapsed
 
 
 async def _owner(connect, node: str, table_id: str = "t1", **settings):
@@ -49,11 +49,8 @@ async def test_a_new_owner_replays_and_the_stale_owner_is_refused(connect) -> No
     for _ in range(10):
         await log_a.record(bots.step(log_a.state))
     # Node A stops renewing (paused); its lease lapses on the server and B takes the table.
-    deadline = time.monotonic() + 5
-    lease_b = None
-    while lease_b is None and time.monotonic() < deadline:
-        lease_b = await leases_b.acquire("t1")
-    assert lease_b is not None and lease_b.revision > lease_a.revision
+    lease_b = await take_when_lapsed(leases_b, "t1")
+    assert lease_b.revision > lease_a.revision
     log_b = await TableLog.open(conn_b, "t1", lease_b)
     assert log_b.save.log == log_a.save.log and log_b.recovery is not None
     assert log_b.recovery.log_commands == 10
