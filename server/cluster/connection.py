@@ -42,8 +42,9 @@ class ClusterUnavailable(RuntimeError):
 class ClusterConnection:
     """One node's NATS connection, JetStream context and buckets."""
 
-    def __init__(self, config: ClusterConfig, nc: Client) -> None:
+    def __init__(self, config: ClusterConfig, nc: Client, closing: list[bool] | None = None) -> None:
         self.config = config
+        self._closing = closing if closing is not None else [False]
         self.nc = nc
         self.js: JetStreamContext = nc.jetstream(timeout=config.request_timeout_seconds)
         self.names = Names(config.namespace)
@@ -54,12 +55,13 @@ class ClusterConnection:
     @classmethod
     async def connect(cls, config: ClusterConfig, *, ensure: bool = True) -> ClusterConnection:
         node = config.node()
+        closing = [False]  # set by close(): the disconnection that follows is ours
 
         async def on_error(error: Exception) -> None:
             log_event(log, logging.WARNING, "nats error", node=node, error=_one_line(error))
 
         async def on_disconnect() -> None:
-            log_event(log, logging.WARNING, "nats disconnected", node=node)
+            log_event(log, logging.INFO if closing[0] else logging.WARNING, "nats disconnected", node=node)
 
         async def on_reconnect() -> None:
             log_event(log, logging.INFO, "nats reconnected", node=node)
@@ -82,7 +84,7 @@ class ClusterConnection:
         except Exception as error:
             where = ", ".join(config.servers)
             raise ClusterUnavailable(f"cannot connect to NATS at {where}: {_one_line(error)}") from None
-        conn = cls(config, nc)
+        conn = cls(config, nc, closing)
         if ensure:
             try:
                 await conn.ensure()
@@ -187,6 +189,7 @@ class ClusterConnection:
             raise ClusterUnavailable(f"bucket {short!r} is not open (connect with ensure=True)") from None
 
     async def close(self) -> None:
+        self._closing[0] = True
         if not self.nc.is_closed:
             try:
                 await self.nc.drain()
