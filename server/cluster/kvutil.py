@@ -48,8 +48,8 @@ async def get(kv: KeyValue, key: str) -> Value:
     try:
         entry = await kv.get(key)
     except js_errors.KeyNotFoundError as error:
-        entry = getattr(error, "entry", None)
-        return Value(None, entry.revision if entry is not None else 0)
+        gone = getattr(error, "entry", None)  # a delete marker's entry, with its revision
+        return Value(None, (gone.revision or 0) if gone is not None else 0)
     return Value(entry.value or None, entry.revision or 0)
 
 

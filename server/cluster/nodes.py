@@ -123,7 +123,7 @@ class NodeRegistry:
             await asyncio.sleep(every)
             try:
                 await self.beat()
-            except (kvutil.Exists, *kvutil.TRANSIENT) as error:
+            except (kvutil.Exists, *kvutil.TRANSIENT) as error:  # type: ignore[misc]
                 log_event(log, logging.WARNING, "heartbeat failed", node=self.node, error=type(error).__name__)
             except Exception as error:  # the heartbeat must go on
                 log_event(log, logging.ERROR, "heartbeat failed", node=self.node, error=repr(error))

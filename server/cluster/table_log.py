@@ -37,6 +37,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NoReturn
 
 import msgspec
 import nats.errors
@@ -244,7 +245,7 @@ class TableLog:
             return None
         return last.seq if (last.headers or {}).get(MSG_ID) == msg_id else None
 
-    def _fence(self, why: str) -> None:
+    def _fence(self, why: str) -> NoReturn:
         self.fenced = why
         raise Fenced(why)
 
@@ -294,7 +295,7 @@ async def _read_records(conn: ClusterConnection, subject: str) -> tuple[list[tup
             msg = await sub.next_msg(timeout=conn.config.request_timeout_seconds)
             seq = msg.metadata.sequence.stream
             records.append((seq, msg.data))
-            if seq >= last.seq:
+            if seq >= (last.seq or 0):
                 return records, seq
     finally:
         await sub.unsubscribe()

@@ -8,6 +8,10 @@ so the SSH stream stays in the socket), and hands each socket on wrapped so that
 admission's per-source counts and the session's logs all see the real address without
 knowing about the protocol.
 
+A header that names no client (v2 LOCAL, v1 UNKNOWN) is the balancer's own health check: it
+gets an SSH identification line and is closed, never reaching the SSH server, its admission
+or its logs (HAProxy: ``check check-send-proxy`` with ``tcp-check expect string SSH-2.0``).
+
 Refused (the socket closed, no SSH banner, counted in ``stats``): a connection without a
 header or with a malformed one, one that sends nothing in ``header_timeout`` seconds, one
 beyond ``max_pending`` connections still sending their header, and one from outside
@@ -43,6 +47,7 @@ from server.transport.proxy_protocol import ProxyError, read_header
 log = logging.getLogger("citadels.server.proxy")
 
 HandOver = Callable[[socket.socket], Awaitable[object]]
+HEALTH_REPLY = b"SSH-2.0-citadels-health\r\n"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -65,7 +70,7 @@ class ProxyStats:
 
     accepted: int = 0
     handed_over: int = 0  # with ssh_hand_over: once logged in
-    health_checks: int = 0  # LOCAL / UNKNOWN headers: handed over with the balancer's address
+    health_checks: int = 0  # LOCAL / UNKNOWN headers: answered here, not handed over
     malformed: int = 0  # no header, a bad one, or closed inside it
     timeouts: int = 0
     over_capacity: int = 0
@@ -186,7 +191,11 @@ class ProxyListener:
             raise
         if header.source is None:
             self.stats.health_checks += 1
-        sock = AddressedSocket(conn, header.source or balancer, balancer)
+            with contextlib.suppress(OSError):
+                conn.send(HEALTH_REPLY)  # a few bytes into an empty socket buffer: does not block
+            conn.close()
+            return
+        sock = AddressedSocket(conn, header.source, balancer)
         try:
             await self.hand_over(sock)
         except Exception as error:  # the SSH side refused it (bad banner, failed login): its business

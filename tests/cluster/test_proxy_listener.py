@@ -185,9 +185,15 @@ async def test_the_server_sees_the_players_address(
     assert listener.stats.handed_over == 1 and listener.stats.malformed == 0
 
 
-async def test_a_health_check_keeps_the_balancers_address(listener: ProxyListener) -> None:
-    assert (await through(listener.get_port(), v2(local=True))).startswith("127.0.0.1 ")
-    assert listener.stats.health_checks == 1
+@pytest.mark.parametrize("header", [v2(local=True), b"PROXY UNKNOWN\r\n"], ids=["v2-local", "v1-unknown"])
+async def test_a_balancer_health_check_is_answered_without_reaching_ssh(listener: ProxyListener, header: bytes) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", listener.get_port())
+    writer.write(header)
+    assert (await asyncio.wait_for(reader.readline(), 2)).startswith(b"SSH-2.0-")
+    assert await closed_by_server(reader, 2)
+    writer.close()
+    assert listener.stats.health_checks == 1 and listener.stats.handed_over == 0
+    assert Recorder.peers == []
 
 
 @pytest.mark.parametrize(
