@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 import nats
@@ -42,8 +43,16 @@ class ClusterUnavailable(RuntimeError):
 class ClusterConnection:
     """One node's NATS connection, JetStream context and buckets."""
 
-    def __init__(self, config: ClusterConfig, nc: Client, closing: list[bool] | None = None) -> None:
+    def __init__(
+        self,
+        config: ClusterConfig,
+        nc: Client,
+        closing: list[bool] | None = None,
+        reconnects: list[Callable[[], None]] | None = None,
+    ) -> None:
         self.config = config
+        # Called after each reconnection (watches start afresh: nats-py's would stay silent a while).
+        self.reconnects: list[Callable[[], None]] = reconnects if reconnects is not None else []
         self._closing = closing if closing is not None else [False]
         self.nc = nc
         self.js: JetStreamContext = nc.jetstream(timeout=config.request_timeout_seconds)
@@ -56,6 +65,7 @@ class ClusterConnection:
     async def connect(cls, config: ClusterConfig, *, ensure: bool = True) -> ClusterConnection:
         node = config.node()
         closing = [False]  # set by close(): the disconnection that follows is ours
+        reconnects: list[Callable[[], None]] = []
 
         async def on_error(error: Exception) -> None:
             log_event(log, logging.WARNING, "nats error", node=node, error=_one_line(error))
@@ -65,6 +75,8 @@ class ClusterConnection:
 
         async def on_reconnect() -> None:
             log_event(log, logging.INFO, "nats reconnected", node=node)
+            for listener in list(reconnects):
+                listener()
 
         options: dict[str, Any] = dict(
             servers=list(config.servers),
@@ -84,7 +96,7 @@ class ClusterConnection:
         except Exception as error:
             where = ", ".join(config.servers)
             raise ClusterUnavailable(f"cannot connect to NATS at {where}: {_one_line(error)}") from None
-        conn = cls(config, nc, closing)
+        conn = cls(config, nc, closing, reconnects)
         if ensure:
             try:
                 await conn.ensure()

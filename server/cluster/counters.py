@@ -48,7 +48,7 @@ class ClusterCounters:
         self._watch: kvutil.Watch | None = None
 
     async def start(self) -> ClusterCounters:
-        self._watch = await kvutil.Watch(self.kv, ">", self._heard, "counters").start()
+        self._watch = await kvutil.Watch(self.kv, ">", self._heard, "counters", self.conn.reconnects).start()
         self.nodes.on_change.append(self._node_changed)
         for node in {node for counts in self.others.values() for node in counts}:
             if not self.nodes.is_live(node):

@@ -43,7 +43,7 @@ class TableDirectory:
         self._watch: kvutil.Watch | None = None
 
     async def start(self) -> TableDirectory:
-        self._watch = await kvutil.Watch(self.kv, "table.>", self._heard, "directory").start()
+        self._watch = await kvutil.Watch(self.kv, "table.>", self._heard, "directory", self.conn.reconnects).start()
         return self
 
     async def stop(self) -> None:

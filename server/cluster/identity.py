@@ -115,7 +115,7 @@ class IdentityRegistry:
                 return
             on_claim(key.split(".", 1)[1], claim)
 
-        return await kvutil.Watch(self.kv, "live.>", handler, "identity").start()
+        return await kvutil.Watch(self.kv, "live.>", handler, "identity", self.conn.reconnects).start()
 
 
 __all__ = ["IdentityRegistry", "key_id"]

@@ -87,49 +87,110 @@ async def delete(kv: KeyValue, key: str, last: int | None = None) -> None:
 
 
 Handler = Callable[[str, bytes | None, int], None]
+RESTART_BACKOFF = 0.25
 
 
 class Watch:
     """Calls ``handler(key, value or None, revision)`` for every key matching ``pattern``: first
     each current value, then every change (a delete or an expiry gives None). ``ready`` is set
-    once the current values have been delivered."""
+    once the current values have been delivered.
 
-    def __init__(self, kv: KeyValue, pattern: str, handler: Handler, name: str) -> None:
+    A NATS server restart leaves nats-py's watcher silent for up to two idle heartbeats (10 s);
+    given the connection's ``reconnects`` list, the watch starts afresh as soon as the client
+    reconnects: current values again, and None for each key it knew that is gone now (a lease
+    that expired during the outage leaves no marker by then)."""
+
+    def __init__(
+        self,
+        kv: KeyValue,
+        pattern: str,
+        handler: Handler,
+        name: str,
+        reconnects: list[Callable[[], None]] | None = None,
+    ) -> None:
         self.kv = kv
         self.pattern = pattern
         self.handler = handler
         self.name = name
+        self.reconnects = reconnects
         self.ready = asyncio.Event()
+        self.known: set[str] = set()
+        self.restarts = 0
         self._task: asyncio.Task[None] | None = None
         self._watcher: KeyValue.KeyWatcher | None = None
+        self._restart: asyncio.Task[None] | None = None
+        self._stopped = False
 
     async def start(self, timeout: float = 5.0) -> Watch:
-        self._watcher = await self.kv.watch(self.pattern)
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"citadels-watch-{self.name}")
+        await self._open()
         await asyncio.wait_for(self.ready.wait(), timeout)
+        if self.reconnects is not None:
+            self.reconnects.append(self._reconnected)
         return self
 
-    async def _run(self) -> None:
-        assert self._watcher is not None
-        async for entry in self._watcher:
-            if entry is None:
-                self.ready.set()
-                continue
-            value = None if entry.operation in ("DEL", "PURGE") else (entry.value or None)
-            try:
-                self.handler(entry.key, value, entry.revision or 0)
-            except Exception as error:  # one bad value must not stop the watch
-                log_event(log, logging.ERROR, "watch handler failed", watch=self.name, key=entry.key, error=repr(error))
-            if not self.ready.is_set() and entry.delta == 0:
+    async def _open(self) -> None:
+        self._watcher = await self.kv.watch(self.pattern)
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(self._watcher), name=f"citadels-watch-{self.name}"
+        )
+
+    async def _run(self, watcher: KeyValue.KeyWatcher) -> None:
+        seen: set[str] | None = set()  # keys of the initial values; None once they are all in
+        async for entry in watcher:
+            if entry is not None:
+                value = None if entry.operation in ("DEL", "PURGE") else (entry.value or None)
+                if value is None:
+                    self.known.discard(entry.key)
+                else:
+                    self.known.add(entry.key)
+                    if seen is not None:
+                        seen.add(entry.key)
+                self._deliver(entry.key, value, entry.revision or 0)
+            if seen is not None and (entry is None or entry.delta == 0):
+                for key in sorted(self.known - seen):  # gone while we were not watching
+                    self.known.discard(key)
+                    self._deliver(key, None, 0)
+                seen = None
                 self.ready.set()
 
-    async def stop(self) -> None:
-        if self._watcher is not None:
-            with contextlib.suppress(nats.errors.Error, js_errors.Error, asyncio.TimeoutError):
-                await self._watcher.stop()
-            self._watcher = None
-        if self._task is not None:
-            self._task.cancel()
+    def _deliver(self, key: str, value: bytes | None, revision: int) -> None:
+        try:
+            self.handler(key, value, revision)
+        except Exception as error:  # one bad value must not stop the watch
+            log_event(log, logging.ERROR, "watch handler failed", watch=self.name, key=key, error=repr(error))
+
+    def _reconnected(self) -> None:
+        if not self._stopped and (self._restart is None or self._restart.done()):
+            self._restart = asyncio.get_running_loop().create_task(self._reopen(), name=f"citadels-rewatch-{self.name}")
+
+    async def _reopen(self) -> None:
+        await self._close_watcher()
+        while not self._stopped:
+            try:
+                await self._open()
+            except TRANSIENT:  # JetStream still starting: try again
+                await asyncio.sleep(RESTART_BACKOFF)
+                continue
+            self.restarts += 1
+            return
+
+    async def _close_watcher(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        task, self._task = self._task, None
+        if watcher is not None:
+            with contextlib.suppress(*TRANSIENT):
+                await asyncio.wait_for(watcher.stop(), 2)
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
+
+    async def stop(self) -> None:
+        self._stopped = True
+        if self.reconnects is not None and self._reconnected in self.reconnects:
+            self.reconnects.remove(self._reconnected)
+        if self._restart is not None:
+            self._restart.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restart
+        await self._close_watcher()

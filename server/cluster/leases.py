@@ -184,4 +184,4 @@ class LeaseManager:
             if value is None:
                 on_free(key)
 
-        return await kvutil.Watch(self.kv, ">", handler, "leases").start()
+        return await kvutil.Watch(self.kv, ">", handler, "leases", self.conn.reconnects).start()

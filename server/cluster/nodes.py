@@ -85,7 +85,7 @@ class NodeRegistry:
                         f"node id {self.node!r} is in use by a live node (give each node its own)"
                     ) from None
                 await asyncio.sleep(0.25)
-        self._watch = await kvutil.Watch(self.kv, ">", self._heard, "nodes").start()
+        self._watch = await kvutil.Watch(self.kv, ">", self._heard, "nodes", self.conn.reconnects).start()
         self._task = asyncio.get_running_loop().create_task(self._beat(), name="citadels-heartbeat")
         log_event(log, logging.INFO, "node joined", node=self.node, address=self.address)
         return self

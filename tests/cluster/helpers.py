@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from engine import GameState, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.commands import Command
 from engine.savefile import Save, new_save
 from tests.saves.games import T0, first_game, seats_for
+
+T = TypeVar("T")
 
 
 async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> float:
@@ -56,3 +59,15 @@ async def take_when_lapsed(manager, table_id: str, timeout: float = 5.0):
         if time.monotonic() - start > timeout:
             raise AssertionError(f"the lease of {table_id} did not lapse within {timeout} s")
         await asyncio.sleep(0.05)
+
+
+async def retry(attempt: Callable[[], Awaitable[T]], timeout: float = 10.0, what: str = "call") -> T:
+    """``await attempt()`` until it does not raise (NATS coming back); its result."""
+    start = time.monotonic()
+    while True:
+        try:
+            return await attempt()
+        except Exception:
+            if time.monotonic() - start > timeout:
+                raise
+            await asyncio.sleep(0.1)
