@@ -33,13 +33,20 @@ the log from the config with every command validated by the engine, which must
 reproduce the snapshot byte for byte. A save whose log does not match its
 config or its snapshot ("from another game") is refused. Every refusal is a
 `SaveError` with a one-line message; nothing is changed.
+
+Older formats: format 1 (before cards kept their own typed state: it stored
+card state in string-keyed `GameState.flags` and `Turn.extra`) is loaded by
+falling back to replay: its snapshot is decoded only for the cheap checks, the
+state is rebuilt by replaying the log (whatever `check` says), and with `check`
+the replayed state must match the snapshot in everything both formats store
+alike (`_v1_shared`). The loaded save is then a current one (`version` 2).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -55,7 +62,8 @@ from .state import GameState
 from .state import encode as encode_state
 
 MAGIC = b"CTDLSAVE"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+REPLAYED_FORMATS = (1,)  # older formats whose snapshot is rebuilt by replaying the log
 HEADER = struct.Struct(">8sHHII")  # magic, version, reserved, body length, crc32
 MAX_SAVE_BYTES = 16 * 1024 * 1024  # a real save is a few tens of KB
 MAX_COMMANDS = 20_000  # the simulator calls a game this long endless
@@ -173,7 +181,7 @@ def read_header(data: bytes) -> tuple[int, int]:
         )
     if version < 1:
         raise SaveError(f"the save declares format version {version}, which never existed: the file is corrupt")
-    if version < FORMAT_VERSION:  # pragma: no cover - no older format exists yet
+    if version < FORMAT_VERSION and version not in REPLAYED_FORMATS:  # pragma: no cover - none yet
         raise SaveError(
             f"the save uses format version {version}, older than this program's {FORMAT_VERSION}; "
             f"load it with an older citadels and finish the game there"
@@ -190,7 +198,7 @@ def read_header(data: bytes) -> tuple[int, int]:
     return version, length
 
 
-def _decode_typed(decode, data: bytes | memoryview) -> Save:
+def _decode_typed(decode: Callable[[bytes | memoryview], Save], data: bytes | memoryview) -> Save:
     try:
         return decode(data)
     except msgspec.ValidationError as e:
@@ -206,9 +214,9 @@ def _decode_typed(decode, data: bytes | memoryview) -> Save:
 def loads(data: bytes, *, check: bool = True) -> Save:
     """Decode and check a save. `check=True` also replays the log (see `verify`);
     the returned save then holds the replayed state (identical bytes, engine types)."""
-    read_header(data)
+    version, _ = read_header(data)
     save = _decode_typed(_dec.decode, memoryview(data)[HEADER.size :])
-    return _checked(save, check)
+    return _checked(save, check, version)
 
 
 def loads_json(data: bytes, *, check: bool = True) -> Save:
@@ -221,16 +229,45 @@ def loads_json(data: bytes, *, check: bool = True) -> Save:
     return _checked(save, check)
 
 
-def _checked(save: Save, check: bool) -> Save:
-    if save.version != FORMAT_VERSION:
+def _checked(save: Save, check: bool, header_version: int | None = None) -> Save:
+    """`header_version`: None for JSON, which has only the body's."""
+    if save.version not in (FORMAT_VERSION, *REPLAYED_FORMATS) or save.version != (header_version or save.version):
         raise SaveError(
-            f"the save's body declares format version {save.version}, not {FORMAT_VERSION}: "
+            f"the save's body declares format version {save.version}, not {header_version or FORMAT_VERSION}: "
             "the file is corrupt or from another version"
         )
     consistency(save)
+    if save.version in REPLAYED_FORMATS:
+        return _replayed(save, check)
     if check:
         save.state = verify(save)
     return save
+
+
+def _replayed(save: Save, check: bool) -> Save:
+    """An older format's save: its state rebuilt by replaying the log (the snapshot checks it)."""
+    g = replay(save)
+    if check and encode_state(_v1_shared(g)) != encode_state(_v1_shared(save.state)):
+        where = _first_difference(_v1_shared(g), _v1_shared(save.state))
+        raise SaveError(
+            f"replaying the log does not reproduce the saved state ({where}): the save is from another "
+            "game, was edited, or was made by a different version of the rules"
+        )
+    save.state = g
+    save.version = FORMAT_VERSION
+    return save
+
+
+def _v1_shared(g: GameState) -> GameState:
+    """The state without what format 1 stored otherwise (card states, which card limits a turn, the
+    flow's end-of-round bookkeeping): a format-1 snapshot decodes to this much of the current layout."""
+    t = g.turn
+    return msgspec.structs.replace(
+        g,
+        cards={},
+        end_round_from=0,
+        turn=None if t is None else msgspec.structs.replace(t, cards={}, gather_only=None),
+    )
 
 
 def consistency(save: Save) -> None:
