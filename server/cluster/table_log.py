@@ -27,6 +27,8 @@ Use from a table actor (one task per table)::
     events = engine.apply(log.state, cmd)
     await log.record(cmd)                                # in the stream before anyone sees events
     log.export(path)                                     # the msgspec save file, as the file store's
+    # Fenced from record/snapshot: another node owns the table now; this node drops it (its
+    # in-memory game may hold the refused command: it was never acknowledged nor shown).
     save = await TableLog.read(conn, table_id)           # a copy, for anyone (no lease needed)
 """
 

@@ -220,3 +220,19 @@ async def test_no_acknowledged_command_is_lost_when_nats_server_is_killed(connec
         await conn.close()
     finally:
         server.stop()
+
+
+async def test_a_game_in_progress_from_a_save_file_becomes_a_table(connect, tmp_path: Path) -> None:
+    """The other way: a save file (a game half played) loaded into the cluster, then played on."""
+    from tests.saves.games import first_game, game_save
+
+    saved = game_save(first_game(4, seed=3), stop=25, table_id="loaded")
+    path = tmp_path / "loaded.save"
+    path.write_bytes(dumps(saved))
+    conn, leases = await _owner(connect, "node-a")
+    log = await TableLog.create(conn, read_save_file(path), await leases.acquire("loaded"))
+    bots = Bots(4, seed=4)
+    for _ in range(5):
+        await log.record(bots.step(log.state))
+    copy = await TableLog.read(conn, "loaded")
+    assert copy.log[:25] == saved.log and len(copy.log) == 30 and dumps(copy) == dumps(log.save)
