@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import shutil
 import statistics
 import sys
 import tempfile
@@ -171,6 +172,7 @@ async def main(moves: int, players: int) -> dict:
         if owner.is_alive():
             owner.kill()
         nats.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     return {
         "bench": "cluster_hop",
         "moves": len(same),
