@@ -44,7 +44,7 @@ from engine.commands import Command
 from engine.savefile import Seat, new_save, utcnow
 from engine.setup import GameConfig
 from server.cluster.config import cluster_config
-from server.cluster.connection import ClusterConnection
+from server.cluster.connection import ClusterConnection, barrier
 from server.cluster.leases import LeaseManager
 from server.cluster.natsd import NatsServer
 from server.cluster.subjects import seat_token
@@ -101,7 +101,7 @@ async def _owner(url: str, namespace: str, players: int, ready) -> None:
 
     for token in tokens:
         await conn.nc.subscribe(conn.names.seat_commands("remote", token), cb=on_command)
-    await conn.nc.flush()
+    await barrier(conn.nc)
     ready.set()
     await done.wait()
     await conn.close()
@@ -119,6 +119,8 @@ async def main(moves: int, players: int) -> dict:
         conn = await connect(nats.url, namespace, "session")
         owner.start()
         while not ready.is_set():
+            if not owner.is_alive():
+                raise RuntimeError(f"the owner process exited ({owner.exitcode}) before it was ready")
             await asyncio.sleep(0.01)
 
         # Same node: the owner here.
@@ -134,6 +136,7 @@ async def main(moves: int, players: int) -> dict:
             remote_screen.put_nowait(msg.data)
 
         await conn.nc.subscribe(conn.names.seat_updates("remote", tokens[OBSERVER]), cb=on_view)
+        await barrier(conn.nc)
         mirror = game("remote", players, seed=7).state
         bots = [RandomBot(s) for s in range(players)]
         same: list[float] = []
@@ -197,7 +200,7 @@ async def bare_costs(conn: ClusterConnection, local: TableLog, players: int) -> 
         await msg.respond(b"ok")
 
     sub = await other.nc.subscribe("bench.echo", cb=echo)
-    await other.nc.flush()
+    await barrier(other.nc)
     command = _enc.encode(legal_commands(local.state, local.state.pending.seat)[0])
     rtt = []
     for _ in range(300):
@@ -211,13 +214,13 @@ async def bare_costs(conn: ClusterConnection, local: TableLog, players: int) -> 
         got.put_nowait(time.perf_counter())
 
     await other.nc.subscribe("bench.view", cb=arrived)
-    await other.nc.flush()
+    await barrier(other.nc)
     payload = _enc.encode(view(local.state, 0))
     one_way = []
     for _ in range(300):
         t0 = time.perf_counter()
         await nc.publish("bench.view", payload)
-        one_way.append(await got.get() - t0)
+        one_way.append(await asyncio.wait_for(got.get(), 5) - t0)
     appends = []
     for _ in range(300):
         t0 = time.perf_counter()

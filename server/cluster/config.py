@@ -50,7 +50,8 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     replicas: Annotated[int, Meta(ge=1, le=5)] = 1  # JetStream replicas (3 with a 3-server NATS cluster)
     storage: Literal["file", "memory"] = "file"
     snapshot_every: Annotated[int, Meta(ge=1)] = 100  # log records between snapshots
-    connect_timeout_seconds: PositiveFloat = 5.0
+    connect_timeout_seconds: PositiveFloat = 5.0  # one attempt to reach a server
+    start_timeout_seconds: PositiveFloat = 20.0  # all attempts at start (later, reconnection never gives up)
     request_timeout_seconds: PositiveFloat = 2.0
 
     def node(self) -> str:

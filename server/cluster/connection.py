@@ -13,6 +13,7 @@ leases (they lapse) is the lease module's business.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Callable
@@ -91,10 +92,15 @@ class ClusterConnection:
         )
         if config.credentials_file:
             options["user_credentials"] = config.credentials_file
+        where = ", ".join(config.servers)
         try:
-            nc = await nats.connect(**options)
+            # nats-py retries the first connection as it retries later ones (for ever): bound it.
+            nc = await asyncio.wait_for(nats.connect(**options), config.start_timeout_seconds)
+        except TimeoutError:
+            raise ClusterUnavailable(
+                f"cannot connect to NATS at {where}: no answer within {config.start_timeout_seconds:g} s"
+            ) from None
         except Exception as error:
-            where = ", ".join(config.servers)
             raise ClusterUnavailable(f"cannot connect to NATS at {where}: {_one_line(error)}") from None
         conn = cls(config, nc, closing, reconnects)
         if ensure:
@@ -207,6 +213,19 @@ class ClusterConnection:
                 await self.nc.drain()
             except Exception:
                 await self.nc.close()
+
+
+async def barrier(nc: Client) -> None:
+    """Return once the server has every subscription made so far on ``nc`` (subscribe, then
+    barrier, then expect messages or ask for them).
+
+    One ``flush()`` is not that in nats-py 2.16: it writes its PING straight to the socket,
+    ahead of commands still queued for the client's flusher task (a SUB made just before), so
+    the PONG can come back before the server saw the SUB; a request sent to that subject from
+    another connection then gets "no responders" (seen about 1 time in 20). By the time the
+    first PONG is back the flusher has written the queue, so a second PING follows the SUB."""
+    await nc.flush()
+    await nc.flush()
 
 
 def _one_line(error: BaseException) -> str:

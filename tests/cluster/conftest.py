@@ -30,7 +30,15 @@ except ImportError:
     HAVE_NATS_PY = False
 
 # Modules that import nats-py (through server.cluster): not collected without it, unless required.
-NEEDS_NATS_PY = ["test_table_log.py", "test_leases.py", "test_directory.py", "test_identity.py", "test_nodes.py"]
+NEEDS_NATS_PY = [
+    "test_connection.py",
+    "test_restart.py",
+    "test_table_log.py",
+    "test_leases.py",
+    "test_directory.py",
+    "test_identity.py",
+    "test_nodes.py",
+]
 collect_ignore = [] if HAVE_NATS_PY or os.environ.get("CITADELS_REQUIRE_NATS") else NEEDS_NATS_PY
 
 
