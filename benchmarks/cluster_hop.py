@@ -110,7 +110,7 @@ async def _owner(url: str, namespace: str, players: int, ready) -> None:
 # -- this process: the sessions, and the same-node owner ----------------------------------------------
 async def main(moves: int, players: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="citadels-bench-hop-"))
-    nats = NatsServer(folder / "nats").start()
+    nats = NatsServer(folder / "nats", die_with_parent=True).start()
     namespace = "bench"
     ctx = multiprocessing.get_context("spawn")
     ready = ctx.Event()

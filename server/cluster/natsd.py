@@ -12,7 +12,9 @@ A restart keeps the folder and the port: what JetStream stored survives it.
         nats.start()                                 # same port, same store
 
 Synchronous on purpose: it is started before any event loop (the ``--workers`` parent, test
-fixtures); from async code call it in a thread.
+fixtures); from async code call it in a thread. ``die_with_parent=True`` (Linux) has the kernel
+stop the server when the thread that started it dies, so a parent killed with SIGKILL leaves
+no server behind: use it from the main thread only (a pool thread that exits would stop it).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class NatsServer:
         binary: str | Path | None = None,
         jetstream: bool = True,
         extra_args: tuple[str, ...] = (),
+        die_with_parent: bool = False,
     ) -> None:
         self.store_dir = Path(store_dir)
         self.host = host
@@ -79,6 +82,7 @@ class NatsServer:
         self.binary = Path(binary) if binary else find_nats_server()
         self.jetstream = jetstream
         self.extra_args = extra_args
+        self.die_with_parent = die_with_parent and sys.platform == "linux"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -110,7 +114,11 @@ class NatsServer:
         for stale in self.store_dir.glob("*.ports"):
             stale.unlink(missing_ok=True)
         self.process = subprocess.Popen(
-            self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            self.command(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=_term_with_parent if self.die_with_parent else None,
         )
         deadline = time.monotonic() + timeout
         ports_file = self.store_dir / f"{BINARY}_{self.process.pid}.ports"
@@ -170,6 +178,13 @@ class NatsServer:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+def _term_with_parent() -> None:
+    """In the child before exec: SIGTERM when the parent (thread) dies (prctl PR_SET_PDEATHSIG)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)
 
 
 def _accepts(host: str, port: int) -> bool:

@@ -69,7 +69,7 @@ def nats_server() -> Iterator[Any]:
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     folder = Path(tempfile.mkdtemp(prefix=f"citadels-nats-{worker}-"))
-    server = NatsServer(folder / "nats")
+    server = NatsServer(folder / "nats", die_with_parent=True)  # a run killed leaves no server behind
     server.start()
     yield server
     server.stop()
