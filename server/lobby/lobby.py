@@ -346,7 +346,7 @@ class Lobby(SavedGames):
             raise LobbyError("Only the table's creator can do that.")
         t.meta.spectator_chat = allowed
         t.write_meta()
-        t.notice("Spectators may now write in the chat." if allowed else "Spectators may no longer write.")
+        t.notice("spectator_chat_on" if allowed else "spectator_chat_off")
 
     # --- snapshots ----------------------------------------------------------------------------------
     def row(self, t: Table, key: str | None) -> TableRow:
