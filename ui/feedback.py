@@ -49,7 +49,9 @@ def clock(seconds: int) -> str:
 class TableFeedback:
     """The facts behind the marks; `render()` writes the marks and schedules the next change."""
 
-    def __init__(self, set_timer: Callable[[float, Callable[[], None]], Any], now: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, set_timer: Callable[[float, Callable[[], None]], Any], now: Callable[[], float] = time.monotonic
+    ):
         self._set_timer = set_timer
         self._now = now
         self._timer: Any = None
@@ -90,7 +92,9 @@ class TableFeedback:
             return None
         left = shown_seconds(self.turn_deadline - now)
         style = "bold reverse" if left <= FINE_BELOW else "bold"
-        return Text(" " + cat.t("ui.turn_clock_short" if short else "ui.turn_clock", time=clock(left)), style=style, end="")
+        return Text(
+            " " + cat.t("ui.turn_clock_short" if short else "ui.turn_clock", time=clock(left)), style=style, end=""
+        )
 
     def badges(self, cat: Catalogue, spectator: bool, chat_hidden: bool) -> tuple[Text | None, Text | None]:
         """(the status bar's first-line prefix, its suffix)."""

@@ -2,8 +2,9 @@
 
 Textual 8.2.8 has `App.bell()` (it writes BEL through the private `App._driver`) but nothing for the
 terminal's title. `write` does what `App.bell` does, for any control sequence; a headless app
-(Pilot tests) or an app without a driver writes nothing. The bytes go out with the next frame
-(the driver sends its buffer on each flush). Verified with Textual 8.2.8.
+(Pilot tests) or an app without a driver writes nothing. A driver with `send_control(data)` (the
+SSH server's) sends them at once, so that a frame it drops under back-pressure cannot take them
+along; any other driver sends them with its next frame. Verified with Textual 8.2.8.
 
 The title is set with OSC 2 after saving the terminal's own title on xterm's title stack
 (CSI 22;2 t), and `restore_title` pops it back (CSI 23;2 t): terminals without a stack ignore both.
@@ -24,7 +25,11 @@ def write(app: Any, data: str) -> bool:
     driver = getattr(app, "_driver", None)
     if driver is None or app.is_headless:
         return False
-    driver.write(data)
+    send = getattr(driver, "send_control", None)
+    if send is not None:
+        send(data)
+    else:
+        driver.write(data)
     return True
 
 
