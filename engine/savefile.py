@@ -273,6 +273,12 @@ def bot_played(save: Save) -> set[int]:
     return {n for seat in save.seats for n in seat.bot_played}
 
 
+def bot_doings(events: list[Event], seat: int) -> list[bool]:
+    """Per event of a command a bot chose for `seat`: whether it is the bot's doing (an event of that
+    seat), not the flow's that followed (a rank called, another seat's reveal...)."""
+    return [ev.seat == seat and ev.kind != "called" for ev in events]
+
+
 # -- replay ---------------------------------------------------------------------------------------------
 
 

@@ -33,7 +33,7 @@ import msgspec
 
 from engine.apply import apply
 from engine.events import Event
-from engine.savefile import Save, bot_played, replay_steps, start
+from engine.savefile import Save, bot_doings, bot_played, replay_steps, start
 from engine.state import GameState
 from engine.view import View, redact_events, reveal_all_view, view
 
@@ -163,8 +163,8 @@ class Replay:
             evs = self.events(q)
             if seat != EVERYTHING:
                 evs = redact_events(evs, seat)
-            by_bot = q in self.bot_played
-            for ev in evs:
+            doings = bot_doings(evs, self.save.log[q - 1].seat) if q in self.bot_played else [False] * len(evs)
+            for ev, by_bot in zip(evs, doings):
                 line = writer.line(ev, self.names)
                 self._rows.append(self._row(line, ev, cat, by_bot))
                 self._quiet.append(line.quiet)

@@ -42,6 +42,7 @@ from typing import Any
 import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
+from engine.savefile import bot_doings
 from server.logging_setup import log_event
 from server.tables.messages import (
     Attach,
@@ -345,14 +346,14 @@ class Table(TableTimers):
 
     # --- views -----------------------------------------------------------------------------------
     def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> None:
+        by_bot = bot_doings(events, actor) if stand_in and actor is not None else []
         self.history.extend(events)
-        self.history_by_bot.extend(bytes([stand_in]) * len(events))
+        self.history_by_bot.extend(bytes(by_bot) if by_bot else bytes(len(events)))
         if len(self.history) > MAX_HISTORY:
             del self.history[: len(self.history) - MAX_HISTORY]
             del self.history_by_bot[: len(self.history_by_bot) - MAX_HISTORY]
         self._changed_at = self.clock()
         self._track_streak()  # before the views: the deciding seat's carries its turn timer
-        by_bot = [True] * len(events) if stand_in else []
         # The apps draw in the order they are told (one loop): the seats whose screens change
         # little (a log line, some gold) first, the seat that just moved and the one that must
         # decide next (a whole new menu each) last, so that the news reaches the others sooner.

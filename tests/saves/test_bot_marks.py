@@ -109,7 +109,11 @@ def test_the_replay_tags_the_moves_a_bot_made_for_a_person(tmp_path):
     frame = replay.frame(replay.total, 3, cat)
     tagged = [r for r in frame.rows if r.tag.startswith("[bot]")]
     assert tagged, "the bot's moves for the person are tagged"
-    # exactly the rows of the marked steps are tagged
+    # only rows of the marked steps are tagged: the events of the bot's seat, not the flow's that followed
     for p in range(1, replay.total + 1):
         rows = replay.frame(p, 3, cat).new_rows
-        assert all(r.tag.startswith("[bot]") == (p in marked) for r in rows), p
+        events = replay.events(p)
+        want = [p in marked and ev.seat == 3 and ev.kind != "called" for ev in events]
+        assert [r.tag.startswith("[bot]") for r in rows] == want, p
+        if p in marked:
+            assert any(want), p
