@@ -87,14 +87,12 @@ class TableFeedback:
             labels[seat] = Text(f"[{text}]", style="bold reverse", end="")
         return labels
 
-    def turn_clock(self, cat: Catalogue, short: bool, now: float) -> Text | None:
+    def turn_clock(self, cat: Catalogue, now: float) -> Text | None:
         if self.turn_deadline is None:
             return None
         left = shown_seconds(self.turn_deadline - now)
         style = "bold reverse" if left <= FINE_BELOW else "bold"
-        return Text(
-            " " + cat.t("ui.turn_clock_short" if short else "ui.turn_clock", time=clock(left)), style=style, end=""
-        )
+        return Text(" " + cat.t("ui.turn_clock", time=clock(left)), style=style, end="")
 
     def badges(self, cat: Catalogue, spectator: bool, chat_hidden: bool) -> tuple[Text | None, Text | None]:
         """(the status bar's first-line prefix, its suffix)."""

@@ -121,7 +121,7 @@ async def test_turn_clock_in_the_prompt():
         assert "Time left: 1:35" in screen_text(app)
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
-        assert "Time left for your move: 1:35" in screen_text(app)
+        assert "Time left: 1:35" in screen_text(app)
         app.post_message(ViewUpdate(app.view, []))  # no timer (any more)
         await pilot.pause()
         assert "Time left" not in screen_text(app)

@@ -207,7 +207,7 @@ class TableScreen(Screen):
         view = self._view
         names = {p.seat: p.name for p in view.players} if view is not None else {}
         self.query_one(PlayersPanel).set_marks(fb.seat_labels(self.cat, names, self.compact, now))
-        self.query_one(PromptPanel).set_clock(fb.turn_clock(self.cat, self.compact, now))
+        self.query_one(PromptPanel).set_clock(fb.turn_clock(self.cat, now))
         spectator = view is not None and view.seat is None
         self.query_one(StatusBar).set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
         self._chat_title()
