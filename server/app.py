@@ -127,9 +127,9 @@ class PlayerSession:
             self.table, self.seat = None, None
             message = LeaveTable(self.gen, message.text)
         elif isinstance(message, msgspec.Struct):
-            message = adapt(message, time.monotonic())
+            message = adapt(message, time.monotonic())  # type: ignore[arg-type]
         if isinstance(message, TABLE_MESSAGES):
-            message.gen = self.gen  # type: ignore[attr-defined]
+            message.gen = self.gen  # type: ignore[union-attr]
         queue = getattr(app, "_message_queue", None)
         if queue is not None and queue.qsize() > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)

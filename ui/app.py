@@ -50,7 +50,7 @@ class CitadelsApp(App):
         self.options = options or UiOptions()
         self.cat = Catalogue(self.options.lang)
         self.view: Any = None
-        self._log: list[Any] = []  # the game log's items: events (redacted for this seat) and NoticeLines
+        self._log_items: list[Any] = []  # the game log's items: events (redacted for this seat) and NoticeLines
         self._log_bot = bytearray()  # per item: 1 if a bot chose the event's command in a person's stead
         self._writer = LogWriter(self.cat, None)
         self._scores_shown = False
@@ -87,7 +87,7 @@ class CitadelsApp(App):
         rows = []
         for i, ev in enumerate(msg.events):
             by_bot = i < len(msg.by_bot) and msg.by_bot[i]
-            self._log.append(ev)
+            self._log_items.append(ev)
             self._log_bot.append(by_bot)
             rows.append(self._row(self._writer.line(ev, names), by_bot))
         self._trim_log()
@@ -114,7 +114,7 @@ class CitadelsApp(App):
         if msg.where == "chat" and self.table.show_chat:
             self.table.chat_notice(line.text(self.cat))
             return
-        self._log.append(line)
+        self._log_items.append(line)
         self._log_bot.append(0)
         self._trim_log()
         self.table.add_log([notice_row(line.text(self.cat))])
@@ -129,19 +129,19 @@ class CitadelsApp(App):
         return self.options.name
 
     def _trim_log(self) -> None:
-        if len(self._log) > MAX_EVENTS:
-            del self._log[: len(self._log) - MAX_EVENTS]
+        if len(self._log_items) > MAX_EVENTS:
+            del self._log_items[: len(self._log_items) - MAX_EVENTS]
             del self._log_bot[: len(self._log_bot) - MAX_EVENTS]
 
     @property
     def _events(self) -> list[Any]:
         """The events of the log (as this seat was told them)."""
-        return [x for x in self._log if not isinstance(x, NoticeLine)]
+        return [x for x in self._log_items if not isinstance(x, NoticeLine)]
 
     def reset_log(self) -> None:
         """Another table: no log, no pending decision of ours."""
         self.view = None
-        self._log = []
+        self._log_items = []
         self._log_bot = bytearray()
         self._writer = LogWriter(self.cat, None)
         self._scores_shown = False
@@ -197,7 +197,7 @@ class CitadelsApp(App):
         self._writer = writer
         names = [p.name for p in self.view.players] if self.view is not None else []
         rows = []
-        for item, by_bot in zip(self._log, self._log_bot):
+        for item, by_bot in zip(self._log_items, self._log_bot):
             if isinstance(item, NoticeLine):
                 rows.append(notice_row(item.text(self.cat)))
             else:

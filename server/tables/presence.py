@@ -33,7 +33,7 @@ def seat_state(s: SeatSlot, now: float, idle_wait: float, playing: bool) -> Seat
 
 
 def _notice(s: SeatSlot, old: str, new: str, idle_wait: float) -> Notice | None:
-    name = {"name": s.name}
+    name: dict[str, str | int | float] = {"name": s.name}
     if new == "away" and old == "here":
         return Notice("away", {**name, "seconds": round(idle_wait)})
     if new == "bot_for" and old in ("here", "away"):

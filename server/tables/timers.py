@@ -15,6 +15,7 @@ No timer runs when nothing is due: `_due` is None and the actor sleeps on its ma
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from engine import view
@@ -40,9 +41,7 @@ class TableTimers:
     _changed_at: float
     _streak: _Streak | None
     _bots: dict
-
-    def clock(self) -> float:  # pragma: no cover - set by Table
-        raise NotImplementedError
+    clock: Callable[[], float]
 
     # --- turn timers -------------------------------------------------------------------------------
     def _track_streak(self) -> None:

@@ -85,12 +85,12 @@ class PlayersPanel(LineWidget):
     def set_marks(self, marks: dict[int, Text]) -> bool:
         """Each seat's presence label ("away: a bot in 45 s", "a bot plays for ana"); only the seats
         whose label changed are drawn again."""
-        changed = [
-            seat
-            for seat in set(marks) | set(self._marks)
-            if (marks.get(seat).markup if seat in marks else None)
-            != (self._marks.get(seat).markup if seat in self._marks else None)
-        ]
+
+        def markup(labels: dict[int, Text], seat: int) -> str | None:
+            label = labels.get(seat)
+            return label.markup if label is not None else None
+
+        changed = [seat for seat in set(marks) | set(self._marks) if markup(marks, seat) != markup(self._marks, seat)]
         if not changed:
             return False
         width = self.content_size.width
