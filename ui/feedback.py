@@ -53,7 +53,7 @@ class TableFeedback:
         self, set_timer: Callable[[float, Callable[[], None]], Any], now: Callable[[], float] = time.monotonic
     ):
         self._set_timer = set_timer
-        self._now = now
+        self.now = now
         self._timer: Any = None
         self.marks: list[SeatMark] = []
         self.watchers = 0

@@ -203,7 +203,7 @@ class TableScreen(Screen):
         fb = self.feedback
         if not self._ready:
             return
-        now = fb._now()
+        now = fb.now()
         view = self._view
         names = {p.seat: p.name for p in view.players} if view is not None else {}
         self.query_one(PlayersPanel).set_marks(fb.seat_labels(self.cat, names, self.compact, now))
