@@ -54,8 +54,8 @@ class PresenceBoard:
 
     def update(
         self, seats: list[SeatSlot], watchers: int, now: float, idle_wait: float, playing: bool
-    ) -> tuple[Presence | None, list[Notice]]:
-        """(the Presence to send, or None if nothing changed; the notices of the changes).
+    ) -> tuple[Presence | None, list[tuple[int, Notice]]]:
+        """(the Presence to send, or None if nothing changed; each change's seat and notice).
 
         Nothing is announced the first time (the states at the start of a game or a resumed one)
         nor while the game is not playing."""
@@ -65,19 +65,24 @@ class PresenceBoard:
             for p, s in zip(present, seats)
         ]
         key = (tuple(deadlines), watchers)
-        notices: list[Notice] = []
+        notices: list[tuple[int, Notice]] = []
         old = self._states
         if old is not None and playing and len(old) == len(present):
-            for s, was, now_p in zip(seats, old, present):
+            for i, (s, was, now_p) in enumerate(zip(seats, old, present)):
                 if was != now_p.state:
                     n = _notice(s, was, now_p.state, idle_wait)
                     if n is not None:
-                        notices.append(n)
+                        notices.append((i, n))
         self._states = [p.state for p in present]
         if key == self._key:
             return None, notices
         self._key = key
         return Presence(present, watchers), notices
+
+    def told(self, seat: int) -> str | None:
+        """The state of `seat` the table's sessions were last told (None: nothing told yet)."""
+        states = self._states
+        return states[seat] if states is not None and 0 <= seat < len(states) else None
 
     def current(self, seats: list[SeatSlot], watchers: int, now: float, idle_wait: float, playing: bool) -> Presence:
         """The presence now, for a session that just arrived (the board is not changed)."""

@@ -11,11 +11,8 @@ handled one message at a time by `Table.run`:
   the current view and the table's past events, redacted for it;
 - seat changes (a bot replacing an absent player, a guest gone for good),
   saved at once; the creator's "save to a file";
-- bot moves and timers (server/tables/timers.py): a bot seat moves `bot_delay`
-  after the view changed; a person's seat whose player is away is played by a
-  bot after `idle_wait` seconds (until they come back); with a turn timer
-  (relaxed / blitz) a bot finishes a turn that runs out. A command a bot chose
-  in a person's stead is marked as such in the events sent and in the save.
+- bot moves and timers (server/tables/timers.py); a command a bot chose in a
+  person's stead is marked as such in the events sent and in the save.
 
 Only `ToSession` messages leave the actor: views, refusals, chat lines, the
 table's notices and every seat's presence (server/tables/presence.py: who is
@@ -26,8 +23,7 @@ a session, so a slow or stuck one never blocks the table; the only awaits are
 the disk (`arecord`, in a thread) and a hard bot in the process pool, both
 bounded and both stalling only this table.
 
-No timers run when nothing is due: the actor sleeps on its queue, with a
-timeout only while a bot move, an idle wait or a turn timer is pending.
+No timers run when nothing is due: the actor sleeps on its queue.
 """
 
 from __future__ import annotations
@@ -43,6 +39,7 @@ import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.savefile import bot_doings
+from engine.text import clean_text
 from server.logging_setup import log_event
 from server.tables.messages import (
     Attach,
@@ -77,6 +74,9 @@ from server.tables.seats import (  # noqa: F401
 from server.tables.timers import TableTimers
 
 log = logging.getLogger("citadels.server.tables.table")
+
+# Seats' changes the host's log records (leaving is "player away" and a seat given to a bot "seat to bot").
+HOST_LOG = {"bot_for": "bot plays for an away player", "back": "seat reclaimed"}
 
 
 class Table(TableTimers):
@@ -118,6 +118,7 @@ class Table(TableTimers):
         self._presence = PresenceBoard()
         self.commands = 0
         self.bot_moves = 0
+        self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -145,6 +146,10 @@ class Table(TableTimers):
             if s.key == key and s.bot is None:
                 return i
         return None
+
+    def bot_plays_for(self, seat: int) -> bool:
+        """A bot plays for the person of `seat` until they return (as the table has told everyone)."""
+        return self._presence.told(seat) == "bot_for"
 
     def clients(self) -> list[Client]:
         return [s.client for s in self.seats if s.client is not None] + list(self.spectators)
@@ -187,7 +192,7 @@ class Table(TableTimers):
 
     def chat(self, author: str, text: str, watching: bool = False) -> None:
         """A person's chat line to everyone at the table (chat holds no game state: no queue needed)."""
-        text = " ".join(text.split())[:MAX_CHAT]
+        text = clean_text(text, MAX_CHAT)  # no control, bidi or zero-width character reaches the others
         if not text:
             return
         line = Chat(author, text, watching)
@@ -247,7 +252,9 @@ class Table(TableTimers):
         if self.store is not None:
             seats = [s.as_save() for s in self.seats]
             try:
-                self.save = await asyncio.to_thread(self.store.create, self.id, config, seats, self.state)
+                self.save = await asyncio.to_thread(
+                    self.store.create, self.id, config, seats, self.state, private=self.meta.private
+                )
             except Exception as e:  # an id clash or a bad folder: the game goes on in memory
                 log_event(log, logging.ERROR, "cannot create the save", table=self.id, error=str(e))
                 self.save_problem = f"The game cannot be saved: {e}"
@@ -383,8 +390,9 @@ class Table(TableTimers):
             self.seats, len(self.spectators), now, self.settings.idle_wait, playing
         )
         clients = self.clients()
-        for n in notices:
-            log_event(log, logging.INFO, "seat " + n.key, table=self.id, player=n.fields.get("name"))
+        for seat, n in notices:
+            if n.key in HOST_LOG:  # the host's log says who was played for by a bot and came back
+                log_event(log, logging.INFO, HOST_LOG[n.key], table=self.id, seat=seat)
             for c in clients:
                 c.post(n)
         if presence is not None:
@@ -411,6 +419,8 @@ class Table(TableTimers):
             ev = redact_events(self.history, seat)
             by_bot = [bool(b) for b in self.history_by_bot] if any(self.history_by_bot) else []
             client.post(SeatView(view(self.state, seat), ev, by_bot, self.turn_left(seat)))
+            for note in self.notes if seat is not None else ():
+                client.post(Notice("saving", {"text": note}))
         self._show_presence(arrived=client)
         self.on_change(self)
 

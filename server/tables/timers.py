@@ -114,6 +114,7 @@ class TableTimers:
             if not streak.expired and now >= streak.since + limit - 1e-6:
                 streak.expired = True
                 self.notice("time_up", name=s.name)
+                log_event(log, logging.INFO, "turn timer ran out", table=self.id, seat=seat)
             elif (
                 not streak.warned
                 and not streak.expired
