@@ -10,9 +10,13 @@ quitting at once.
 
 `PlayerSession` is the session's side of everything: the `TableLink` the game
 screen sends commands through, the `LobbyLink` the lobby screen calls, and the
-`Client` the lobby and table actors post to. Messages for the app are posted,
-never awaited; each carries a generation number so that a view posted for a
-table the player has since left is dropped.
+`Client` the lobby and table actors post to. The table actor posts only its
+typed messages (server/tables/messages.py); `PlayerSession.post` adapts each
+to the app's own message (`adapt`): views, refusals, chat lines, the table's
+notices, the seats' presence (durations become deadlines on this process's
+clock). Messages for the app are posted, never awaited; each table message
+carries a generation number so that one posted for a table the player has
+since left is dropped.
 """
 
 from __future__ import annotations
@@ -23,20 +27,21 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from textual.binding import Binding
 from textual.message import Message
 
 from engine.text import player_name
 from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
-from server.tables.table import Displaced, Table, Toast
+from server.tables import messages as tm
+from server.tables.table import Table
 from server.transport.session import ServerStopping, SessionInfo
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.compat.served_app import queued_messages
-from ui.link import ChatLine, CommandRefused, ViewUpdate
+from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
-from ui.log_text import LogWriter
 from ui.screens.help import HelpScreen
 from ui.screens.lobby import LobbyScreen
 from ui.screens.scores import ScoresScreen
@@ -71,6 +76,28 @@ class ShowToast(Message):
         self.error = error
 
 
+TABLE_MESSAGES = (ViewUpdate, CommandRefused, ChatLine, TableNotice, SeatStates)
+
+
+def adapt(message: tm.ToSession, now: float) -> Message:
+    """The app's message for a table's message (`now`: time.monotonic(), for deadlines)."""
+    match message:
+        case tm.SeatView(view, events, by_bot, turn_left):
+            return ViewUpdate(view, events, by_bot, None if turn_left is None else now + turn_left)
+        case tm.Refused(reason):
+            return CommandRefused(reason)
+        case tm.Chat(author, text, watching):
+            return ChatLine(author, text, watching)
+        case tm.Notice(key, fields, where):
+            return TableNotice(key, fields, where)
+        case tm.Presence(seats, watchers):
+            marks = [SeatMark(p.state, None if p.bot_in is None else now + p.bot_in) for p in seats]
+            return SeatStates(marks, watchers)
+        case tm.Toast(text, error):
+            return ShowToast(text, error)
+    raise TypeError(f"not a table message: {type(message).__name__}")
+
+
 class PlayerSession:
     """One connected player (or spectator): TableLink, LobbyLink and table Client at once."""
 
@@ -90,18 +117,19 @@ class PlayerSession:
 
     # --- Client: the lobby and the table post here -----------------------------------------------
     def post(self, message: Any) -> None:
+        """A table's message (adapted for the app) or the lobby's and the session's own app messages."""
         app = self.app
         if app is None:
             return
-        if isinstance(message, Toast):
-            message = ShowToast(message.text, message.error)
-        elif isinstance(message, Displaced):
+        if isinstance(message, tm.Displaced):
             self.gen += 1
             self.at_table = False
             self.table, self.seat = None, None
             message = LeaveTable(self.gen, message.text)
-        elif isinstance(message, (ViewUpdate, CommandRefused, ChatLine)):
-            message.gen = self.gen  # type: ignore[attr-defined]
+        elif isinstance(message, msgspec.Struct):
+            message = adapt(message, time.monotonic())  # type: ignore[arg-type]
+        if isinstance(message, TABLE_MESSAGES):
+            message.gen = self.gen  # type: ignore[union-attr]
         if queued_messages(app) > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
             self.info.close("Your connection is too slow to follow the game; please reconnect.")
@@ -146,15 +174,15 @@ class PlayerSession:
         if t is None or not self.at_table:
             return
         if self.seat is None and not t.meta.spectator_chat:
-            self.post(ChatLine("*", "Spectators may read the chat but not write in it at this table."))
+            self.post(tm.Notice("spectators_read_only", where="chat"))
             return
         now = time.monotonic()
         if len(self._chat) == CHAT_BURST and now - self._chat[0] < CHAT_WINDOW:
-            self.post(ChatLine("*", "Slow down: too many lines at once."))
+            self.post(tm.Notice("slow_down", where="chat"))
             return
         self._chat.append(now)
         author = self.name if self.seat is None else t.seats[self.seat].name
-        t.chat(author + (" (watching)" if self.seat is None else ""), text)
+        t.chat(author, text, watching=self.seat is None)
 
     # --- LobbyLink: the lobby screen -----------------------------------------------------------------
     def _call(self, fn: Callable[..., Any], *args: Any) -> str | None:
@@ -268,10 +296,7 @@ class ServerApp(CitadelsApp):
 
     def on_enter_table(self, msg: EnterTable) -> None:
         self._gen = msg.gen
-        self.view = None
-        self._events = []
-        self._writer = LogWriter(self.cat, None)
-        self._scores_shown = False
+        self.reset_log()
         self.options.name = self.session.name
         self._pop_to_base()
         if self.at_table:
@@ -291,6 +316,9 @@ class ServerApp(CitadelsApp):
         if msg.gen < self._gen:
             return
         self._gen = msg.gen
+        self._turn_alert(False)
+        if self.table is not None:
+            self.table.feedback.clear()  # no countdown runs for a table left behind
         self._pop_to_base()
         if self.at_table:
             self.pop_screen()
@@ -322,6 +350,12 @@ class ServerApp(CitadelsApp):
         self._stale(msg)
 
     def on_chat_line(self, msg: ChatLine) -> None:
+        self._stale(msg)
+
+    def on_table_notice(self, msg: TableNotice) -> None:
+        self._stale(msg)
+
+    def on_seat_states(self, msg: SeatStates) -> None:
         self._stale(msg)
 
     # --- actions -----------------------------------------------------------------------------------

@@ -20,19 +20,32 @@ compat.apply()
 
 if TYPE_CHECKING:
     from .app import CitadelsApp
-    from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate
+    from .link import ChatLine, CommandRefused, SeatMark, SeatStates, TableLink, TableNotice, UiOptions, ViewUpdate
 
 # Imported when first asked for, so that `ui.compat` (the version check) can be imported alone.
 _EXPORTS = {
     "CitadelsApp": ".app",
     "ChatLine": ".link",
     "CommandRefused": ".link",
+    "SeatMark": ".link",
+    "SeatStates": ".link",
     "TableLink": ".link",
+    "TableNotice": ".link",
     "UiOptions": ".link",
     "ViewUpdate": ".link",
 }
 
-__all__ = ["ChatLine", "CitadelsApp", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]
+__all__ = [
+    "ChatLine",
+    "CitadelsApp",
+    "CommandRefused",
+    "SeatMark",
+    "SeatStates",
+    "TableLink",
+    "TableNotice",
+    "UiOptions",
+    "ViewUpdate",
+]
 
 
 def __getattr__(name: str) -> Any:

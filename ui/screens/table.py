@@ -16,7 +16,10 @@ from textual import events, on
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ..feedback import TableFeedback
 from ..i18n import Catalogue
+from ..link import SeatMark
+from ..notices import chat_row, notice_row
 from ..widgets.chat import ChatPanel
 from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
@@ -49,6 +52,9 @@ class TableScreen(Screen):
         self._view: Any = None
         self._ready = False
         self._early_rows: list[Row] = []
+        self._chat_title_shown: str | None = None
+        # Seats' presence, the turn timer, watchers, unread chat (ui/feedback.py): marks on the widgets.
+        self.feedback = TableFeedback(self.set_timer)
 
     def compose(self):
         self.set_class(self.show_chat, "-chat")
@@ -70,6 +76,7 @@ class TableScreen(Screen):
         if self._view is not None:  # a view that arrived before the screen was composed
             rows, self._early_rows = self._early_rows, []
             self.show(self._view, rows)
+        self.refresh_feedback()
 
     def on_resize(self, event: events.Resize) -> None:
         self._set_compact(event.size.width, event.size.height)
@@ -83,6 +90,8 @@ class TableScreen(Screen):
         self.query_one(KeyBar).show(self.cat.t("ui.keybar" if compact else "ui.keybar_wide"))
         if changed and self._view is not None:
             self.show(self._view, [])
+        elif changed:
+            self.refresh_feedback()
 
     def _titles(self) -> None:
         cat = self.cat
@@ -90,8 +99,18 @@ class TableScreen(Screen):
         self.query_one("#hand").border_title = cat.t("ui.your_hand")
         self.query_one("#log").border_title = cat.t("ui.log")
         self.query_one("#prompt").border_title = cat.t("ui.prompt")
-        if self.show_chat:
-            self.query_one("#chat").border_title = cat.t("ui.chat")
+        self._chat_title()
+
+    def _chat_title(self) -> None:
+        """The chat's title, with the count of unread lines on large screens (small ones: the status bar)."""
+        if not self.show_chat:
+            return
+        title = self.cat.t("ui.chat")
+        if self.feedback.unread and not self.compact:
+            title = self.cat.t("ui.chat_title_unread", n=self.feedback.unread)
+        if title != self._chat_title_shown:
+            self._chat_title_shown = title
+            self.query_one("#chat").border_title = title
 
     # --- from the app ------------------------------------------------------------
     def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
@@ -109,6 +128,7 @@ class TableScreen(Screen):
         table screen per session rather than leaving a widget tree behind after every game)."""
         self._view = None
         self._early_rows = []
+        self.feedback.clear()
         if not self._ready:
             self.cat = cat
             return
@@ -116,6 +136,7 @@ class TableScreen(Screen):
         if self.show_chat:
             self.query_one(ChatPanel).clear()
         self.set_language(cat, [])
+        self.refresh_feedback()
 
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
@@ -130,13 +151,67 @@ class TableScreen(Screen):
         self.query_one(PromptPanel).show(view, cat, roomy=not self.compact)
         if rows:
             self.query_one(LogView).add_rows(rows)
+        self.refresh_feedback()
 
     def refused(self, reason: str) -> None:
         self.query_one(PromptPanel).refused(reason)
 
-    def chat_line(self, author: str, text: str) -> None:
+    def add_log(self, rows: list[Row]) -> None:
+        """Rows for the log that come without a view (the table's notices)."""
+        if not self._ready:
+            self._early_rows.extend(rows)
+            return
+        self.query_one(LogView).add_rows(rows)
+
+    def chat_line(self, author: str, text: str, watching: bool = False, own: bool = False) -> None:
+        if not self.show_chat:
+            return
+        self.query_one(ChatPanel).add_row(chat_row(self.cat, author, text, watching))
+        if not own and not self._reading_chat():
+            self.feedback.unread += 1
+            self.refresh_feedback()
+
+    def chat_notice(self, text: str) -> None:
+        """The table's answer about the chat (slow down, spectators may not write): in the chat."""
         if self.show_chat:
-            self.query_one(ChatPanel).add(author, text)
+            self.query_one(ChatPanel).add_row(notice_row(text))
+
+    # --- presence, timers, watchers, unread chat ---------------------------------------------------
+    def set_presence(self, marks: list[SeatMark], watchers: int) -> None:
+        self.feedback.marks, self.feedback.watchers = list(marks), watchers
+        self.refresh_feedback()
+
+    def set_turn_deadline(self, deadline: float | None) -> None:
+        if deadline != self.feedback.turn_deadline:
+            self.feedback.turn_deadline = deadline
+            self.refresh_feedback()
+
+    def _reading_chat(self) -> bool:
+        if not self._ready:
+            return False
+        if self.compact:
+            return self.lower == "chat"
+        return self.focused is not None and self.focused.id == "chat-input"
+
+    def _chat_read(self) -> None:
+        if self.feedback.unread:
+            self.feedback.unread = 0
+            self.refresh_feedback()
+
+    def refresh_feedback(self) -> None:
+        """Write the marks as they are now; wake up again when a countdown's label changes."""
+        fb = self.feedback
+        if not self._ready:
+            return
+        now = fb.now()
+        view = self._view
+        names = {p.seat: p.name for p in view.players} if view is not None else {}
+        self.query_one(PlayersPanel).set_marks(fb.seat_labels(self.cat, names, self.compact, now))
+        self.query_one(PromptPanel).set_clock(fb.turn_clock(self.cat, now))
+        spectator = view is not None and view.seat is None
+        self.query_one(StatusBar).set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
+        self._chat_title()
+        fb.schedule(self.refresh_feedback, now)
 
     # --- keys ----------------------------------------------------------------------
     def action_digit(self, digit: str) -> None:
@@ -154,6 +229,7 @@ class TableScreen(Screen):
         self._set_lower(nxt)
         if nxt == "chat":
             self.query_one("#chat-input").focus()
+            self._chat_read()
         else:
             self.query_one(PromptPanel).focus()
 
@@ -171,6 +247,8 @@ class TableScreen(Screen):
     @on(PromptPanel.Chosen)
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         event.stop()
+        if not self.compact:  # the chat was in view while the player chose: its lines count as read
+            self._chat_read()
         self.app.send_command(event.command)
 
     @on(ChatPanel.Said)

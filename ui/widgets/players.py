@@ -37,6 +37,7 @@ class PlayersPanel(LineWidget):
         self._seat_lines: dict[tuple[int, int], list[Text]] = {}  # (seat, width) -> lines
         self._order: list[int] = []
         self.compact = True
+        self._marks: dict[int, Text] = {}  # seat -> its presence label (ui/feedback.py), after the name
 
     def show(self, view: Any, cat: Catalogue, compact: bool) -> bool:
         m = view.markers
@@ -81,6 +82,27 @@ class PlayersPanel(LineWidget):
             self.invalidate(layout=new_h != old_h)
         return changed
 
+    def set_marks(self, marks: dict[int, Text]) -> bool:
+        """Each seat's presence label ("away: a bot in 45 s", "a bot plays for ana"); only the seats
+        whose label changed are drawn again."""
+
+        def markup(labels: dict[int, Text], seat: int) -> str | None:
+            label = labels.get(seat)
+            return label.markup if label is not None else None
+
+        changed = [seat for seat in set(marks) | set(self._marks) if markup(marks, seat) != markup(self._marks, seat)]
+        if not changed:
+            return False
+        width = self.content_size.width
+        old_h = self._height(width) if width and self._data else -1
+        self._marks = dict(marks)
+        for seat in changed:
+            for k in [k for k in self._seat_lines if k[0] == seat]:
+                del self._seat_lines[k]
+        new_h = self._height(width) if width and self._data else -2
+        self.invalidate(layout=new_h != old_h)
+        return True
+
     def _columns(self, width: int) -> int:
         return 2 if not self.compact and width >= 90 and len(self._order) > 2 else 1
 
@@ -121,11 +143,12 @@ class PlayersPanel(LineWidget):
         if cached is not None:
             return cached
         p, active, complete_at, first, marks, me, winners, cat = self._data[seat]
-        shared_key = (self._keys[seat], width)
+        mark = self._marks.get(seat)
+        shared_key = (self._keys[seat], width, mark.markup if mark is not None else None)
         lines = _seat_memo.get(shared_key) if cat.audit is None else None  # an audit sees every lookup
         if lines is None:
             lines = _seat_memo.put(
-                shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners, cat, width)
+                shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners, cat, width, mark)
             )
         self._seat_lines[(seat, width)] = lines
         return lines
@@ -141,10 +164,11 @@ class PlayersPanel(LineWidget):
         winners: list[int],
         cat: Catalogue,
         width: int,
+        mark: Text | None = None,
     ) -> list[Text]:
-        head = _head(cat, p, active, complete_at, first, marks, me, winners, short=self.compact)
+        head = _head(cat, p, active, complete_at, first, marks, me, winners, short=self.compact, mark=mark)
         if not self.compact and head.cell_len > width:
-            head = _head(cat, p, active, complete_at, first, marks, me, winners, short=True)
+            head = _head(cat, p, active, complete_at, first, marks, me, winners, short=True, mark=mark)
         if active:
             head.stylize("reverse", 0, 1)
         lines = [head]
@@ -172,6 +196,7 @@ def _head(
     me: int | None,
     winners: list[int],
     short: bool,
+    mark: Text | None = None,
 ) -> Text:
     head = Text(end="", no_wrap=True, overflow="ellipsis")
     head.append("▶ " if active else "  ", style="bold")
@@ -179,6 +204,9 @@ def _head(
     head.append(p.name, style="bold underline" if p.seat == me else "bold")
     if p.seat == me and not short:
         head.append(f" ({cat.t('ui.you')})", style="dim")
+    if mark is not None:  # who plays the seat now (away, a bot for them): right after the name, never cut
+        head.append(" ")
+        head.append_text(mark)
     if p.seat in winners:
         head.append(" ★", style="bold yellow")
     for ch in p.characters:

@@ -60,6 +60,7 @@ class PromptPanel(LineWidget):
         self._scroll = 0
         self._row_map: dict[int, int] = {}
         self._note: Text | None = None  # a refusal, shown instead of the description
+        self._clock: Text | None = None  # the turn timer's line (ui/feedback.py), above the title
 
     def reset(self) -> None:
         """No decision shown (the panel is reused for another table)."""
@@ -130,6 +131,14 @@ class PromptPanel(LineWidget):
         self.highlighted = 0
         self._scroll = 0
         self._note = None
+        self.invalidate()
+
+    def set_clock(self, clock: Text | None) -> None:
+        """The turn timer's countdown as a first line (None: no timer); repaints only what changed."""
+        old = self._clock
+        if (clock.markup if clock is not None else None) == (old.markup if old is not None else None):
+            return
+        self._clock = clock
         self.invalidate()
 
     def refused(self, reason: str) -> None:
@@ -213,7 +222,10 @@ class PromptPanel(LineWidget):
             return []
         console = self.app.console
         menu = self.menu
-        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        top = [self._clock.copy()] if self._clock is not None else []
+        if top:
+            top[0].truncate(width, overflow="ellipsis")
+        top += wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
         if menu.hint:
             top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
         detail_rows = min(8 if self.roomy else 5, max(height // 3, 2))

@@ -22,6 +22,10 @@ class StatusBar(LineWidget):
 
     _key: bytes | None = None
     _text: Text | None = None
+    # This session's own marks on the first line (ui/feedback.py): a prefix ("You are watching") and a
+    # suffix at the right edge (unread chat, watchers). Kept apart from the shared text.
+    _prefix: Text | None = None
+    _suffix: Text | None = None
 
     def build(self, width: int, height: int) -> list[Text]:
         if self._text is None:
@@ -29,7 +33,33 @@ class StatusBar(LineWidget):
         lines = self._text.split("\n")
         for line in lines:
             line.truncate(width, overflow="ellipsis")
+        if lines and (self._prefix is not None or self._suffix is not None):
+            lines[0] = self._badged(lines[0], width)
         return list(lines)
+
+    def _badged(self, line: Text, width: int) -> Text:
+        out = Text(end="", no_wrap=True)
+        if self._prefix is not None:
+            out.append_text(self._prefix)
+        suffix = self._suffix
+        room = width - out.cell_len - (suffix.cell_len + 1 if suffix is not None else 0)
+        body = line.copy()
+        body.truncate(max(room, 0), overflow="ellipsis")
+        out.append_text(body)
+        if suffix is not None:
+            out.append(" " * max(width - out.cell_len - suffix.cell_len, 1))
+            out.append_text(suffix)
+        out.truncate(width)
+        return out
+
+    def set_badges(self, prefix: Text | None, suffix: Text | None) -> None:
+        def same(a: Text | None, b: Text | None) -> bool:
+            return (a is None and b is None) or (a is not None and b is not None and a.markup == b.markup)
+
+        if same(prefix, self._prefix) and same(suffix, self._suffix):
+            return
+        self._prefix, self._suffix = prefix, suffix
+        self.invalidate()
 
     def show(self, view: Any, cat: Catalogue) -> bool:
         key = _enc.encode(
