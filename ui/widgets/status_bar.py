@@ -1,4 +1,12 @@
-"""The top of the table: round, phase, rank called, crown, deck, discards, markers, tax."""
+"""The top of the table: round, phase, rank called, crown, deck, discards, markers, tax,
+and who the game waits for.
+
+The first line says where the game is; the next lines what is on the characters
+and who we wait for, as parts (" · " between them) wrapped at part boundaries,
+so that nothing is cut: the table screen gives the bar the lines it needs
+(`height_for(width)`). `set_marks(text)` adds a short state at the end of the
+first line (a turn timer, "you are watching"): the place for table states.
+"""
 
 from __future__ import annotations
 
@@ -14,22 +22,60 @@ from .line_widget import LineWidget
 from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
-_texts = Memo(2048)  # key -> the two lines, for every app showing the same table
+_texts = Memo(2048)  # key -> (whole text, first line, parts), for every app showing the same table
+_SEP = " · "
 
 
 class StatusBar(LineWidget):
-    """Two fixed lines: where the game is, then what is on the characters."""
+    """A first line (where the game is), then the markers and who we wait for."""
 
     _key: bytes | None = None
     _text: Text | None = None
+    _line1: Text | None = None
+    _parts: tuple[Text, ...] = ()
+    _marks: Text | None = None
+
+    def set_marks(self, marks: Text | None) -> None:
+        """A short state shown at the end of the first line (None: nothing)."""
+        self._marks = marks
+        self.invalidate()
 
     def build(self, width: int, height: int) -> list[Text]:
-        if self._text is None:
+        return self.lines_for(width)
+
+    def height_for(self, width: int) -> int:
+        return max(len(self.lines_for(width)), 1)
+
+    def lines_for(self, width: int) -> list[Text]:
+        if self._line1 is None or width <= 0:
             return []
-        lines = self._text.split("\n")
-        for line in lines:
-            line.truncate(width, overflow="ellipsis")
-        return list(lines)
+        first = self._line1.copy()
+        parts = list(self._parts)
+        if self._marks is not None:
+            if first.cell_len + 3 + self._marks.cell_len <= width:
+                first.append(_SEP)
+                first.append_text(self._marks)
+            else:
+                parts.insert(0, self._marks)
+        first.truncate(width, overflow="ellipsis")
+        lines = [first]
+        line = Text(" ", end="")
+        for part in parts:
+            if line.cell_len > 1 and line.cell_len + len(_SEP) + part.cell_len > width:
+                lines.append(line)
+                line = Text(" ", end="")
+            if line.cell_len > 1:
+                line.append(_SEP)
+            if line.cell_len + part.cell_len > width:  # a part longer than a line: wrapped by words
+                for i, piece in enumerate(part.wrap(self.app.console, max(width - line.cell_len, 8))):
+                    if i:
+                        lines.append(line)
+                        line = Text(" ", end="")
+                    line.append_text(piece)
+            else:
+                line.append_text(part)
+        lines.append(line)
+        return lines
 
     def show(self, view: Any, cat: Catalogue) -> bool:
         key = _enc.encode(
@@ -54,32 +100,37 @@ class StatusBar(LineWidget):
         if key == self._key:
             return False
         self._key = key
-        text = _texts.get(key) if cat.audit is None else None  # an audit sees every lookup
-        if text is None:
-            text = _texts.put(key, self.render_text(view, cat))
-        self._text = text
+        built = _texts.get(key) if cat.audit is None else None  # an audit sees every lookup
+        if built is None:
+            line1, parts = self.render_parts(view, cat)
+            whole = line1.copy()
+            whole.append("\n ")
+            whole.append_text(Text(_SEP, end="").join(parts) if parts else Text(""))
+            built = _texts.put(key, (whole, line1, tuple(parts)))
+        self._text, self._line1, self._parts = built
         self.invalidate()
         return True
 
     @staticmethod
-    def render_text(view: Any, cat: Catalogue) -> Text:
+    def render_parts(view: Any, cat: Catalogue) -> tuple[Text, list[Text]]:
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(f" {cat.t('ui.round', n=view.round)} ", style="bold reverse")
         t.append(" " + cat.t(f"ui.phase_{view.phase}", fallback=view.phase), style="bold")
         if view.called:
-            t.append(" · ")
+            t.append(_SEP)
             t.append(
                 cat.t("ui.calling", rank=cat.rank(view.called) or "", character=cat.character(view.called)),
                 style="bold",
             )
         crown = view.players[view.crown].name if 0 <= view.crown < len(view.players) else "?"
         t.append(" · ♛ " + crown)
-        t.append(" · " + cat.t("ui.deck", n=view.deck_size), style="dim")
+        t.append(_SEP + cat.t("ui.deck", n=view.deck_size), style="dim")
         if "Tax Collector" in view.lineup or view.tax:
-            t.append(" · " + cat.t("ui.tax_short", n=view.tax), style="bold")
-        t.append("\n")
-        # second line: discards, markers, then who we wait for
+            t.append(_SEP + cat.t("ui.tax_short", n=view.tax), style="bold")
+        # then: who we wait for, discards, markers
         parts: list[Text] = []
+        if view.pending is not None and view.pending.seat != view.seat:
+            parts.append(Text(waiting_sentence(view, cat), style="italic", end=""))
         if view.faceup or view.facedown_count:
             d = Text(end="")
             d.append(cat.t("ui.discarded", cards="").rstrip() + " ")
@@ -106,9 +157,4 @@ class StatusBar(LineWidget):
             if m.flowered:
                 w += " (" + cat.t("markers.flowered", character=cat.ranked(m.flowered)) + ")"
             parts.append(Text(w, end=""))
-        if view.pending is not None and view.pending.seat != view.seat:
-            parts.append(Text(waiting_sentence(view, cat), style="italic", end=""))
-        line2 = Text(" · ", end="").join(parts) if parts else Text("")
-        t.append(" ")
-        t.append_text(line2)
-        return t
+        return t, parts
