@@ -249,17 +249,22 @@ class TableScreen(Screen):
         self.show_lower(nxt)
 
     def show_lower(self, which: str) -> None:
+        """Show `which` in the lower left ("chat" takes the focus; anything else gives it back to the
+        prompt)."""
+        self._set_lower(which)
+        if which == "chat" and self.show_chat:
+            self.query_one("#chat-input").focus()
+        else:
+            self.query_one(PromptPanel).focus()
+
+    def _set_lower(self, which: str) -> None:
         """What the lower left of a compact screen shows: "hand" (and the log if it fits), "log" or
-        "chat" (focused); on a roomy screen everything is shown and only the focus moves."""
+        "chat"; on a roomy screen everything is shown already."""
         self.lower = which
         self.cities = False
         for p in LOWER:
             self.set_class(p == which, f"-show-{p}")
         self._layout()
-        if which == "chat" and self.show_chat:
-            self.query_one("#chat-input").focus()
-        else:
-            self.query_one(PromptPanel).focus()
 
     def action_log_page(self, direction: int) -> None:
         self.query_one(LogView).page(direction)

@@ -109,7 +109,9 @@ def plan(width: int, height: int, needs: Needs, show_chat: bool = False, lower: 
     base = {"status": Box(0, 0, width, s), "keys": Box(0, height - 1, width, 1)}
     roomy_p = prompt_width(width, True)
     if width - roomy_p >= ROOMY_LEFT and body >= ROOMY_BODY:
-        return _roomy(width, top, body, roomy_p, needs, show_chat, lower, base)
+        roomy = _roomy(width, top, body, roomy_p, needs, show_chat, lower, dict(base))
+        if roomy is not None:
+            return roomy
     return _compact(width, top, body, prompt_width(width, False), needs, show_chat, lower, base)
 
 
@@ -139,8 +141,14 @@ def _compact(
                 break
         boxes["players"] = Box(0, top, left, body)
         return Plan("compact", boxes, players_form=form)
-    if lower in ("log", "chat"):
+    if lower in ("log", "chat"):  # the players in their richest form that leaves half the rows
         ph = min(players_line, max(body - LOG_MIN, 1))
+        for form in ("full", "short"):
+            rows = 1 + needs.players(left, form, 1)
+            if rows <= body // 2:
+                boxes["players"] = Box(0, top, left, rows)
+                boxes[lower] = Box(0, top + rows, left, body - rows)
+                return Plan("compact", boxes, players_form=form)
         boxes["players"] = Box(0, top, left, ph)
         boxes[lower] = Box(0, top + ph, left, body - ph)
         return Plan("compact", boxes)
@@ -175,13 +183,15 @@ def _compact(
 
 def _roomy(
     width: int, top: int, body: int, pw: int, needs: Needs, show_chat: bool, lower: str, boxes: dict[str, Box]
-) -> Plan:
+) -> Plan | None:
     """Every panel framed: players across the top left, hand | log (| chat) under them, the prompt
     on the right (with the chat under it on tall windows). "cities": the players take the left."""
     chat_under_prompt = show_chat and body - PROMPT_TALL >= CHAT_MIN and needs.prompt_fits(pw - 2, PROMPT_TALL - 2)
     if not chat_under_prompt:
         pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 2, body - 2))
     left = width - pw
+    if left < ROOMY_LEFT:  # a menu this long: the compact layout gives it more room
+        return None
     if chat_under_prompt:
         boxes["prompt"] = Box(left, top, pw, PROMPT_TALL)
         boxes["chat"] = Box(left, top + PROMPT_TALL, pw, body - PROMPT_TALL)

@@ -51,6 +51,7 @@ class PlayersPanel(LineWidget):
         self.form: str | None = None  # None: from `compact` (short / full)
         self.cols: int | None = None  # None: two columns on wide roomy screens
         self._marks: dict[int, Text] = {}
+        self._last: tuple | None = None  # the last (view, cat, compact) shown
         self.fixed = False  # True: the screen sets the height (no layout asked when lines change)
 
     # --- data --------------------------------------------------------------------------
@@ -62,6 +63,7 @@ class PlayersPanel(LineWidget):
         old_h = self._height(width) if width and not self.fixed else -1
         changed = compact != self.compact
         self.compact = compact
+        self._last = (view, cat, compact)
         self._order = seat_order(view)
         for p in view.players:
             seat_mark = self._marks.get(p.seat)
@@ -75,7 +77,7 @@ class PlayersPanel(LineWidget):
                     marks,
                     p.seat == view.seat,
                     view.winners,
-                    (seat_mark.plain, [(s.start, s.end, str(s.style)) for s in seat_mark.spans]) if seat_mark else None,
+                    seat_mark.markup if seat_mark is not None else None,
                 )
             )
             if self._keys.get(p.seat) != key:
@@ -99,11 +101,15 @@ class PlayersPanel(LineWidget):
             self.invalidate(layout=new_h != old_h and not self.fixed)
         return changed
 
-    def set_marks(self, marks: dict[int, Text]) -> None:
-        """A short state after each listed seat's name (replaces the previous marks); shown from
-        the next `show`."""
+    def set_marks(self, marks: dict[int, Text]) -> bool:
+        """A short state after each listed seat's name (away with a countdown, a bot playing for
+        them): replaces the previous marks; only the seats whose mark changed are drawn again."""
+        if {k: v.markup for k, v in marks.items()} == {k: v.markup for k, v in self._marks.items()}:
+            return False
         self._marks = dict(marks)
-        self._keys.clear()  # every seat is built again with its mark
+        if self._last is not None:
+            self.show(*self._last)
+        return True
 
     def set_form(self, form: str | None, cols: int | None = None) -> None:
         """The form and the number of seat columns the layout chose (None: the defaults)."""
@@ -186,6 +192,8 @@ def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
     head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=form != "full")
     if form == "full" and head.cell_len > width:
         head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True)
+    if head.cell_len > width:  # one space between the parts rather than a cut
+        head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True, sep=" ")
     if active:
         head.stylize("reverse", 0, 1)
     lines = [head]
@@ -255,6 +263,7 @@ def _head(
     winners: list[int],
     seat_mark: Text | None,
     short: bool,
+    sep: str = "  ",
 ) -> Text:
     head = Text(end="", no_wrap=True, overflow="ellipsis")
     head.append("▶ " if active else "  ", style="bold")
@@ -268,15 +277,15 @@ def _head(
     if p.seat in winners:
         head.append(" ★", style="bold yellow")
     for ch in p.characters:
-        head.append("  ")
+        head.append(sep)
         head.append_text(character_label(cat, ch))
         if ch is not None:
             for label, marked in zip(("killed", "robbed", "bewitched"), marks):
                 if marked == ch:
                     head.append(f" [{cat.t('ui.' + label)}]", style="reverse")
     if short:
-        head.append(f"  {cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
+        head.append(f"{sep}{cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
     else:
-        head.append(f"  {cat.t('ui.gold_n', n=p.gold)} · {cat.t('ui.cards_n', n=p.hand_size)}")
-    head.append("  " + _city_count(cat, p, complete_at, first, words=not short), style="dim")
+        head.append(f"{sep}{cat.t('ui.gold_n', n=p.gold)} · {cat.t('ui.cards_n', n=p.hand_size)}")
+    head.append(sep + _city_count(cat, p, complete_at, first, words=not short), style="dim")
     return head
