@@ -118,7 +118,7 @@ def menu_items(prompt: PromptPanel) -> list[tuple[str, str, str]]:
         return []
     out = [("menu", "prompt", menu.title)]
     for i, e in enumerate(menu.entries):
-        digit = DIGITS[i] + " " if i < len(DIGITS) else ""
+        digit = DIGITS[i] + " " if i < len(DIGITS) and not e.disabled else ""
         out.append(("menu", "prompt", digit + e.label.plain))
     return out
 

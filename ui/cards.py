@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.cards.districts import DISTRICTS
+from engine.cards.districts import DISTRICTS, TYPES
 
 from .i18n import Catalogue
 
@@ -69,6 +69,12 @@ def type_fg(cat: Catalogue, kind: str) -> str:
 def district_type(name: str) -> str:
     d = DISTRICTS.get(name)
     return d.type if d else "unique"
+
+
+def hand_order(cat: Catalogue, card: str) -> tuple[int, str]:
+    """How a hand is sorted: by type (noble, religious, trade, military, unique), then cost."""
+    d = DISTRICTS.get(card)
+    return (999 if d is None else TYPES.index(d.type) * 100 + (cat.cost(card) or 0), card)
 
 
 def district_cost(cat: Catalogue, name: str) -> int | None:

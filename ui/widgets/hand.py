@@ -17,20 +17,12 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from engine.cards.districts import DISTRICTS, TYPES
-
-from ..cards import character_label, district_line, district_token, pack
+from ..cards import character_label, district_line, district_token, hand_order, pack
 from ..i18n import Catalogue
 from .text_panel import TextPanel, wrap
 
 _enc = msgspec.msgpack.Encoder()
-_TYPE_ORDER = {name: TYPES.index(d.type) * 100 for name, d in DISTRICTS.items()}
 FORMS = ("full", "list", "packed")
-
-
-def _order(cat: Catalogue, card: str) -> tuple[int, str]:
-    t = _TYPE_ORDER.get(card)
-    return (999 if t is None else t + (cat.cost(card) or 0), card)
 
 
 class HandPanel(TextPanel):
@@ -84,7 +76,7 @@ class HandPanel(TextPanel):
             return []
         me, cat = self._data
         console = self.app.console
-        hand = sorted(me.hand or [], key=lambda c: _order(cat, c))
+        hand = sorted(me.hand or [], key=lambda c: hand_order(cat, c))
         out: list[Text] = []
         if form == "full":
             head = Text(me.name, style="bold", end="")

@@ -124,10 +124,12 @@ class PromptPanel(LineWidget):
         return len(self._stack)
 
     def _with_back(self, menu: Menu) -> Menu:
-        if menu.entries and menu.entries[-1].back:
+        if any(e.back for e in menu.entries):
             return menu
         back = Entry(Text("← " + self.cat.t("prompt.back"), style="dim", end=""), "", back=True)
-        return Menu(title=menu.title, hint=menu.hint, entries=[*menu.entries, back])
+        live = [e for e in menu.entries if not e.disabled]  # "Back" before the entries only shown
+        shown = [e for e in menu.entries if e.disabled]
+        return Menu(title=menu.title, hint=menu.hint, entries=[*live, back, *shown])
 
     def _open(self, menu: Menu, came_from: int) -> None:
         self._stack.append(self._with_back(menu))
@@ -175,6 +177,8 @@ class PromptPanel(LineWidget):
         if menu is None or self._sent or not 0 <= index < len(menu.entries):
             return
         e = menu.entries[index]
+        if e.disabled:  # shown for what it says; nothing to do
+            return
         if e.back:
             self.back()
         elif e.submenu is not None:
@@ -227,7 +231,7 @@ class PromptPanel(LineWidget):
         return top
 
     def _label(self, i: int, e: Entry, inline: bool = True) -> Text:
-        label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
+        label = Text(f"{DIGITS[i]} " if i < len(DIGITS) and not e.disabled else "  ", style="bold", end="")
         label.append_text(e.label)
         if e.submenu is not None:
             label.append(" ›", style="bold")
