@@ -369,7 +369,7 @@ class ServerApp(CitadelsApp):
         from ui.i18n import Catalogue
 
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.cat.rules)
+        self.cat = Catalogue(lang, self.cat.rules, palette=self.options.palette)
         self._pop_to_base()
         if self.at_table:
             self.table.set_language(self.cat, self.log_rows())

@@ -36,6 +36,7 @@ class CitadelsApp(App):
         Binding("question_mark", "help", show=False),
         Binding("f2", "switch_language", show=False),
         Binding("f3", "scores", show=False),
+        Binding("f5", "switch_palette", show=False),
         Binding("ctrl+q", "quit", show=False, priority=True),
     ]
 
@@ -48,7 +49,7 @@ class CitadelsApp(App):
         super().__init__(**kw)
         self.link = link
         self.options = options or UiOptions()
-        self.cat = Catalogue(self.options.lang)
+        self.cat = Catalogue(self.options.lang, palette=self.options.palette)
         self.view: Any = None
         self._events: list[Any] = []
         self._writer = LogWriter(self.cat, None)
@@ -128,13 +129,22 @@ class CitadelsApp(App):
     # --- actions -------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.cat.rules)
+        self.cat = Catalogue(lang, self.cat.rules, palette=self.options.palette)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.table.set_language(self.cat, self.log_rows())
 
     def action_switch_language(self) -> None:
         self.set_language(self.cat.other())
+
+    def action_switch_palette(self) -> None:
+        """The card colours: the printed cards' or the colour-blind palette (the letters stay)."""
+        from .cards import PALETTES
+
+        palette = PALETTES[(PALETTES.index(self.options.palette) + 1) % len(PALETTES)]
+        self.options.palette = palette
+        self.set_language(self.cat.lang)  # everything drawn again with the new colours
+        self.notify(self.cat.t(f"ui.palette_{palette.replace('-', '_')}"), timeout=3)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -188,7 +198,9 @@ class CitadelsApp(App):
         if save is None or self.view is None or self.view.seat is None:
             return
         seat = self.view.seat
-        options = ReplayOptions(lang=self.cat.lang, seat=seat, seats=[seat], everything=False)
+        options = ReplayOptions(
+            lang=self.cat.lang, seat=seat, seats=[seat], everything=False, palette=self.options.palette
+        )
         self.push_screen(ReplayScreen(save, options))
 
     def reset_table(self) -> None:

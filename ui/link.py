@@ -65,3 +65,4 @@ class UiOptions:
     show_chat: bool = False  # the chat panel (the SSH server turns it on)
     chat_send: Callable[[str], None] | None = None  # called with each line the player types
     show_scores_at_end: bool = True  # open the score table when the game ends
+    palette: str = "printed"  # card colours: "printed" or "colour-blind" (F5 switches; ui/cards.py)
