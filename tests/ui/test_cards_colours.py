@@ -66,7 +66,11 @@ M = {  # Machado, Oliveira & Fernandes (2009), severity 1, on linear RGB
 def _lab(c: tuple[int, int, int], m: list[list[float]]) -> tuple[float, float, float]:
     lin = [v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
     r, g, b = (max(0.0, min(1.0, sum(m[i][j] * lin[j] for j in range(3)))) for i in range(3))
-    x, y, z = 0.4124 * r + 0.3576 * g + 0.1805 * b, 0.2126 * r + 0.7152 * g + 0.0722 * b, 0.0193 * r + 0.1192 * g + 0.9505 * b
+    x, y, z = (
+        0.4124 * r + 0.3576 * g + 0.1805 * b,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        0.0193 * r + 0.1192 * g + 0.9505 * b,
+    )
 
     def f(t: float) -> float:
         return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116

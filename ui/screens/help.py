@@ -9,6 +9,7 @@ the keys are a two-column grid whose descriptions wrap in their column."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -35,7 +36,7 @@ def reflow(text: str) -> str:
     for para in re.split(r"\n\s*\n", text.strip("\n")):
         lines = [ln.strip() for ln in para.split("\n") if ln.strip()]
         joined = lines[0] if lines else ""
-        for prev, line in zip(lines, lines[1:]):
+        for prev, line in itertools.pairwise(lines):
             new_item = _SENTENCE_END.search(prev) and (line[:1].isupper() or not line[:1].isalnum())
             joined += ("\n" if new_item else " ") + line
         out.append(joined)
@@ -43,7 +44,7 @@ def reflow(text: str) -> str:
 
 
 def keys_grid(text: str) -> Table:
-    """"key   what it does" lines as a grid: the descriptions wrap in their own column."""
+    """ "key   what it does" lines as a grid: the descriptions wrap in their own column."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
