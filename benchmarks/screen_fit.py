@@ -14,8 +14,8 @@ size when any essential content is not there whole, inside its panel's cells:
   - the seat's gold (`5 gold`) and each of its characters (`4 King`);
   - the prompt's title and every item of its menu (`1 Take 2 gold`), and of the
     largest sub-menu when there is one (opened as a player would);
-  - the status line: the round, the phase, the rank called and who the game
-    waits for.
+  - the status line: the round, the phase, the rank called; and who the game
+    waits for (the prompt's title while another seat decides).
 Prints ONE JSON line: states, and per size the number of states cut, the mean
 share of blank cells, and the cuts by kind. `--details` lists every cut on
 stderr. Languages alternate (English, Spanish) unless `--lang` says one.
@@ -99,8 +99,8 @@ def essentials(app: CitadelsApp, s: Sample, cat: Catalogue) -> list[tuple[str, s
         out.append(
             ("status", "status", cat.t("ui.calling", rank=cat.rank(v.called) or "", character=cat.character(v.called)))
         )
-    if v.pending is not None and v.pending.seat != v.seat:
-        out.append(("status", "status", waiting_sentence(v, cat)))
+    if v.pending is not None and v.pending.seat != v.seat:  # who the game waits for: the prompt's title
+        out.append(("status", "prompt", waiting_sentence(v, cat)))
     if v.seat is not None:
         me = v.players[v.seat]
         out.append(("gold", "hand", cat.t("ui.gold_n", n=me.gold)))

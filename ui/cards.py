@@ -124,6 +124,17 @@ def character_label(cat: Catalogue, name: str | None) -> Text:
     return Text(cat.ranked(name), style=CHARACTER_STYLE, end="")
 
 
+def pack_rows(widths: list[int], width: int, indent: int = 0, sep: int = 1) -> int:
+    """How many lines `pack` makes of tokens this wide (counted, not drawn)."""
+    rows, used = 1, indent
+    for w in widths:
+        if used > indent and used + sep + w > width:
+            rows += 1
+            used = indent
+        used += (sep if used > indent else 0) + min(w, max(width - used, 1))
+    return rows
+
+
 def pack(tokens: list[Text], width: int, indent: int = 0, sep: int = 1) -> list[Text]:
     """Lay tokens out in lines no wider than `width`, never splitting a token."""
     lines: list[Text] = []

@@ -38,7 +38,7 @@ class FakeNeeds:
             return 1 + -(-self.cards // max(width // 14, 1))
         return 1 + self.cards + (12 if form == "full" else 0)
 
-    def prompt_fits(self, width: int, height: int) -> bool:
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
         return height >= self.menu + 4
 
 

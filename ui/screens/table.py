@@ -29,7 +29,7 @@ from ..widgets.log_view import LogView, Row
 from ..widgets.players import PlayersPanel
 from ..widgets.prompt import DIGITS, PromptPanel
 from ..widgets.status_bar import StatusBar
-from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan
+from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan, prompt_width
 
 LOWER = ("hand", "log", "chat")
 PANELS = ("status", "players", "prompt", "hand", "log", "chat", "keys", "small")
@@ -56,8 +56,8 @@ class _Needs:
     def hand(self, width: int, form: str) -> int:
         return self._hand.height_for(width, form) if self.has_hand else 0
 
-    def prompt_fits(self, width: int, height: int) -> bool:
-        return self._prompt.fits(width, height)
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
+        return self._prompt.fits(width, height, roomy)
 
 
 class TableScreen(Screen):
@@ -79,6 +79,7 @@ class TableScreen(Screen):
         self.cities = False  # F4 on a compact screen: the players' whole cities instead of the rest
         self.compact = True
         self.plan: Plan | None = None
+        self._laying_out = False
         self._view: Any = None
         self._ready = False
         self._early_rows: list[Row] = []
@@ -122,12 +123,20 @@ class TableScreen(Screen):
     # --- layout ------------------------------------------------------------------------
     def _layout(self) -> None:
         """Work out the plan for the current size and content; move the panels if it changed."""
-        if not self._ready:
+        if not self._ready or self._laying_out:
             return
         width, height = self._win
         new = plan(width, height, _Needs(self), self.show_chat, "cities" if self.cities else self.lower)
         if new == self.plan:
             return
+        self._laying_out = True
+        try:
+            self._apply(new)
+        finally:
+            self._laying_out = False
+
+    def _apply(self, new: Plan) -> None:
+        width, height = self._win
         old, self.plan = self.plan, new
         compact = new.compact
         mode_changed = old is None or old.mode != new.mode
@@ -280,7 +289,15 @@ class TableScreen(Screen):
     @on(PromptPanel.MenuChanged)
     def _menu_changed(self, event: PromptPanel.MenuChanged) -> None:
         event.stop()
-        self._layout()  # a long list may need a wider prompt
+        # A long list may need a wider prompt; a menu that fits the usual prompt changes nothing.
+        plan = self.plan
+        prompt = self.query_one(PromptPanel)
+        box = plan.boxes.get("prompt") if plan is not None else None
+        if box is not None and box.w == prompt_width(self._win[0], plan.mode == "roomy"):
+            size = prompt.drawn_size
+            if prompt.fits(size.width, size.height):
+                return
+        self._layout()
 
     @on(ChatPanel.Said)
     def _said(self, event: ChatPanel.Said) -> None:

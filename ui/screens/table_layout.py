@@ -28,6 +28,7 @@ MIN_WIDTH = 80
 MIN_HEIGHT = 24
 STATUS_MAX = 4
 LOG_MIN = 5  # rows (with its title) under which a compact screen hides the log
+HAND_STEP = 3  # a compact screen's hand grows and shrinks by this many rows at a time
 LOG_MIN_ROOMY = 8  # rows (with its frame) the log keeps on a roomy screen
 CHAT_MIN = 8
 PROMPT_TALL = 30  # rows a prompt can use at most: on taller windows the chat goes under it
@@ -88,8 +89,9 @@ class Needs(Protocol):
 
     def hand(self, width: int, form: str) -> int: ...
 
-    def prompt_fits(self, width: int, height: int) -> bool:
-        """Does every item of the current menu show whole in this much content?"""
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
+        """Does every item of the current menu show whole in this much content (as a roomy or a
+        compact screen shows it)?"""
         ...
 
 
@@ -127,7 +129,7 @@ def _compact(
     width: int, top: int, body: int, pw: int, needs: Needs, show_chat: bool, lower: str, boxes: dict[str, Box]
 ) -> Plan:
     """Panels framed by one title line; the prompt on the right, the rest stacked on the left."""
-    pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 1, body - 1))  # its frame: a top line, a left bar
+    pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 1, body - 1, False))  # frame: a top line, a left bar
     boxes["prompt"] = Box(width - pw, top, pw, body)
     left = width - pw
     if lower == "chat" and not show_chat:
@@ -163,7 +165,9 @@ def _compact(
         hh = min(hh, body - 2)
         ph = body - hh
     else:
-        for which, form in (("hand", "list"), ("players", "short"), ("hand", "full"), ("players", "full")):
+        # (the hand's texts are a roomy screen's: here they would trade places with the log at every
+        # character and card, moving panels on the screen far more often than it is worth)
+        for which, form in (("hand", "list"), ("players", "short"), ("players", "full")):
             cand = (form, h_form) if which == "players" else (p_form, form)
             cph, chh = rows(*cand)
             rest = body - cph - chh
@@ -174,6 +178,10 @@ def _compact(
     if rest < LOG_MIN:  # no room for a log worth reading: the hand keeps the rows (the log is a Tab away)
         hh += rest
         rest = 0
+    else:  # the hand's height in steps: a card more or less seldom moves the log (a new layout, a repaint)
+        step = min(-hh % HAND_STEP, rest - LOG_MIN)
+        hh += step
+        rest -= step
     boxes["players"] = Box(0, top, left, ph)
     boxes["hand"] = Box(0, top + ph, left, hh)
     if rest:
@@ -186,9 +194,11 @@ def _roomy(
 ) -> Plan | None:
     """Every panel framed: players across the top left, hand | log (| chat) under them, the prompt
     on the right (with the chat under it on tall windows). "cities": the players take the left."""
-    chat_under_prompt = show_chat and body - PROMPT_TALL >= CHAT_MIN and needs.prompt_fits(pw - 2, PROMPT_TALL - 2)
+    chat_under_prompt = (
+        show_chat and body - PROMPT_TALL >= CHAT_MIN and needs.prompt_fits(pw - 2, PROMPT_TALL - 2, True)
+    )
     if not chat_under_prompt:
-        pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 2, body - 2))
+        pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 2, body - 2, True))
     left = width - pw
     if left < ROOMY_LEFT:  # a menu this long: the compact layout gives it more room
         return None

@@ -22,13 +22,14 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from ..cards import character_label, district_letter, district_token, pack
+from ..cards import character_label, district_label, district_letter, district_token, pack, pack_rows
 from ..i18n import Catalogue
 from .line_widget import LineWidget
 from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
 _seat_memo = Memo(4096)  # (seat key, form, width) -> lines, for every app showing the same table
+_rows_memo = Memo(8192)  # (seat key, form, width) -> how many lines
 FORMS = ("full", "short", "line")
 MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
@@ -139,11 +140,27 @@ class PlayersPanel(LineWidget):
         form = form or self._form()
         n = self._columns(width, form, cols)
         if n == 1:
-            return sum(len(self._lines(s, width, form)) for s in self._order)
+            return sum(self._rows_of(s, width, form) for s in self._order)
         colw = (width - (n - 1)) // n
         return sum(
-            max(len(self._lines(s, colw, form)) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
+            max(self._rows_of(s, colw, form) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
         )
+
+    def _rows_of(self, seat: int, width: int, form: str) -> int:
+        """How many lines a seat takes, counted without drawing them (the layout asks for every form
+        and width it considers, on every view)."""
+        if form == "line":
+            return 1
+        lines = self._seat_lines.get((seat, form, width))
+        if lines is not None:
+            return len(lines)
+        key = (self._keys[seat], form, width)
+        rows = _rows_memo.get(key)
+        if rows is None:
+            p, cat = self._data[seat][0], self._data[seat][7]
+            widths = [len(district_label(cat, b.name, b.beautified, len(b.under))) + 2 for b in p.city]
+            rows = _rows_memo.put(key, 1 + (pack_rows(widths, width, indent=4) if widths else int(form == "full")))
+        return rows
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(self._height(width), 1)

@@ -63,6 +63,8 @@ class PromptPanel(LineWidget):
         self._scroll = 0
         self._row_map: dict[int, int] = {}
         self._col_map: dict[int, list[tuple[int, int, int]]] = {}  # y -> (x from, x to, entry) in columns
+        self._fits_key: tuple | None = None
+        self._fits = True
         self._note: Text | None = None  # a refusal, shown instead of the description
 
     def reset(self) -> None:
@@ -230,12 +232,12 @@ class PromptPanel(LineWidget):
             top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
         return top
 
-    def _label(self, i: int, e: Entry, inline: bool = True) -> Text:
+    def _label(self, i: int, e: Entry, inline: bool = True, roomy: bool | None = None) -> Text:
         label = Text(f"{DIGITS[i]} " if i < len(DIGITS) and not e.disabled else "  ", style="bold", end="")
         label.append_text(e.label)
         if e.submenu is not None:
             label.append(" ›", style="bold")
-        if inline and self.roomy and e.inline and e.detail:
+        if inline and (self.roomy if roomy is None else roomy) and e.inline and e.detail:
             label.append("\n  " + e.detail, style="italic dim")
         return label
 
@@ -249,13 +251,23 @@ class PromptPanel(LineWidget):
                 return cols
         return 0
 
-    def fits(self, width: int, height: int) -> bool:
-        """Does every item of the current menu show whole at this size (one column or several)?"""
+    def fits(self, width: int, height: int, roomy: bool | None = None) -> bool:
+        """Does every item of the current menu show whole at this size (one column or several)?
+        `roomy`: as a roomy screen shows it (characters' texts under their names); None: as now."""
         if self.menu is None or not self.menu.entries or width <= 0:
             return True
+        roomy = self.roomy if roomy is None else roomy
+        key = (self._key, tuple(self._path), width, height, roomy)
+        if key != self._fits_key:
+            self._fits_key = key
+            self._fits = self._measure_fit(width, height, roomy)
+        return self._fits
+
+    def _measure_fit(self, width: int, height: int, roomy: bool) -> bool:
         console = self.app.console
         room = height - len(self._top(width)) - 2  # a rule and one line of what it does below
-        rows = sum(len(wrap(self._label(i, e), width, console, indent=2)) for i, e in enumerate(self.menu.entries))
+        entries = self.menu.entries
+        rows = sum(len(wrap(self._label(i, e, roomy=roomy), width, console, indent=2)) for i, e in enumerate(entries))
         return rows <= room or self._columns(width, room) > 0
 
     def build(self, width: int, height: int) -> list[Text]:

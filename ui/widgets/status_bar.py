@@ -1,8 +1,7 @@
-"""The top of the table: round, phase, rank called, crown, deck, discards, markers, tax,
-and who the game waits for.
+"""The top of the table: round, phase, rank called, crown, deck, discards, markers, tax.
 
-The first line says where the game is; the next lines what is on the characters
-and who we wait for, as parts (" · " between them) wrapped at part boundaries,
+The first line says where the game is; the next lines what is on the characters,
+as parts (" · " between them) wrapped at part boundaries,
 so that nothing is cut: the table screen gives the bar the lines it needs
 (`height_for(width)`). `set_marks(text)` adds a short state at the end of the
 first line (a turn timer, "you are watching"): the place for table states.
@@ -17,7 +16,6 @@ from rich.text import Text
 
 from ..cards import character_label
 from ..i18n import Catalogue
-from ..prompt_model import waiting_sentence
 from .line_widget import LineWidget
 from .shared_memo import Memo
 
@@ -34,6 +32,8 @@ class StatusBar(LineWidget):
     _line1: Text | None = None
     _parts: tuple[Text, ...] = ()
     _marks: Text | None = None
+    _height_key: tuple | None = None
+    _height = 1
 
     def set_marks(self, marks: Text | None) -> None:
         """A short state shown at the end of the first line (None: nothing)."""
@@ -44,7 +44,11 @@ class StatusBar(LineWidget):
         return self.lines_for(width)
 
     def height_for(self, width: int) -> int:
-        return max(len(self.lines_for(width)), 1)
+        key = (self._key, self._marks.markup if self._marks is not None else None, width)
+        if key != self._height_key:
+            self._height_key = key
+            self._height = max(len(self.lines_for(width)), 1)
+        return self._height
 
     def lines_for(self, width: int) -> list[Text]:
         if self._line1 is None or width <= 0:
@@ -91,10 +95,8 @@ class StatusBar(LineWidget):
                 view.markers,
                 view.tax,
                 view.lineup,
-                view.pending,
                 [(p.name, p.revealed) for p in view.players],
                 (view.turn.seat, view.turn.character) if view.turn else None,
-                view.pending is not None and view.pending.seat == view.seat,
             )
         )
         if key == self._key:
@@ -127,10 +129,9 @@ class StatusBar(LineWidget):
         t.append(_SEP + cat.t("ui.deck", n=view.deck_size), style="dim")
         if "Tax Collector" in view.lineup or view.tax:
             t.append(_SEP + cat.t("ui.tax_short", n=view.tax), style="bold")
-        # then: who we wait for, discards, markers
+        # then: discards and markers (who the game waits for is the prompt's title: said once, and the
+        # bar's height changes only when the markers do, a few times a round, not at every decision)
         parts: list[Text] = []
-        if view.pending is not None and view.pending.seat != view.seat:
-            parts.append(Text(waiting_sentence(view, cat), style="italic", end=""))
         if view.faceup or view.facedown_count:
             d = Text(end="")
             d.append(cat.t("ui.discarded", cards="").rstrip() + " ")
