@@ -71,7 +71,7 @@ async def test_end_offers_play_again_replay_and_lobby(gs, open_terminal):
             await asyncio.sleep(0.3)
             text = on_screen(gs.app_of(key))
             assert "1 Play again with the same seats" in text and "2 Watch the replay" in text
-            assert "Waiting for" not in text and "waits for you" not in text and "The game is over" in text
+            assert "Waiting for" not in text and "waits for you" not in text and "Game over" in text
         # the replay, from alice's own seat
         a.mark()
         a.send(b"2")
