@@ -53,7 +53,8 @@ def test_boxes_fill_the_screen_without_overlap(size, chat):
         for lower in ("hand", "log", "chat", "cities"):
             p = plan(width, height, needs, show_chat=chat, lower=lower)
             boxes = p.boxes
-            assert {"status", "prompt", "keys"} <= boxes.keys()
+            assert {"status", "keys"} <= boxes.keys()
+            assert "prompt" in boxes or (lower == "cities" and p.mode == "compact")  # F4 asked for the cities
             for name, b in boxes.items():
                 assert b.w > 0 and b.h > 0, name
                 assert b.x >= 0 and b.right <= width and b.y >= 0 and b.bottom <= height, (name, b)
@@ -178,3 +179,23 @@ async def test_resize_gives_the_screen_of_connecting_at_that_size(path):
         assert fresh.table.plan == plan_resized
         assert screen_rows(fresh) == after_resize
         assert all(row.strip() for row in after_resize[-1:])  # the key bar on the last row
+
+
+async def test_f4_shows_every_city_and_any_key_for_the_prompt_brings_it_back():
+    g, seat = crowded_state()
+    v = view(g, seat)
+    app = CitadelsApp(None, UiOptions())
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(ViewUpdate(v, []))
+        await settle(pilot, app)
+        await pilot.press("f4")
+        await settle(pilot, app)
+        text = screen_text(app)
+        assert "Your move" not in text  # the whole width for the cities
+        for p in v.players:
+            for b in p.city:
+                assert district_label(app.cat, b.name, b.beautified, len(b.under)) in text
+        await pilot.press("1")  # a key meant for the prompt: the prompt comes back, nothing is chosen
+        await settle(pilot, app)
+        assert "Your move" in screen_text(app) and not app.table.cities
+        assert app.table.query_one("#prompt").sent is False

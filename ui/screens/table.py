@@ -161,10 +161,14 @@ class TableScreen(Screen):
             if box != before or not widget.display:
                 _place(widget, box)
                 widget.display = True
-        if mode_changed:
-            self.query_one(KeyBar).show(self.cat.t("ui.keybar" if compact else "ui.keybar_wide"))
-            if self._view is not None and old is not None:
-                self.show(self._view, [])
+        self.query_one(KeyBar).show(self._keys_text())
+        if mode_changed and self._view is not None and old is not None:
+            self.show(self._view, [])
+
+    def _keys_text(self) -> str:
+        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
+            return self.cat.t("ui.keybar_cities")
+        return self.cat.t("ui.keybar" if self.compact else "ui.keybar_wide")
 
     def _small_text(self, width: int, height: int) -> str:
         cat = self.cat
@@ -187,7 +191,7 @@ class TableScreen(Screen):
     def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
         self.cat = cat
         self._titles()
-        self.query_one(KeyBar).show(cat.t("ui.keybar" if self.compact else "ui.keybar_wide"))
+        self.query_one(KeyBar).show(self._keys_text())
         if self.show_chat:
             self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"))
         self.query_one(LogView).set_rows(rows)
@@ -234,10 +238,22 @@ class TableScreen(Screen):
             self.query_one(ChatPanel).add(author, text)
 
     # --- keys ----------------------------------------------------------------------------
+    def _leave_cities(self) -> bool:
+        """Back from the whole cities when they hide the prompt (a key meant for it only brings it back)."""
+        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
+            self.cities = False
+            self._layout()
+            self.query_one(PromptPanel).focus()
+            return True
+        return False
+
     def action_digit(self, digit: str) -> None:
-        self.query_one(PromptPanel).press_digit(digit)
+        if not self._leave_cities():
+            self.query_one(PromptPanel).press_digit(digit)
 
     def action_back(self) -> None:
+        if self._leave_cities():
+            return
         if self.focused is not None and self.focused.id == "chat-input":
             self.query_one(PromptPanel).focus()
             return

@@ -129,6 +129,16 @@ def _compact(
     width: int, top: int, body: int, pw: int, needs: Needs, show_chat: bool, lower: str, boxes: dict[str, Box]
 ) -> Plan:
     """Panels framed by one title line; the prompt on the right, the rest stacked on the left."""
+    if lower == "cities":  # asked for (F4, again to go back): every city in full, the whole width
+        cols = 2 if width >= 76 and needs.seats > 2 else 1
+        for form in ("full", "short", "line"):
+            c = min(
+                ((cols_, 1 + needs.players(width, form, cols_)) for cols_ in range(1, cols + 1)), key=lambda x: x[1]
+            )
+            if c[1] <= body:
+                break
+        boxes["players"] = Box(0, top, width, body)
+        return Plan("compact", boxes, players_form=form, players_cols=c[0])
     pw = _widen(pw, width, lambda w: needs.prompt_fits(w - 1, body - 1, False))  # frame: a top line, a left bar
     boxes["prompt"] = Box(width - pw, top, pw, body)
     left = width - pw
@@ -137,12 +147,6 @@ def _compact(
     if lower == "hand" and not needs.has_hand:
         lower = "log"
     players_line = 1 + needs.players(left, "line", 1)
-    if lower == "cities":
-        for form in ("full", "short", "line"):
-            if 1 + needs.players(left, form, 1) <= body:
-                break
-        boxes["players"] = Box(0, top, left, body)
-        return Plan("compact", boxes, players_form=form)
     if lower in ("log", "chat"):  # the players in their richest form that leaves half the rows
         ph = min(players_line, max(body - LOG_MIN, 1))
         for form in ("full", "short"):
