@@ -206,7 +206,8 @@ def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
     p, active, complete_at, first, marks, me, winners, cat, seat_mark = data
     if form == "line":
         return [_one_line(data, width)]
-    head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=form != "full")
+    # long heads ("2 gold · 4 cards  city 0/7") only where every seat's fits: never side by side with short ones
+    head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=form != "full" or width < 52)
     if form == "full" and head.cell_len > width:
         head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True)
     if head.cell_len > width:  # one space between the parts rather than a cut
