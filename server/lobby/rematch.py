@@ -17,7 +17,7 @@ import logging
 import secrets
 from typing import Any
 
-from server.lobby.saved_games import LobbyError
+from server.lobby.errors import LobbyError
 from server.logging_setup import log_event
 from server.tables.seats import SeatSlot, TableMeta
 from server.tables.table import Table, Toast
@@ -30,16 +30,16 @@ def play_again(lobby: Any, session: Any) -> Table:
     """Seat `session` at the new game of its finished table (created if it is the first to ask)."""
     old: Table | None = session.table
     if old is None or old.phase != "over":
-        raise LobbyError("The game is not over.")
+        raise LobbyError("The game is not over.", "not_over")
     if session.seat is None:
-        raise LobbyError("Only the players play again; create a table in the lobby.")
+        raise LobbyError("Only the players play again; create a table in the lobby.", "not_a_player")
     seat = session.seat
     new = getattr(old, "rematch", None)
     if new is None or new.phase not in ("waiting", "playing") or lobby.tables.get(new.id) is not new:
         new = _create(lobby, session, old)
         old.rematch = new  # type: ignore[attr-defined]
     elif new.seats[seat].key != session.key:
-        raise LobbyError("Your seat at the new game was given to someone else.")
+        raise LobbyError("Your seat at the new game was given to someone else.", "seat_taken")
     lobby.to_lobby(session)  # off the finished table (dropped once nobody looks at it)
     session.table, session.seat = new, seat
     if new.phase == "playing":  # it started while this player looked at the scores: to their seat
@@ -81,8 +81,7 @@ def spec_of(old: Table) -> TableSpec:
 
 
 def _create(lobby: Any, session: Any, old: Table) -> Table:
-    if len(lobby.tables) >= lobby.config.max_tables:
-        raise LobbyError(f"The server holds at most {lobby.config.max_tables} tables; try again later.")
+    lobby.check_capacity(session)  # the server's and this player's limits on open tables
     seats: list[SeatSlot] = []
     invited: list[str] = []
     for i, s in enumerate(old.seats):
@@ -101,7 +100,7 @@ def _create(lobby: Any, session: Any, old: Table) -> Table:
         creator=session.key,
         timer=m.timer,
         private=m.private,
-        code=lobby._new_code() if m.private else None,
+        code=lobby._code() if m.private else None,
         spectator_chat=m.spectator_chat,
         bot_kind=m.bot_kind,
         lineup_label=m.lineup_label,
@@ -109,18 +108,10 @@ def _create(lobby: Any, session: Any, old: Table) -> Table:
     table_id = "t" + secrets.token_hex(4)
     while table_id in lobby.tables:
         table_id = "t" + secrets.token_hex(4)
-    table = Table(
-        table_id,
-        meta,
-        seats,
-        lobby.settings,
-        store=lobby.store,
-        pool=lobby.pool,
-        on_change=lobby._table_changed,
-        clock=lobby.clock,
-    )
+    table = lobby._new_table(table_id, meta, seats)
     table.spec = spec_of(old)  # type: ignore[attr-defined]
     lobby.tables[table_id] = table
+    lobby.note_origin(table, session)
     table.start_actor()
     log_event(log, logging.INFO, "table created again", table=table_id, after=old.id, invited=len(invited))
     name = seats[session.seat].name
