@@ -131,7 +131,7 @@ def test_too_small(snap_compare, lang):
 # --- the server's screens: a ServerApp with a real lobby, without SSH ------------------------------
 def deterministic_lobby(monkeypatch) -> None:
     """The lobby draws table ids, bots' names and the game's seed at random: fixed for pictures."""
-    import server.lobby.lobby as lobby_module
+    import importlib
 
     rng = random.Random(5)
     fake = types.SimpleNamespace(
@@ -140,7 +140,10 @@ def deterministic_lobby(monkeypatch) -> None:
         choice=rng.choice,
         SystemRandom=lambda: random.Random(7),
     )
-    monkeypatch.setattr(lobby_module, "secrets", fake)
+    for name in ("lobby", "seating", "join_codes", "saved_games"):
+        module = importlib.import_module(f"server.lobby.{name}")
+        if hasattr(module, "secrets"):
+            monkeypatch.setattr(module, "secrets", fake)
 
 
 def server_app(lang: str):
