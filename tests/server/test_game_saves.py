@@ -13,7 +13,7 @@ import time
 
 import asyncssh
 import pytest
-from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
+from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
 
 import server.storage.persistence as persistence
 import server.storage.savelog as savelog
@@ -43,7 +43,7 @@ async def moves(gs, table, a: Screen, fp: str, n: int, rng: random.Random) -> No
         assert time.monotonic() < deadline
         if table.state.pending.seat == seat and prompt_ready(gs.app_of(fp), table.state.seq):
             seq = table.state.seq
-            a.send(key_path(gs.app_of(fp).view, cat, rng)[0])
+            a.send(app_keys(gs.app_of(fp), cat, rng))
             await wait_until(lambda: table.state.seq != seq, what="a move")
             done += 1
         else:

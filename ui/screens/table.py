@@ -13,8 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events, on
-from textual.binding import Binding
-from textual.screen import Screen
 
 from ..i18n import Catalogue
 from ..widgets.chat import ChatPanel
@@ -22,23 +20,17 @@ from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
 from ..widgets.log_view import LogView, Row
 from ..widgets.players import PlayersPanel
-from ..widgets.prompt import DIGITS, PromptPanel
+from ..widgets.prompt import PromptPanel
 from ..widgets.status_bar import StatusBar
+from .table_keys import TableKeys
 
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 34
 LOWER = ("hand", "log", "chat")
 
 
-class TableScreen(Screen):
-    BINDINGS = [
-        *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
-        Binding("escape", "back", show=False),
-        Binding("tab", "cycle_lower", show=False, priority=True),
-        Binding("pageup", "log_page(1)", show=False),
-        Binding("pagedown", "log_page(-1)", show=False),
-        Binding("end", "log_end", show=False),
-    ]
+class TableScreen(TableKeys):
+    """Keys, focus and the footer: `TableKeys` (ui/screens/table_keys.py)."""
 
     def __init__(self, cat: Catalogue, show_chat: bool = False) -> None:
         super().__init__(id="table")
@@ -58,13 +50,13 @@ class TableScreen(Screen):
         yield HandPanel(id="hand", classes="lower")
         yield LogView(id="log", classes="lower")
         if self.show_chat:
-            yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat", classes="lower")
+            yield ChatPanel(self.cat.t("ui.chat_placeholder"), self.cat.t("ui.chat_typing"), id="chat", classes="lower")
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         self._set_compact(self.app.size.width, self.app.size.height)
         self._set_lower(self.lower)
-        self.query_one(PromptPanel).focus()
+        self.setup_keys()
         self._titles()
         self._ready = True
         if self._view is not None:  # a view that arrived before the screen was composed
@@ -80,7 +72,7 @@ class TableScreen(Screen):
         self.compact = compact
         self.set_class(compact, "-compact")
         self.set_class(not compact, "-roomy")
-        self.query_one(KeyBar).show(self.cat.t("ui.keybar" if compact else "ui.keybar_wide"))
+        self.update_keys()
         if changed and self._view is not None:
             self.show(self._view, [])
 
@@ -97,9 +89,9 @@ class TableScreen(Screen):
     def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
         self.cat = cat
         self._titles()
-        self.query_one(KeyBar).show(cat.t("ui.keybar" if self.compact else "ui.keybar_wide"))
+        self.update_keys()
         if self.show_chat:
-            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"))
+            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"), cat.t("ui.chat_typing"))
         self.query_one(LogView).set_rows(rows)
         if self._view is not None:
             self.show(self._view, [])
@@ -127,7 +119,8 @@ class TableScreen(Screen):
         self.query_one(StatusBar).show(view, cat)
         self.query_one(PlayersPanel).show(view, cat, self.compact)
         self.query_one(HandPanel).show(view, cat)
-        self.query_one(PromptPanel).show(view, cat, roomy=not self.compact)
+        if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
+            self.update_keys()
         if rows:
             self.query_one(LogView).add_rows(rows)
 
@@ -138,35 +131,10 @@ class TableScreen(Screen):
         if self.show_chat:
             self.query_one(ChatPanel).add(author, text)
 
-    # --- keys ----------------------------------------------------------------------
-    def action_digit(self, digit: str) -> None:
-        self.query_one(PromptPanel).press_digit(digit)
-
-    def action_back(self) -> None:
-        if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(PromptPanel).focus()
-            return
-        self.query_one(PromptPanel).back()
-
-    def action_cycle_lower(self) -> None:
-        panels = [p for p in LOWER if p != "chat" or self.show_chat]
-        nxt = panels[(panels.index(self.lower) + 1) % len(panels)] if self.lower in panels else panels[0]
-        self._set_lower(nxt)
-        if nxt == "chat":
-            self.query_one("#chat-input").focus()
-        else:
-            self.query_one(PromptPanel).focus()
-
     def _set_lower(self, which: str) -> None:
         self.lower = which
         for p in LOWER:
             self.set_class(p == which, f"-show-{p}")
-
-    def action_log_page(self, direction: int) -> None:
-        self.query_one(LogView).page(direction)
-
-    def action_log_end(self) -> None:
-        self.query_one(LogView).to_end()
 
     @on(PromptPanel.Chosen)
     def _chosen(self, event: PromptPanel.Chosen) -> None:
