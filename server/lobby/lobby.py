@@ -428,6 +428,7 @@ class Lobby(SavedGames):
             bot_kinds=kinds,
             default_bot=self.default_bot,
             timers=list(TIMER_MODES),
+            timer_seconds={m: self.settings.timers.get(m) for m in TIMER_MODES},
             characters_by_rank=by_rank,
             uniques=uniques,
         )

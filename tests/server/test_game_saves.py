@@ -142,7 +142,7 @@ async def test_creator_saves_to_a_file_and_a_lobby_entry_loads_it(tmp_path, open
         a.mark()
         a.send(b"\x11")  # Ctrl+Q: the table menu
         await a.wait_for("Save the game to a file")
-        a.send(b"4")  # Back, Lobby, Spectators may write, Save…, Quit
+        a.send(b"4\r")  # Back, Lobby, Spectators may write, Save…, Quit: a number goes to a row, Enter does it
         await asyncio.sleep(0.2)
         a.send(b"mygame\r")
         await a.wait_for("Saved.", timeout=10)

@@ -180,6 +180,7 @@ class TableKeys(Screen):
         """The footer: the keys that work in the focused panel, most useful first."""
         bars = self.query(KeyBar)
         if bars and self.query(PromptPanel):
+            self.set_class(self.focused_panel() != "prompt", "-away")
             bars.first().show_keys(self.keys_now())
 
     def keys_now(self) -> list[tuple[str, str]]:
