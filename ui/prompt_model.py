@@ -30,7 +30,7 @@ import msgspec
 from rich.text import Text
 
 from engine.cards.characters import CHARACTERS
-from engine.cards.districts import DISTRICTS
+from engine.cards.districts import DISTRICTS, TYPES
 from engine.commands import (
     Ability,
     Build,
@@ -133,7 +133,7 @@ def _leaf(ctx: Ctx, cmd: Any, label: Text | None) -> Entry:
     if isinstance(cmd, Ability):
         purpose = CHOSEN_FIRST.get((cmd.name, cmd.option))
         if purpose is not None and view.seat is not None:
-            hand = list(view.players[view.seat].hand or [])
+            hand = sorted(view.players[view.seat].hand or [], key=lambda c: _hand_order(cat, c))
             cl = Checklist(purpose, hand, cmd, cmd.seat)
             lab = label or ability_label(ctx, cmd)
             return Entry(lab, ability_does(ctx, cmd), submenu=checklist_menu(cat, cl, lab.plain, set()))
@@ -205,6 +205,12 @@ def _leaf(ctx: Ctx, cmd: Any, label: Text | None) -> Entry:
         cat.t(f"cmd.{kind}_does", fallback=cat.t("cmd.unknown_does", kind=kind)),
         command=cmd,
     )
+
+
+def _hand_order(cat: Catalogue, card: str) -> tuple:
+    """Cards in the order the hand shows them: by type, then cost (ui/widgets/hand.py)."""
+    d = DISTRICTS.get(card)
+    return (TYPES.index(d.type) if d else len(TYPES), cat.cost(card) or 0, card)
 
 
 def _card_text(cat: Catalogue, card: str) -> Text:
@@ -338,6 +344,12 @@ def _group_key(cmd: Any) -> tuple | None:
 
 
 def _group_entry(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
+    e = _group(ctx, key, cmds)
+    e.ident = key  # the same entry whether it leads to one command or to a list of them
+    return e
+
+
+def _group(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
     cat = ctx.cat
     kind = key[0]
     if kind == "ability":

@@ -115,26 +115,28 @@ async def test_magician_redraw_chooses_cards_first_then_one_step():
         await pilot.pause()
         assert sent == [] and not prompt.confirming
         rows = [v for k, v in labels(prompt) if k != "escape"]
-        assert rows == ["[ ]  R1 Temple ", "[ ]  N3 Manor ", "[ ]  N4 Castle "]  # nothing that would do nothing
+        # in the order the hand shows them; nothing that would do nothing
+        assert rows == ["[ ]  N3 Manor ", "[ ]  N4 Castle ", "[ ]  R1 Temple "]
         assert "Discard nothing" not in screen_text(app) and "draw 0" not in screen_text(app)
         await pilot.press("1", "3")
         await pilot.pause()
         shown = dict(labels(prompt))
         assert shown["1"].startswith("[x]") and shown["3"].startswith("[x]") and shown["2"].startswith("[ ]")
-        assert shown["4"] == "Discard Temple, Castle and draw 2"
+        assert shown["4"] == "Discard Manor, Temple and draw 2"
         await pilot.press("3")  # marked again: unmarked, the rows stay in place
         await pilot.pause()
-        assert dict(labels(prompt))["4"] == "Discard Temple and draw 1"
+        assert dict(labels(prompt))["4"] == "Discard Manor and draw 1"
         await pilot.press("3", "4")
         for _ in range(20):
             await pilot.pause()
         assert sent == [
             Ability(0, "Magician", option="redraw"),
+            Select(0, "Manor"),
             Select(0, "Temple"),
-            Select(0, "Castle"),
             Confirm(0),
         ]
         hand = table.state.players[0].hand
-        assert "Manor" in hand and len(hand) == 3 and table.state.deck[-2:] != []
+        assert "Castle" in hand and len(hand) == 3 and table.state.deck[:2] == ["Manor", "Temple"]  # at the bottom
         assert app.view.pending.kind == "play_turn"  # back to the turn, the Magician used
         assert not any(isinstance(c, Ability) and c.name == "Magician" for c in app.view.legal)
+        assert labels(prompt) == [("1", "Take 2 gold"), ("2", "Draw cards")]  # their numbers kept

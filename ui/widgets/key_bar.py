@@ -15,7 +15,7 @@ SEP = " · "
 
 
 class KeyBar(Widget):
-    DEFAULT_CSS = "KeyBar { height: 1; }"
+    DEFAULT_CSS = "KeyBar { height: 1; width: 1fr; }"
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)

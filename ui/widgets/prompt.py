@@ -108,8 +108,8 @@ class PromptPanel(LineWidget):
         if not same_choices:
             self._chosen = set()
         self._numbers.begin(turn_of(view))
-        self._stack = [self._keyed(waiting or build_menu(view, cat))]
         self._steps = []
+        self._stack = [self._keyed(waiting or build_menu(view, cat))]
         # keep the player's place in the menus when their choices did not change
         for how, ident in steps:
             i = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), None)
@@ -317,6 +317,30 @@ class PromptPanel(LineWidget):
         self.action_move(-1)
 
     # --- rendering ------------------------------------------------------------------
+    def _blocks(self, entries: list[Entry], width: int, inline: bool) -> list[list[Text]]:
+        """Each entry's lines: its key, its label (and its text under it when `inline`)."""
+        console = self.app.console
+        keys = [key_label(e.key) for e in entries if not e.back]
+        pad = max((len(k) for k in keys), default=1)
+        blocks: list[list[Text]] = []
+        for i, e in enumerate(entries):
+            shown = "" if e.back else key_label(e.key)
+            label = Text(shown.rjust(pad) + " ", style="bold", end="")
+            label.append_text(e.label)
+            if e.submenu is not None:
+                label.append(" ›", style="bold")
+            if e.back:
+                label.append(" (Esc)", style="dim")
+            if inline and e.inline and e.detail:
+                label.append("\n" + " " * (pad + 1) + e.detail, style="italic dim")
+            block = wrap(label, width, console, indent=pad + 1)
+            if i == self.highlighted:
+                for line in block:
+                    line.pad_right(width - line.cell_len)
+                    line.stylize("reverse")
+            blocks.append(block)
+        return blocks
+
     def build(self, width: int, height: int) -> list[Text]:
         if self.menu is None:
             return []
@@ -340,25 +364,9 @@ class PromptPanel(LineWidget):
         top = top[: max(height - len(bottom) - 1, 1)]
         room = max(height - len(top) - len(bottom), 0)
         # the list: entries wrapped, the highlighted one kept in view
-        keys = [key_label(e.key) for e in entries if not e.back]
-        pad = max((len(k) for k in keys), default=1)
-        blocks: list[list[Text]] = []
-        for i, e in enumerate(entries):
-            shown = "" if e.back else key_label(e.key)
-            label = Text(shown.rjust(pad) + " ", style="bold", end="")
-            label.append_text(e.label)
-            if e.submenu is not None:
-                label.append(" ›", style="bold")
-            if e.back:
-                label.append(" (Esc)", style="dim")
-            if self.roomy and e.inline and e.detail:
-                label.append("\n" + " " * (pad + 1) + e.detail, style="italic dim")
-            block = wrap(label, width, console, indent=pad + 1)
-            if i == self.highlighted:
-                for line in block:
-                    line.pad_right(width - line.cell_len)
-                    line.stylize("reverse")
-            blocks.append(block)
+        blocks = self._blocks(entries, width, inline=self.roomy)
+        if self.roomy and sum(len(b) for b in blocks) > room:  # every choice in view before any text
+            blocks = self._blocks(entries, width, inline=False)
         starts = []
         row = 0
         for b in blocks:
