@@ -230,7 +230,8 @@ def _select_done(cat: Catalogue, view: Any, cmd: Any) -> Entry:
     n = len(pd.selected) if pd is not None else 0
     purpose = pd.about if pd is not None else None
     key = cat.first(*([f"select.{purpose}_confirm_none"] if n == 0 else []), f"select.{purpose}_confirm")
-    text = cat.t(key, n=n) if key is not None else cat.t("cmd.confirm")
+    cards = cat.names([cat.card(c) for c in pd.selected] if pd is not None else [])
+    text = cat.t(key, n=n, cards=cards) if key is not None else cat.t("cmd.confirm")
     return Entry(Text(text, style="bold", end=""), cat.t("cmd.confirm_does", n=n), command=cmd)
 
 

@@ -200,7 +200,8 @@ class TableKeys(Screen):
             if prompt.confirming:
                 out += [("⏎", k("confirm")), ("Esc", k("back"))]
             else:
-                out.append(("1-9", k("rank" if prompt.ranked else "choose")))
+                if any(e.key and e.key in DIGITS for e in prompt.menu.entries):
+                    out.append(("1-9", k("rank" if prompt.ranked else "choose")))
                 if here == "prompt":
                     out.append(("↑↓ ⏎", ""))
                 if prompt.can_end_turn:

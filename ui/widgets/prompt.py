@@ -101,6 +101,7 @@ class PromptPanel(LineWidget):
         self._view = view
         legal_key = _enc.encode((cat.key, view.legal, view.pending))
         same_choices = legal_key == self._legal_key
+        was = self._highlighted_ident() if self.depth == 1 else None
         steps = self._steps if same_choices else []
         self._legal_key = legal_key
         self._sent = False
@@ -115,8 +116,8 @@ class PromptPanel(LineWidget):
             i = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), None)
             if i is None or not self._open_step(how, i):
                 break
-        if not same_choices:
-            self.highlighted = 0
+        if not same_choices:  # the highlight stays on its entry if it is still there (a card just marked)
+            self.highlighted = next((i for i, e in enumerate(self.menu.entries) if was and e.ident == was), 0)
             self._scroll = 0
         self.highlighted = min(self.highlighted, max(len(self.menu.entries) - 1, 0))
         self.invalidate()
@@ -132,6 +133,10 @@ class PromptPanel(LineWidget):
             return True
         self._plan = []  # the table went elsewhere: show what it offers
         return False
+
+    def _highlighted_ident(self) -> Any:
+        entries = self.menu.entries if self.menu is not None else []
+        return entries[self.highlighted].ident if 0 <= self.highlighted < len(entries) else None
 
     @property
     def menu(self) -> Menu | None:
