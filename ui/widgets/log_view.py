@@ -170,7 +170,8 @@ class LogView(LineWidget):
         lines = []
         for line, r, first in out:
             if first and r.tag and line.startswith(r.tag):
-                t = Text(r.tag, style=r.tag_style, end="")
+                t = Text(end="")  # the tag's style on the tag only
+                t.append(r.tag, style=r.tag_style)
                 t.append(line[len(r.tag) :], style=r.style)
             else:
                 t = Text(line, style=r.style, end="")

@@ -217,7 +217,8 @@ class MenuList(LineWidget):
         picker = self._picker
         if picker is not None:
             for i, c in enumerate(picker.item.choices):
-                label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
+                label = Text(end="")
+                label.append(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold")
                 label.append(c.label, style="bold" if i == picker.item.current else "")
                 if i == picker.item.current:
                     label.append(" •", style="bold")
@@ -227,7 +228,8 @@ class MenuList(LineWidget):
                 rows += [(i, line) for line in lines]
             return rows
         for i, item in enumerate(self.items):
-            label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
+            label = Text(end="")
+            label.append(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold")
             label.append(item.label, style=item.style)
             if item.value is not None:
                 label.append(": ")
@@ -245,7 +247,8 @@ class MenuList(LineWidget):
             top += wrap(line, width, console, indent=1)
         picker = self._picker
         if picker is not None:
-            title = Text(picker.item.label, style="bold reverse", end="")
+            title = Text(end="")
+            title.append(picker.item.label, style="bold reverse")
             if self.picker_hint:
                 title.append("  " + self.picker_hint, style="dim")
             top += wrap(title, width, console, indent=1)

@@ -330,14 +330,17 @@ class PromptPanel(LineWidget):
         blocks: list[list[Text]] = []
         for i, e in enumerate(entries):
             shown = "" if e.back else key_label(e.key)
-            label = Text(shown.rjust(pad) + " ", style="bold", end="")
+            label = Text(end="")  # the key in bold, the label in its own style
+            label.append(shown.rjust(pad) + " ", style="bold")
             label.append_text(e.label)
             if e.submenu is not None:
                 label.append(" ›", style="bold")
             if e.back:
                 label.append(" (Esc)", style="dim")
-            if inline and e.inline and e.detail:
-                label.append("\n" + " " * (pad + 1) + e.detail, style="italic dim")
+            if inline and e.inline and e.detail:  # (not dim when highlighted: one shade of reverse)
+                label.append(
+                    "\n" + " " * (pad + 1) + e.detail, style="italic" if i == self.highlighted else "italic dim"
+                )
             block = wrap(label, width, console, indent=pad + 1)
             if i == self.highlighted:
                 for line in block:
