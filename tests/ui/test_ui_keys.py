@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from scene import ARCHITECT, ASSASSIN, MERCHANT, choices, labels, scene_app
+from textual import events
 from ui_helpers import make_app, screen_text
 
 from engine.commands import Ability, EndTurn, Pick, TakeGold
@@ -221,3 +222,27 @@ async def test_compact_lower_panel_follows_the_focus():
         assert screen.lower == "hand" and screen.focused_panel() == "hand"
         await pilot.press("tab")
         assert screen.lower == "hand" and screen.focused_panel() == "prompt"
+
+
+async def test_keys_typed_at_once_go_where_the_focus_is_by_then():
+    """A fast typist (or one SSH packet): "c3" writes 3 in the chat (3, the Magician, is not taken);
+    "h⏎8" sends the line and then takes the Warlord."""
+    said: list[str] = []
+    app, table = make_app(players=4, seed=1, show_chat=True, chat_send=said.append)
+    sent = _record(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await choices(pilot)
+
+        def burst(*keys: str) -> None:  # posted together, as the SSH driver posts one packet's keys
+            for k in keys:
+                app.post_message(events.Key(k, k if len(k) == 1 else None))
+
+        burst("c", "3")
+        await pilot.pause()
+        await pilot.pause()
+        assert sent == [] and app.table.query_one("#chat-input").value == "3"
+        burst("h", "enter", "8")
+        await pilot.pause()
+        await pilot.pause()
+        assert said == ["3h"] and sent == [Pick(0, "Warlord")]
+        assert app.table.query_one("#chat-input").value == ""

@@ -8,7 +8,11 @@
   arrows and PgUp/PgDn scroll the focused panel.
 - The chat is entered with `c` only: Enter sends and returns to the game, Esc
   returns without sending (the text stays), so no game key is ever typed into
-  the chat by accident.
+  the chat by accident. Keys that move the focus (`c`, Tab, and Enter and Esc
+  in the chat) are priority bindings: they act when the app receives them,
+  before it routes the next key, so keys typed at once (one SSH packet) go
+  where the focus is by then ("chello" is typed, "hi⏎3" sends hi and plays 3);
+  Enter first lets the input take the letters already routed to it.
 - The footer shows the keys that work in the focused panel (`KeyBar.show_keys`).
 
 `TableKeys` is the base class of `ui.screens.table.TableScreen`, which owns the
@@ -17,6 +21,7 @@ layout (`compact`, `lower`, `_set_lower`) and the widgets.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual import events, on
@@ -38,7 +43,9 @@ class TableKeys(Screen):
     BINDINGS = [
         *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
         Binding(END_TURN, "end_turn", show=False),
-        Binding(CHAT_KEY, "chat", show=False),
+        Binding(CHAT_KEY, "chat", show=False, priority=True),
+        Binding("enter", "chat_send", show=False, priority=True),  # only while typing in the chat
+        Binding("escape", "chat_leave", show=False, priority=True),  # only while typing in the chat
         Binding("escape", "back", show=False),
         Binding("tab", "focus_panel(1)", show=False, priority=True),
         Binding("shift+tab", "focus_panel(-1)", show=False, priority=True),
@@ -72,7 +79,7 @@ class TableKeys(Screen):
         for name, w in self._panels().items():
             if name != "prompt":
                 w.can_focus = True
-        self.query_one(PromptPanel).focus()
+        self.set_focus(self.query_one(PromptPanel))
         self.update_keys()
 
     def focused_panel(self) -> str:
@@ -87,9 +94,10 @@ class TableKeys(Screen):
         return "prompt"
 
     def _focus(self, name: str) -> None:
+        """Now, not after the keys already received: each of them goes where the focus is by then."""
         if name in ("log", "chat", "hand") and self.compact:
             self._set_lower(name)
-        self._panels()[name].focus()
+        self.set_focus(self._panels()[name])
 
     def action_focus_panel(self, step: int) -> None:
         panels = [p for p in RING if p in self._panels()]
@@ -106,14 +114,12 @@ class TableKeys(Screen):
     def action_end_turn(self) -> None:
         prompt = self.query_one(PromptPanel)
         if prompt.end_turn():
-            prompt.focus()
+            self.set_focus(prompt)
 
     def action_back(self) -> None:
         here = self.focused_panel()
-        if here == "chat-input":
-            self.leave_chat()
-        elif here != "prompt":
-            self.query_one(PromptPanel).focus()
+        if here not in ("prompt", "chat-input"):
+            self.set_focus(self.query_one(PromptPanel))
         else:
             self.query_one(PromptPanel).back()
 
@@ -144,25 +150,52 @@ class TableKeys(Screen):
             self._panels()[here].scroll_rows(10_000)
 
     # --- the chat --------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        typing = action in ("chat", "chat_send", "chat_leave") and self.focused_panel() == "chat-input"
+        if action == "chat":
+            return self.show_chat and not typing  # in the chat, c is a letter
+        if action in ("chat_send", "chat_leave"):
+            return typing
+        return True
+
+    async def _settle(self, widget: Widget) -> None:
+        """Let `widget` handle the keys already routed to it (a priority binding acts ahead of them)."""
+        done = asyncio.get_running_loop().create_future()
+        widget.call_later(lambda: done.done() or done.set_result(None))
+        try:
+            await asyncio.wait_for(done, 1.0)
+        except TimeoutError:  # pragma: no cover - a widget that stopped handling messages
+            pass
+
+    async def action_chat_send(self) -> None:
+        await self._settle(self.query_one("#chat-input"))
+        self.query_one(ChatPanel).send()
+        self.leave_chat()
+
+    async def action_chat_leave(self) -> None:
+        await self._settle(self.query_one("#chat-input"))
+        self.leave_chat()
+
     def action_chat(self) -> None:
         if not self.show_chat:
             return
         if self.compact and self.lower != "chat":
             self._lower_before_chat = self.lower
             self._set_lower("chat")
-        self.query_one("#chat-input").focus()
+        self.set_focus(self.query_one("#chat-input"))  # at once: the next key of the same packet is typed
 
     def leave_chat(self) -> None:
         """Back to the game from the chat: the prompt has the focus, the panel shown before comes back."""
         if self._lower_before_chat is not None and self.compact:
             self._set_lower(self._lower_before_chat)
         self._lower_before_chat = None
-        self.query_one(PromptPanel).focus()
+        self.set_focus(self.query_one(PromptPanel))
 
     @on(ChatPanel.Closed)
     def _chat_closed(self, event: ChatPanel.Closed) -> None:
         event.stop()
-        self.leave_chat()
+        if self.focused_panel() == "chat-input":
+            self.leave_chat()
 
     # --- the footer ------------------------------------------------------------------------------
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

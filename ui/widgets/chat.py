@@ -1,9 +1,9 @@
 """The table chat: lines received, and an input line that does not blink.
 
-The input is entered with a named key (`c`, see ui/screens/table_keys.py), not
-with Tab: Enter sends the line and posts `Closed` (back to the game), Esc leaves
-it too (the screen's binding; the text stays for later). Its placeholder says
-which key enters it, and once in, how to leave.
+The input is entered with a named key (`c`), not with Tab; Enter sends the line
+and returns to the game, Esc returns without sending (the text stays for later):
+the screen's bindings (ui/screens/table_keys.py), which act before the next key
+is routed. Its placeholder says which key enters it, and once in, how to leave.
 """
 
 from __future__ import annotations
@@ -68,8 +68,13 @@ class ChatPanel(Vertical):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
-        event.input.value = ""
+        self.send()
+
+    def send(self) -> None:
+        """The line typed is said (if any) and the input emptied; `Closed` follows."""
+        inp = self.query_one(Input)
+        text = inp.value.strip()
+        inp.value = ""
         if text:
             self.post_message(self.Said(text))
         self.post_message(self.Closed())
