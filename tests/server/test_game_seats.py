@@ -156,7 +156,7 @@ async def test_spectator_watches_reads_chat_cannot_write_or_see_hands(gs, open_t
     await asyncio.sleep(0.1)
     c.mark()
     a.mark()
-    c.send(b"now I can\r")
+    c.send(b"cnow I can\r")  # Enter returned her to the game: c again, then the line
     await a.wait_for("now I can", timeout=5)
     # the game goes on while she watches; she never sees a hand
     watch = HandWatch(0, c)  # seat 0's cards are hidden from a spectator as from anyone else

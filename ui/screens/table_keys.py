@@ -62,16 +62,22 @@ class TableKeys(Screen):
     lower: str
     show_chat: bool
     _lower_before_chat: str | None = None
+    _panel_widgets: dict[str, Widget] | None = None
+    _keys_shown: tuple | None = None  # what the footer was made from (not rebuilt when unchanged)
+    _key_bar: KeyBar | None = None
 
     def _set_lower(self, which: str) -> None:  # pragma: no cover - the layout's (TableScreen)
         raise NotImplementedError
 
     # --- panels --------------------------------------------------------------------------------
     def _panels(self) -> dict[str, Widget]:
-        out: dict[str, Widget] = {"prompt": self.query_one(PromptPanel), "log": self.query_one("#log")}
-        if self.show_chat:
-            out["chat"] = self.query_one("#chat-lines")
-        out["hand"] = self.query_one("#hand")
+        out = self._panel_widgets
+        if out is None:
+            out = {"prompt": self.query_one(PromptPanel), "log": self.query_one("#log")}
+            if self.show_chat:
+                out["chat"] = self.query_one("#chat-lines")
+            out["hand"] = self.query_one("#hand")
+            self._panel_widgets = out
         return out
 
     def setup_keys(self) -> None:
@@ -211,10 +217,18 @@ class TableKeys(Screen):
 
     def update_keys(self) -> None:
         """The footer: the keys that work in the focused panel, most useful first."""
-        bars = self.query(KeyBar)
-        if bars and self.query(PromptPanel):
-            self.set_class(self.focused_panel() != "prompt", "-away")
-            bars.first().show_keys(self.keys_now())
+        bar = self._key_bar
+        if bar is None:
+            if not self.is_attached or not self.query(KeyBar) or not self.query(PromptPanel):
+                return  # not composed yet
+            bar = self._key_bar = self.query_one(KeyBar)
+        here = self.focused_panel()
+        shown = (here, self._panels()["prompt"].footer_state, self.cat.key)
+        if shown == self._keys_shown:
+            return
+        self._keys_shown = shown
+        self.set_class(here != "prompt", "-away")
+        bar.show_keys(self.keys_now())
 
     def keys_now(self) -> list[tuple[str, str]]:
         cat = self.cat

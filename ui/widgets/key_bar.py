@@ -2,19 +2,21 @@
 
 `show(text)` shows a sentence as it is; `show_keys([(key, words), ...])` shows
 the keys that work now, most useful first, and leaves out from the end what
-does not fit the width (the first always shows). It redraws only when its text
-or its width changes.
+does not fit the width (the first always shows). A line widget: a new footer is
+a repaint of its one line, from strips shared by every app (the few footers
+there are look alike at every seat).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
+
+from .line_widget import LineWidget
 
 SEP = " · "
 
 
-class KeyBar(Widget):
+class KeyBar(LineWidget):
     DEFAULT_CSS = "KeyBar { height: 1; width: 1fr; }"
 
     def __init__(self, **kw) -> None:
@@ -25,13 +27,13 @@ class KeyBar(Widget):
     def show(self, text: str) -> None:
         if text != self._text or self._keys:
             self._text, self._keys = text, ()
-            self.refresh()
+            self.invalidate()
 
     def show_keys(self, keys: list[tuple[str, str]]) -> None:
         keys_t = tuple(keys)
         if keys_t != self._keys or self._text is not None:
             self._text, self._keys = None, keys_t
-            self.refresh()
+            self.invalidate()
 
     @property
     def plain(self) -> str:
@@ -40,11 +42,12 @@ class KeyBar(Widget):
             return self._text
         return SEP.join(f"{k} {w}".strip() for k, w in self._keys)
 
-    def render(self) -> Text:
+    def build(self, width: int, height: int) -> list[Text]:
         if self._text is not None:
-            return Text(self._text, end="", no_wrap=True, overflow="ellipsis")
-        width = self.size.width
-        out = Text(end="", no_wrap=True, overflow="ellipsis")
+            line = Text(self._text, end="")
+            line.truncate(width, overflow="ellipsis")
+            return [line]
+        out = Text(end="")
         for i, (key, words) in enumerate(self._keys):
             piece = (SEP if i else "") + key + (" " + words if words else "")
             if i and out.cell_len + len(piece) > width:
@@ -54,4 +57,5 @@ class KeyBar(Widget):
             out.append(key, style="bold")
             if words:
                 out.append(" " + words)
-        return out
+        out.truncate(width, overflow="ellipsis")
+        return [out]

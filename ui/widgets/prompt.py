@@ -165,6 +165,15 @@ class PromptPanel(LineWidget):
         """The list answers to ranks (characters)."""
         return self.menu is not None and any(e.rank is not None and e.key == str(e.rank) for e in self.menu.entries)
 
+    @property
+    def footer_state(self) -> tuple:
+        """What the footer's keys depend on."""
+        menu = self.menu
+        if menu is None or not menu.entries or self._sent:
+            return (False,)
+        digits = any(e.key and e.key in DIGITS for e in menu.entries)
+        return (True, self.confirming, self.ranked, self.can_end_turn, self.depth, digits)
+
     def key_for(self, index: int) -> str:
         """The key that chooses entry `index` of the menu shown ("" : arrows and Enter only)."""
         return self.menu.entries[index].key if self.menu is not None else ""
