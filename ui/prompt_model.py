@@ -222,7 +222,7 @@ def _select_row(cat: Catalogue, card: str, chosen: bool, cmd: Any) -> Entry:
     lab = Text("[x] " if chosen else "[ ] ", style="" if cmd is not None else "dim", end="")
     lab.append_text(_card_text(cat, card))
     does = cat.t("cmd.unselect_does" if chosen else "cmd.select_does", card=cat.card(card))
-    return Entry(lab, does if cmd is not None else "", command=cmd)
+    return Entry(lab, does if cmd is not None else cat.t("prompt.cannot_choose", card=cat.card(card)), command=cmd)
 
 
 def _select_done(cat: Catalogue, view: Any, cmd: Any) -> Entry:

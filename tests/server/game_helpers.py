@@ -97,9 +97,14 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
     return GameServer(server, lobby, store, config)
 
 
+def _inert(e) -> bool:
+    return e.command is None and e.submenu is None and e.toggle is None and not e.plan
+
+
 def choose(rng: random.Random, entries: list) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    # not Back, and not a row that cannot be chosen now (a card a multi-card choice cannot take: shown dim)
+    real = [i for i, e in enumerate(entries) if not e.back and not _inert(e)]
     builds = [
         i
         for i in real
@@ -394,11 +399,15 @@ async def play_to_end(
         keys = app_keys(app, cat, rng)
         screen.send(keys)
         presses += 1
-        await wait_until(
-            lambda: table.state.seq != seq or table.state.phase == "over",
-            timeout=10,
-            what=f"seat {seat}'s command (keys {keys!r})",
-        )
+        try:
+            await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", timeout=10)
+        except AssertionError:
+            prompt = app.table.query_one(PromptPanel)
+            shown = [(e.key, e.label.plain) for e in (prompt.menu.entries if prompt.menu else [])]
+            raise AssertionError(
+                f"seat {seat}'s command (keys {keys!r}) not made in 10 s; the prompt shows {shown}, "
+                f"depth {prompt.depth}, sent {prompt.sent}, focus {app.focused!r}"
+            ) from None
     return presses
 
 

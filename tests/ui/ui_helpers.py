@@ -43,9 +43,14 @@ def screen_text(app: CitadelsApp) -> str:
     return console.export_text()
 
 
+def _inert(e) -> bool:
+    return e.command is None and e.submenu is None and e.toggle is None and not e.plan
+
+
 def choose(rng: random.Random, entries) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    # not Back, and not a row that cannot be chosen now (a card a multi-card choice cannot take: shown dim)
+    real = [i for i, e in enumerate(entries) if not e.back and not _inert(e)]
     builds = [
         i
         for i in real
