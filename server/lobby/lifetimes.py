@@ -63,7 +63,7 @@ class TableLifetimes:
             raise LobbyError(f"The server holds at most {cfg.max_tables} tables; try again later.", "max_tables")
         live = [self.origins.get(t.id) for t in self.tables.values() if t.phase in OPEN_PHASES]
         origins = [o for o in live if o is not None]
-        if sum(1 for o in origins if o.identity == session.key) >= cfg.max_tables_per_identity:
+        if sum(1 for o in origins if self.same(o.identity, session.key)) >= cfg.max_tables_per_identity:  # type: ignore[attr-defined]
             raise LobbyError(
                 f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
                 "tables_per_identity",
@@ -113,7 +113,7 @@ class TableLifetimes:
         if t is None or t.phase != "waiting":
             return
         creator = t.meta.creator
-        if creator is not None and any(s.key == creator and s.table is t for s in self.sessions):
+        if creator is not None and any(s.table is t and self.same(s.key, creator) for s in self.sessions):  # type: ignore[attr-defined]
             return
         self.close_table(t, "The table was closed: its creator left.", cause="abandoned")
         self._changed()

@@ -139,7 +139,7 @@ class GameOutbox:
                         self.down = True
                         log.warning(
                             "players database unavailable (%s): %d finished game(s) wait in the outbox; retrying",
-                            _one_line(e),
+                            one_line(e),
                             self.pending,
                         )
                     await asyncio.sleep(pause)
@@ -147,7 +147,7 @@ class GameOutbox:
                     continue
                 self._queue.popleft()
                 self.failed += 1
-                log.error("players database refused game %s for good (%s): kept in failed/", record.uid, _one_line(e))
+                log.error("players database refused game %s for good (%s): kept in failed/", record.uid, one_line(e))
                 await self._settle(record, saved, failed=True)
                 continue
             self._queue.popleft()
@@ -207,7 +207,7 @@ class GameOutbox:
         return records
 
 
-def _one_line(e: BaseException) -> str:
+def one_line(e: BaseException) -> str:
     """The driver's own message: SQLAlchemy's adds the statement and its parameters (the record)."""
     inner = e.orig if isinstance(e, DBAPIError) and e.orig is not None else e
     text = " ".join(str(inner).split()) or type(inner).__name__

@@ -41,6 +41,7 @@ from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, v
 from engine.bots.registry import make_bot
 from engine.text import clean_text
 from server.logging_setup import log_event
+from server.tables.game_end import DecisionTally
 
 # What a table is made of (seats, meta, settings) and the markers it posts: server/tables/seats.py.
 from server.tables.seats import (  # noqa: F401
@@ -102,6 +103,9 @@ class Table:
         self.bot_moves = 0
         self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
         self._covered: set[int] = set()  # away players' seats a bot is playing for now (logged once)
+        # A key's owner, for seat lookups (the lobby's players directory: one player's keys are one).
+        self.identity: Callable[[str | None], str | None] = lambda key: key
+        self.tally = DecisionTally()  # whose decisions bots made; the finished game's record (game_end.py)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -125,8 +129,9 @@ class Table:
         return len(self.seats)
 
     def seat_of(self, key: str) -> int | None:
+        who = self.identity(key)
         for i, s in enumerate(self.seats):
-            if s.key == key and s.bot is None:
+            if s.key is not None and s.bot is None and (s.key == key or self.identity(s.key) == who):
                 return i
         return None
 
@@ -312,6 +317,7 @@ class Table:
             )
             self._remove_meta()
             self.on_change(self)
+        self.tally.note(self, command, by_bot)  # counts the decision; hands a finished game's record over
         return True
 
     def _save_notice(self, notice: Any) -> None:

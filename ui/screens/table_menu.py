@@ -14,6 +14,7 @@ from textual.widgets import Input
 from ..i18n import Catalogue
 from ..lobby_link import LobbyLink
 from ..widgets.menu_list import Item, MenuList, TextPrompt
+from . import players_menu
 
 
 class TableMenuScreen(ModalScreen):
@@ -72,6 +73,7 @@ class TableMenuScreen(ModalScreen):
                 items.append(
                     Item(self.L("menu_save"), enter=lambda: self.prompt.ask(self.L("prompt_save"), "", self._save))
                 )
+        items += players_menu.table_items(self.cat, info.profiles, self.post_message)
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
         self.query_one(MenuList).set(header, items)
 
