@@ -55,6 +55,7 @@ class AccountScreen(PlayersScreen):
 
     # --- requests (awaited in a worker) ------------------------------------------------------------
     def _run(self, call: Any, done: Any = None) -> None:
+        """Await `call()`; `done(result)` gives the line to show (None: none), a refusal shows itself."""
         async def work() -> None:
             try:
                 result = await call()
@@ -74,9 +75,8 @@ class AccountScreen(PlayersScreen):
         self._run(partial(self.link.claim_name, name), lambda shown: self.P("account_claimed", name=shown))
 
     def show_code(self) -> None:
-        def shown(code: str) -> str:
+        def shown(code: str) -> None:
             self.code = code
-            return self.P("account_code_made")
 
         self._run(self.link.new_key_code, shown)
 

@@ -7,6 +7,7 @@ Kept apart so that the lobby and the table menu each add them with one line.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..i18n import Catalogue
@@ -14,11 +15,18 @@ from ..players_link import PlayersRequested
 from ..widgets.menu_list import Item
 
 
+def _ask(post: Callable[[Any], Any], what: str, seat: int | None = None) -> None:
+    post(PlayersRequested(what, seat))  # a new message each time: one is delivered once
+
+
 def lobby_items(cat: Catalogue, accounts: str, post: Callable[[Any], Any]) -> list[Item]:
     """`accounts`: the snapshot's ("" no players database, "guest", "pending", "player")."""
     if not accounts:
         return []
-    P = lambda key: cat.t(f"players.{key}")
+
+    def P(key: str) -> str:
+        return cat.t(f"players.{key}")
+
     board = Item(P("menu_leaderboard"), enter=lambda: post(PlayersRequested("leaderboard")))
     if accounts == "guest":
         return [board]
@@ -33,6 +41,6 @@ def lobby_items(cat: Catalogue, accounts: str, post: Callable[[Any], Any]) -> li
 def table_items(cat: Catalogue, seats: list[tuple[int, str]], post: Callable[[Any], Any]) -> list[Item]:
     """ "Profile of NAME" for each (seat, name) whose profile may be opened."""
     return [
-        Item(cat.t("players.menu_seat_profile", name=name), enter=lambda s=seat: post(PlayersRequested("seat", s)))
+        Item(cat.t("players.menu_seat_profile", name=name), enter=partial(_ask, post, "seat", seat))
         for seat, name in seats
     ]
