@@ -56,6 +56,7 @@ class AccountScreen(PlayersScreen):
     # --- requests (awaited in a worker) ------------------------------------------------------------
     def _run(self, call: Any, done: Any = None) -> None:
         """Await `call()`; `done(result)` gives the line to show (None: none), a refusal shows itself."""
+
         async def work() -> None:
             try:
                 result = await call()
