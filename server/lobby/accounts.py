@@ -74,7 +74,7 @@ class Accounts:
         if pid is None:
             return f"{key} · account not known yet"
         claimed = self.players.directory.name_of(pid) is not None
-        return f"player #{pid}, {key}" + ("" if claimed else " · name not claimed: change it to claim it")
+        return f"player #{pid}" + ("" if claimed else ", name not claimed")
 
     def accounts_state(self, session: Any) -> str:
         """For the lobby screen: "" (no players database), "guest", "pending" or "player"."""

@@ -132,7 +132,7 @@ class GameOutbox:
                 continue
             record, saved = self._queue[0]
             try:
-                await self.db.record_game(record)
+                result = await self.db.record_game(record)
             except Exception as e:
                 if is_outage(e):
                     if not self.down:
@@ -153,6 +153,12 @@ class GameOutbox:
             self._queue.popleft()
             self.written += 1
             pause = self.retry_first
+            log.info(
+                "finished game recorded: game %d%s (%s)",
+                result.game_id,
+                "" if result.new else ", already there",
+                "rated" if result.rated else f"unrated: {result.unrated_reason}",
+            )
             if self.down:
                 written_in_outage += 1
                 if not self._queue:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,13 +57,28 @@ class PlayersUnavailable(RuntimeError):
     """The database could not answer; the message is one line for the player."""
 
 
+@contextmanager
+def _alembic_quiet() -> Iterator[None]:
+    """Alembic says "Context impl SQLiteImpl" at INFO on every look at a revision: not for the host."""
+    logger = logging.getLogger("alembic.runtime.migration")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def prepare_schema(engine: Engine) -> str | None:
     """Create the schema in an empty database (returns "created"), else check it is this program's
     (SchemaError, one line, when it is older or newer: the host runs `citadels db migrate`)."""
-    if migrate.current_revision(engine) is None and not inspect(engine).get_table_names():
-        migrate.upgrade(engine)
+    with _alembic_quiet():
+        empty = migrate.current_revision(engine) is None and not inspect(engine).get_table_names()
+    if empty:
+        migrate.upgrade(engine)  # its "Running upgrade" lines say what was made
         return "created"
-    migrate.check_current(engine)
+    with _alembic_quiet():
+        migrate.check_current(engine)
     return None
 
 

@@ -80,6 +80,8 @@ class SessionPlayers:
         if s.bot is not None:
             bot = await self._ask(self.db.find_player(s.bot))
             if bot is None or bot.kind != "bot":
+                if self.service.policy.rate_bots:
+                    raise PlayersError(f"Bots of level {s.bot} have no rated game here yet.")
                 raise PlayersError(f"Bots of level {s.bot} are not rated on this server.")
             return await self.profile(bot.id)
         if s.guest or s.key is None:

@@ -117,7 +117,7 @@ class AccountScreen(PlayersScreen):
         header.append(Text("", end=""))
         items = [
             Item(
-                self.P("account_claim"),
+                self.P("account_rename" if d.claimed else "account_claim"),
                 enter=lambda: self.prompt.ask(self.P("account_prompt_name"), d.name, self.claim),
             ),
             Item(self.P("account_show_code"), enter=self.show_code),
