@@ -1,13 +1,16 @@
 """A table's finished game, handed to the players database: who sat where, whose decisions a bot
-made, the full log. The table actor calls `DecisionTally.note` after each command it applied.
+made, the full log. The table actor calls `DecisionTally.note` after each command it applied, with
+its `stand_in` flag (a bot chose the command in a person's stead: `SeatSlot.person_seat`, the
+same mark the save keeps in `Seat.bot_played`).
 
 - **Who sat where** is taken when counting begins (the first command the actor applies, in a
   new or a resumed game): a person's key (a guest: none), or a bot's level. A person whose
-  seat a bot took over for good stays the seat's person: the bot's moves count against them.
+  seat a bot took over for good stays the seat's person: the bot's moves count against them
+  (a seat taken over before a restart has lost its key: it counts as a guest's).
 - **A bot's share**: every command a bot chose for a person's seat (while they were away, out
   of time, or after a bot took the seat) is counted; at the end each person's seat has the
-  share of its decisions a bot made, which the ratings weigh against `max_bot_share`. A save
-  that keeps these marks itself (`Seat.bot_played`) adds those of before a restart.
+  share of its decisions a bot made, which the ratings weigh against `max_bot_share`. The
+  save's marks (`Seat.bot_played`) add those made before a restart.
 - **At the end** the record (`server.players.game_record`) is built from the engine's final
   state and the full command log (the save's, or the tally's own copy when the table has no
   save) and given to `recorder` (the lobby sets it: `PlayersService.record`, which returns at
@@ -47,13 +50,12 @@ class DecisionTally:
         self.started_at: datetime | None = None
         self.recorded = False
 
-    def note(self, table: Any, command: Any, by_bot: bool) -> None:
-        """After the actor applied (and saved) `command`; `by_bot`: a bot chose it."""
+    def note(self, table: Any, command: Any, stand_in: bool) -> None:
+        """After the actor applied (and saved) `command`; `stand_in`: a bot chose it for a person's seat."""
         if self.seats is None:
             self._begin(table)
         assert self.seats is not None
-        seat = getattr(command, "seat", -1)
-        if by_bot and 0 <= seat < len(self.seats) and self.seats[seat].person:
+        if stand_in:
             self.stand_in.add(table.state.seq)
         if self.log is not None:
             self.log.append(command)
@@ -72,7 +74,7 @@ class DecisionTally:
         return sum(1 for p in positions if p in self.stand_in or p in marked) / len(positions)
 
     def _begin(self, table: Any) -> None:
-        self.seats = [SeatAtStart(person=s.bot is None, key=None if s.guest else s.key, bot=s.bot) for s in table.seats]
+        self.seats = [SeatAtStart(s.person_seat, None if s.guest else s.key, s.bot) for s in table.seats]
         self.started_at = datetime.now(UTC)
         if table.save is None:
             self.log = []  # a game without a save began in this process: its log is all here
