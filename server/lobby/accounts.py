@@ -223,6 +223,13 @@ class Accounts:
         """The session's key now belongs to `player` (added with a code from their other session)."""
         self.known(session, player)
 
+    def key_removed(self, fingerprint: str) -> None:
+        """A key was removed from its account: its sessions no longer speak for that player."""
+        for s in list(self.sessions):
+            if not s.guest and s.key == fingerprint:
+                log_event(log, logging.INFO, "session of a removed key closed", session=_sid(s))
+                s.info.close("This key was removed from its account: connect again to play with it as a new player.")
+
     # --- helpers ---------------------------------------------------------------------------------
     def _tell(self, session: Any, text: str) -> None:
         """A line on the lobby screen (claims start there; at a table it waits for the player's return)."""

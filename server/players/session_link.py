@@ -157,6 +157,7 @@ class SessionPlayers:
         if fingerprint == self.session.key:
             raise PlayersError("You are connected with this key: remove it from a session of another key.")
         await self._ask(self.service.remove_key(pid, fingerprint))
+        self.lobby.key_removed(fingerprint)
 
 
 def _sentence(text: str) -> str:

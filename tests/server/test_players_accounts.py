@@ -174,6 +174,9 @@ async def test_keys_are_listed_and_removed_but_never_the_one_in_use_or_the_last(
     await press(gs, k2, b, f"Key {short}")
     await b.wait_for("Key removed.")
     assert [k.fingerprint for k in gs.db().keys_of(pid)] == [fingerprint(k2)]
+    # The removed key's session, still open, no longer speaks for the player: it is closed.
+    assert "This key was removed from its account" in await a.term.read_to_end(10)
+    await wait_until(lambda: gs.session_of(k1) is None, what="the removed key's session closed")
     from ui.players_link import PlayersError
 
     with pytest.raises(PlayersError, match="connected with this key"):
@@ -182,8 +185,6 @@ async def test_keys_are_listed_and_removed_but_never_the_one_in_use_or_the_last(
         await _remove_via(gs, k1, k2, pid)
 
     # The removed key is no longer this player: its next connection is a new one.
-    a.term.close()
-    await wait_until(lambda: gs.session_of(k1) is None, what="first session gone")
     await lobby(open_terminal, gs, k1, "alice")
     assert await player_known(gs, k1) != pid
 
