@@ -13,6 +13,7 @@ the lobby (`same`, `known`, `players`) keeps who is who.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine.savefile import Save, SaveError
@@ -20,8 +21,11 @@ from ui.players_data import FAMILIES, GamesData, LeaderboardData, ProfileData
 from ui.players_link import AccountData, KeyData, PlayersError
 
 from .accounts import AccountError
+from .outbox import is_outage
 from .screens_data import games_data, leaderboard_data, profile_data
-from .service import PlayersService, PlayersUnavailable
+from .service import UNAVAILABLE, PlayersService, PlayersUnavailable
+
+log = logging.getLogger("citadels.server.players.session_link")
 
 GAMES_SHOWN = 50
 NO_ACCOUNT = "Guests have no account: connect with an SSH key to keep a profile, a name and your games."
@@ -59,8 +63,10 @@ class SessionPlayers:
             raise PlayersError(_sentence(str(e))) from None
         except PlayersUnavailable as e:
             raise PlayersError(str(e)) from None
-        except Exception:
-            raise PlayersError("The players database is unavailable right now: try again in a moment.") from None
+        except Exception as e:
+            if not is_outage(e):  # not the database being away: a fault to look into
+                log.exception("players screen request failed")
+            raise PlayersError(UNAVAILABLE) from None
 
     # --- profiles, leaderboards, games ---------------------------------------------------------------
     async def my_profile(self) -> ProfileData:
