@@ -98,8 +98,14 @@ async def press(gs: PlayersServer, key: asyncssh.SSHKey, screen: Screen, label: 
     await until(screen, lambda: item_index(gs.app_of(fp), label) is not None, f"menu entry {label!r}", timeout)
     i = item_index(gs.app_of(fp), label)
     assert i is not None
+    menu = menu_of(gs.app_of(fp))
     screen.mark()
-    screen.send(DIGITS[i] if i < len(DIGITS) else HOME + DOWN * i + ENTER)
+    if getattr(menu, "form", False):  # a form: a number moves to its row, Enter does it
+        screen.send(HOME + DOWN * i)
+        await until(screen, lambda: menu.highlighted == i, f"the row {label!r}", timeout)
+        screen.send(ENTER)
+    else:
+        screen.send(DIGITS[i] if i < len(DIGITS) else HOME + DOWN * i + ENTER)
 
 
 def typing(app: Any) -> bool:
