@@ -88,9 +88,9 @@ class Accounts:
         """A new table finds seats by player and hands its finished game to the players database."""
         if self.players is None:
             return
-        table.identity = self.identity
-        table.tally.player_of = self.players.directory.player_of
-        table.tally.recorder = self.players.record
+        table.accounts.identity = self.identity
+        table.accounts.player_of = self.players.directory.player_of
+        table.accounts.recorder = self.players.record
 
     def profile_seats(self, t: Any, own: int | None) -> list[tuple[int, str]]:
         """The seats of table `t` whose profile the table menu offers: people with a key, and bot levels

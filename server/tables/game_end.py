@@ -1,7 +1,12 @@
-"""A table's finished game, handed to the players database: who sat where, whose decisions a bot
-made, the full log. The table actor calls `DecisionTally.note` after each command it applied, with
-its `stand_in` flag (a bot chose the command in a person's stead: `SeatSlot.person_seat`, the
-same mark the save keeps in `Seat.bot_played`).
+"""What the players database needs of a table (`Table.accounts`, an `AccountsHook`): whose seat is
+whose, and the finished game handed over with who sat where, whose decisions a bot made and the
+full log. The table actor calls `note` after each command it applied, with its `stand_in` flag (a
+bot chose the command in a person's stead: `SeatSlot.person_seat`, the same mark the save keeps in
+`Seat.bot_played`); `Table.seat_of` asks `same`.
+
+- **Whose seat**: a seat names the SSH key that sat there; `same(seat_key, key)` is true for
+  that key or another key of the same player (`identity`: the lobby's players directory; without
+  a players database, a key is only itself).
 
 - **Who sat where** is taken when counting begins (the first command the actor applies, in a
   new or a resumed game): a person's key (a guest: none), or a bot's level. A person whose
@@ -40,8 +45,9 @@ class SeatAtStart:
     bot: str | None  # a bot seat's level
 
 
-class DecisionTally:
+class AccountsHook:
     def __init__(self) -> None:
+        self.identity: Callable[[str | None], str | None] = lambda key: key  # the lobby sets its own
         self.recorder: Callable[[Any], None] | None = None  # takes a GameRecord
         self.player_of: Callable[[str], int | None] = lambda key: None  # a key's player, when known
         self.seats: list[SeatAtStart] | None = None
@@ -49,6 +55,10 @@ class DecisionTally:
         self.log: list[Any] | None = None  # the commands, when the table keeps no save
         self.started_at: datetime | None = None
         self.recorded = False
+
+    def same(self, seat_key: str | None, key: str | None) -> bool:
+        """`key` is the seat's key or another key of the same player."""
+        return seat_key is not None and (seat_key == key or self.identity(seat_key) == self.identity(key))
 
     def note(self, table: Any, command: Any, stand_in: bool) -> None:
         """After the actor applied (and saved) `command`; `stand_in`: a bot chose it for a person's seat."""

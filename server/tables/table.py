@@ -41,7 +41,7 @@ from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, v
 from engine.savefile import bot_doings
 from engine.text import clean_text
 from server.logging_setup import log_event
-from server.tables.game_end import DecisionTally
+from server.tables.game_end import AccountsHook
 from server.tables.messages import (
     Attach,
     Begin,
@@ -120,9 +120,7 @@ class Table(TableTimers):
         self.commands = 0
         self.bot_moves = 0
         self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
-        # A key's owner, for seat lookups (the lobby's players directory: one player's keys are one).
-        self.identity: Callable[[str | None], str | None] = lambda key: key
-        self.tally = DecisionTally()  # whose decisions bots made; the finished game's record (game_end.py)
+        self.accounts = AccountsHook()  # one player's keys are one; the finished game's record (game_end.py)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -146,9 +144,8 @@ class Table(TableTimers):
         return len(self.seats)
 
     def seat_of(self, key: str) -> int | None:
-        who = self.identity(key)
         for i, s in enumerate(self.seats):
-            if s.key is not None and s.bot is None and (s.key == key or self.identity(s.key) == who):
+            if s.bot is None and self.accounts.same(s.key, key):
                 return i
         return None
 
@@ -346,7 +343,7 @@ class Table(TableTimers):
             )
             self._remove_meta()
             self.on_change(self)
-        self.tally.note(self, command, stand_in)  # counts a bot's decisions for a person; records the end
+        self.accounts.note(self, command, stand_in)  # counts a bot's decisions for a person; records the end
         return True
 
     def _save_notice(self, notice: Any) -> None:

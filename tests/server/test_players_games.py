@@ -76,7 +76,7 @@ async def test_a_game_played_to_the_end_is_recorded_rated_and_shown(tmp_path, op
             await play_to_end(gs, seats, random.Random(7), timeout=240)
         finally:
             reader.cancel()
-        await wait_until(lambda: table.tally.recorded, what="the record handed over")
+        await wait_until(lambda: table.accounts.recorded, what="the record handed over")
         assert await gs.players.outbox.flush(20)
         games = gs.db().games(pa)
         assert len(games) == 1 and games[0].rated, games
