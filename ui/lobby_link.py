@@ -63,6 +63,9 @@ class LobbySnapshot:
     tables: list[TableRow] = field(default_factory=list)
     room: Room | None = None
     playing: str | None = None  # the id of a running table where you have a seat
+    # The players database: "" (none on this server), "guest", "pending" (your account is being
+    # looked up) or "player" (profile, games, name and keys are yours to see).
+    accounts: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class LobbyOptions:
     timers: list[str]
     characters_by_rank: dict[int, list[str]]  # the 2016 characters, for a custom line-up
     uniques: list[str]  # the 2016 unique districts
+    timer_seconds: dict[str, float | None] = field(default_factory=dict)  # a turn timer's seconds (None: off)
 
 
 @dataclass
@@ -162,3 +166,4 @@ class TableMenuInfo:
     absent: list[tuple[int, str]]  # seats whose player is away: (seat, name)
     spectator_chat: bool
     saving: bool  # the game is saved (a file can be written)
+    profiles: list[tuple[int, str]] = field(default_factory=list)  # (seat, name): profiles one may open

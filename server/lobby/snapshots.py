@@ -1,7 +1,7 @@
 """What the lobby screen is sent: the table rows a session may see, its room, the create form's options.
 
 A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `sessions`,
-`pool`, `default_bot`, `seat_of`, `present` and `_open`).
+`pool`, `default_bot`, `settings`, `seat_of`, `present` and `_open`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class LobbyViews:
     tables: dict[str, Table]
     pool: Any
     default_bot: str
+    settings: Any  # server.tables.seats.TableSettings: the turn timers' seconds
 
     def row(self, t: Table, key: str | None) -> TableRow:
         spec = getattr(t, "spec", None)
@@ -40,7 +41,7 @@ class LobbyViews:
             seats=len(t.seats),
             state=t.phase,
             private=t.meta.private,
-            yours=key is not None and t.seat_of(key) is not None,
+            yours=key is not None and t.phase != "over" and t.seat_of(key) is not None,  # no seat after the end
             timer=t.meta.timer,
             spectators=len(t.spectators),
         )
@@ -60,11 +61,11 @@ class LobbyViews:
         if t is not None and session.seat is not None and t.phase == "waiting":
             room = self._room(t, key)
         playing, _ = self.seat_of(key)  # type: ignore[attr-defined]
-        identity = "guest" if session.guest else f"key {session.key[:20]}…"
         return LobbySnapshot(
             you=session.name,
-            identity=identity,
+            identity=self.account_line(session),  # type: ignore[attr-defined]
             guest=session.guest,
+            accounts=self.accounts_state(session),  # type: ignore[attr-defined]
             tables=rows,
             room=room,
             playing=playing.id if playing is not None and playing.phase == "playing" else None,
@@ -75,8 +76,9 @@ class LobbyViews:
         for i, s in enumerate(t.seats):
             kind = "open" if self._open(s) else ("bot" if s.bot else "player")  # type: ignore[attr-defined]
             away = kind == "player" and not self.present(t, s.key)  # type: ignore[attr-defined]
-            seats.append(RoomSeat(i, s.name, kind, away=away, you=s.key == key and kind == "player"))
-        creator = t.meta.creator == key
+            you = kind == "player" and self.same(s.key, key)  # type: ignore[attr-defined]
+            seats.append(RoomSeat(i, s.name, kind, away=away, you=you))
+        creator = self.same(t.meta.creator, key)  # type: ignore[attr-defined]
         ready = not any(x.kind == "open" for x in seats)
         if self.loaded_game(t) is not None:  # type: ignore[attr-defined]
             ready = ready and not any(x.away for x in seats)  # a saved game waits for its players
@@ -114,6 +116,7 @@ class LobbyViews:
             bot_kinds=kinds,
             default_bot=self.default_bot,
             timers=list(TIMER_MODES),
+            timer_seconds={m: self.settings.timers.get(m) for m in TIMER_MODES},
             characters_by_rank=by_rank,
             uniques=uniques,
         )
