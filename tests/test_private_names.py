@@ -2,8 +2,8 @@
 
 .ci/private_names.py walks the product code's syntax trees (ui/, server/, cli/, engine/) for
 imports of private modules, attributes and overrides of names the frameworks define, and
-strings naming private modules. Textual's belong in ui/compat/, asyncssh's in
-server/transport/compat.py. PENDING lists the uses in the transport files another change
+strings naming private modules. Textual's belong in ui/compat/ (the SSH driver's pieces of
+Textual may also sit in server/transport/compat.py), asyncssh's in server/transport/compat.py. PENDING lists the uses in the transport files another change
 is rewriting now: they move to server/transport/compat.py after it lands, and this list
 must shrink to nothing (an entry that no longer matches fails too).
 """
@@ -17,7 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HOMES = {"textual": ("ui/compat/",), "asyncssh": ("server/transport/compat.py",)}
+# Textual's names belong in ui/compat/, but the SSH driver's own pieces of Textual (its input parser,
+# its driver state) may sit beside asyncssh's in server/transport/compat.py.
+HOMES = {"textual": ("ui/compat/", "server/transport/compat.py"), "asyncssh": ("server/transport/compat.py",)}
 
 # Reviewed: our own names that a framework also defines, on receivers other than `self`.
 OURS = {
