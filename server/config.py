@@ -20,6 +20,9 @@ PositiveFloat = Annotated[float, Meta(gt=0)]
 Port = Annotated[int, Meta(ge=0, le=65535)]
 
 
+CLUSTER_TABLE = "cluster"
+
+
 class ConfigError(ValueError):
     """A configuration file could not be used; the message is one line."""
 
@@ -150,6 +153,8 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
 def config_from_mapping(data: dict[str, Any], source: str = "config") -> ServerConfig:
     """Build a ServerConfig from a mapping, refusing unknown keys by name."""
     known = set(ServerConfig.__struct_fields__)
+    # The [cluster] table is a cluster node's (server/cluster/config.py reads and checks it).
+    data = {k: v for k, v in data.items() if k != CLUSTER_TABLE}
     for key in data:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {key!r}")
