@@ -269,6 +269,14 @@ class Player:
             self.conn = None
 
 
+async def _wait_until(predicate: Any, timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached in {timeout} s")
+        await asyncio.sleep(0.01)
+
+
 def saved_game(table_id: str, players: list[Player | None], seed: int = 7) -> Save:
     """A new game whose seats are bound to these players' keys (None: a bot's seat)."""
     cfg = first_game(len(players), seed=seed)
@@ -284,6 +292,22 @@ def saved_game(table_id: str, players: list[Player | None], seed: int = 7) -> Sa
 def write_save(path: Path, save: Save) -> Path:
     path.write_bytes(dumps(save))
     return path
+
+
+async def loaded_table(c: Any, tmp_path: Path, players: list, node_ids: Any = ("n1", "n2"), **node_kwargs: Any) -> Any:
+    """Nodes (the first loads a new game whose seats are `players`' keys), the harness's connection, the
+    table's listing and a follower of its game."""
+    path = write_save(tmp_path / "game.save", saved_game("t0", players))
+    first = await c.node(node_ids[0], load=[path], **node_kwargs)
+    others = await asyncio.gather(*(c.node(n, **node_kwargs) for n in node_ids[1:]))
+    conn = await c.conn()
+    from server.cluster.directory import TableDirectory
+
+    directory = await TableDirectory(conn).start()
+    await _wait_until(lambda: any(x.owner == node_ids[0] for x in directory.tables.values()), what="the loaded table")
+    (listing,) = directory.tables.values()
+    follower = await GameFollower.start(conn, listing.id)
+    return [first, *others], conn, directory, listing, follower
 
 
 # --- choosing a command on the screen, from a seat's view ---------------------------------------------
@@ -333,15 +357,18 @@ class GameFollower:
         self.arrived: dict[int, float] = {}  # seq -> time.monotonic() it was heard
         self.changed = asyncio.Event()
         self.events: dict[int, list[Any]] = {}  # seq -> the events it caused (for checking views)
+        self.states: dict[int, Any] | None = None  # seq -> the state then (keep_states)
         self._early: list[Any] = []
         self._sub: Any = None
 
     @classmethod
-    async def start(cls, conn: Any, table_id: str, timeout: float = 10.0) -> GameFollower:
+    async def start(cls, conn: Any, table_id: str, timeout: float = 10.0, keep_states: bool = False) -> GameFollower:
         from server.cluster.connection import barrier
         from server.cluster.table_log import TableLog
 
         follower = cls(conn, table_id)
+        if keep_states:
+            follower.states = {}
         follower._sub = await conn.nc.subscribe(conn.names.log_subject(table_id), cb=follower._heard)
         await barrier(conn.nc)
         deadline = time.monotonic() + timeout
@@ -355,6 +382,7 @@ class GameFollower:
                 await asyncio.sleep(0.05)
         follower.save = save
         follower.commands = list(save.log)
+        follower._keep()
         for record in follower._early:
             follower._take(record)
         follower._early.clear()
@@ -391,6 +419,7 @@ class GameFollower:
                 self.save = snap
                 self.commands = list(snap.log)
                 self.arrived.setdefault(snap.state.seq, time.monotonic())
+                self._keep()
                 self.changed.set()
             return
         if record.seq != self.state.seq + 1:
@@ -399,7 +428,14 @@ class GameFollower:
         self.save.log.append(record.cmd)
         self.commands.append(record.cmd)
         self.arrived[record.seq] = time.monotonic()
+        self._keep()
         self.changed.set()
+
+    def _keep(self) -> None:
+        if self.states is not None:
+            from engine.state import copy_state
+
+            self.states[self.state.seq] = copy_state(self.state)
 
     async def wait(self, predicate: Any, timeout: float, what: str = "condition") -> None:
         deadline = time.monotonic() + timeout

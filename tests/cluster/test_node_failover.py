@@ -9,24 +9,9 @@ import random
 import time
 
 from engine.savefile import loads
-from server.cluster.directory import TableDirectory
 
-from .harness import GameFollower, Player, play_to_end, saved_game, write_save
+from .harness import GameFollower, Player, loaded_table, play_to_end
 from .helpers import wait_until
-
-
-async def _table(c, tmp_path, players, node_ids=("n1", "n2"), **node_kwargs):
-    """Nodes (the first loads a new game whose seats are `players`' keys), the harness's connection, the
-    table's listing and a follower of its game."""
-    path = write_save(tmp_path / "game.save", saved_game("t0", players))
-    first = await c.node(node_ids[0], load=[path], **node_kwargs)
-    others = await asyncio.gather(*(c.node(n, **node_kwargs) for n in node_ids[1:]))
-    conn = await c.conn()
-    directory = await TableDirectory(conn).start()
-    await wait_until(lambda: any(x.owner == node_ids[0] for x in directory.tables.values()), what="the loaded table")
-    (listing,) = directory.tables.values()
-    follower = await GameFollower.start(conn, listing.id)
-    return [first, *others], conn, directory, listing, follower
 
 
 def _finished_save(nodes, table_id):
@@ -39,7 +24,7 @@ def _finished_save(nodes, table_id):
 
 async def test_owner_killed_mid_game_the_game_finishes_with_no_command_lost(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
-    (n1, n2, n3), _conn, directory, listing, follower = await _table(
+    (n1, n2, n3), _conn, directory, listing, follower = await loaded_table(
         cluster, tmp_path, [ana, bob, None], ("n1", "n2", "n3")
     )
     await asyncio.gather(ana.connect(n2.port), bob.connect(n3.port))  # both on nodes that do not own it
@@ -75,7 +60,7 @@ async def test_owner_killed_mid_game_the_game_finishes_with_no_command_lost(clus
 
 async def test_a_reconnection_on_another_node_takes_the_seat_back(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
-    (n1, n2), _conn, _directory, listing, follower = await _table(cluster, tmp_path, [ana, bob, None])
+    (n1, n2), _conn, _directory, listing, follower = await loaded_table(cluster, tmp_path, [ana, bob, None])
     await asyncio.gather(ana.connect(n1.port), bob.connect(n2.port))
     await ana.wait_for("Round 1")
     await bob.wait_for("Round 1")
@@ -111,7 +96,7 @@ async def test_a_reconnection_on_another_node_takes_the_seat_back(cluster, tmp_p
 
 async def test_a_drained_node_hands_its_table_over_without_a_lapse(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
-    (n1, n2, n3), _conn, directory, listing, follower = await _table(
+    (n1, n2, n3), _conn, directory, listing, follower = await loaded_table(
         cluster, tmp_path, [ana, bob, None], ("n1", "n2", "n3"), cluster={"drain_grace_seconds": 60.0}
     )
     await asyncio.gather(ana.connect(n1.port), bob.connect(n2.port))  # ana on the node to drain
