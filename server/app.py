@@ -32,6 +32,7 @@ from textual.binding import Binding
 from textual.message import Message
 
 from engine.text import player_name
+from server.lobby import rematch
 from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
 from server.tables import messages as tm
@@ -249,7 +250,7 @@ class PlayerSession:
         ]
         return TableMenuInfo(
             creator=creator,
-            spectator=self.seat is None,
+            spectator=self.seat is None or t.phase == "over",  # after the end no seat waits for anyone
             absent=absent,
             spectator_chat=t.meta.spectator_chat,
             saving=t.save is not None and t.phase == "playing",
@@ -267,8 +268,26 @@ class PlayerSession:
     def to_lobby(self) -> None:
         self.gen += 1
         self.lobby.to_lobby(self)
+        rematch.kept_seat(self.lobby, self)  # after a game: the room of its new game, if one keeps a seat
         if self.app is not None:
             self.app.post_message(LeaveTable(self.gen))
+
+    # --- the end of a game -----------------------------------------------------------------------------
+    def play_again(self) -> str | None:
+        """The same seats again: to the new game's room in the lobby (or its table, once started)."""
+        error = self._call(lambda session: rematch.play_again(self.lobby, session))
+        if error is None and not self.at_table:
+            self.gen += 1
+            if self.app is not None:
+                self.app.post_message(LeaveTable(self.gen))
+        return error
+
+    def replay_save(self) -> Any:
+        """The finished game (config and every command) when the table keeps it, for the replay."""
+        t = self.table
+        if t is None or t.phase != "over" or t.save is None or self.seat is None:
+            return None
+        return t.save.save
 
 
 class ServerApp(CitadelsApp):
@@ -277,6 +296,7 @@ class ServerApp(CitadelsApp):
     CSS_PATH = [*CitadelsApp.CSS_PATH, STYLES / "lobby.tcss"]
     BINDINGS = [Binding("ctrl+q", "menu", show=False, priority=True)]
     TABLE_SCREEN_AT_START = False
+    PLAY_AGAIN_HERE = False  # the session goes to the new game's room in the lobby
 
     def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
         session = PlayerSession(info, lobby)
@@ -371,7 +391,7 @@ class ServerApp(CitadelsApp):
         from ui.i18n import Catalogue
 
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.cat.rules)
+        self.cat = Catalogue(lang, self.cat.rules, palette=self.options.palette)
         self._pop_to_base()
         if self.at_table:
             self.table.set_language(self.cat, self.log_rows())

@@ -38,17 +38,20 @@ class CitadelsApp(App):
         Binding("question_mark", "help", show=False),
         Binding("f2", "switch_language", show=False),
         Binding("f3", "scores", show=False),
+        Binding("f5", "switch_palette", show=False),
         Binding("ctrl+q", "quit", show=False, priority=True),
     ]
 
     # A subclass that shows another screen first (the server's lobby) makes its table screen later.
     TABLE_SCREEN_AT_START = True
+    # "Play again" continues on this table screen (a local table); the server's goes to the lobby's room.
+    PLAY_AGAIN_HERE = True
 
     def __init__(self, link: TableLink | None = None, options: UiOptions | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.link = link
         self.options = options or UiOptions()
-        self.cat = Catalogue(self.options.lang)
+        self.cat = Catalogue(self.options.lang, palette=self.options.palette)
         self.view: Any = None
         self._log_items: list[Any] = []  # the game log's items: events (redacted for this seat) and NoticeLines
         self._log_bot = bytearray()  # per item: 1 if a bot chose the event's command in a person's stead
@@ -207,13 +210,22 @@ class CitadelsApp(App):
     # --- actions -------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.cat.rules)
+        self.cat = Catalogue(lang, self.cat.rules, palette=self.options.palette)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.table.set_language(self.cat, self.log_rows())
 
     def action_switch_language(self) -> None:
         self.set_language(self.cat.other())
+
+    def action_switch_palette(self) -> None:
+        """The card colours: the printed cards' or the colour-blind palette (the letters stay)."""
+        from .cards import PALETTES
+
+        palette = PALETTES[(PALETTES.index(self.options.palette) + 1) % len(PALETTES)]
+        self.options.palette = palette
+        self.set_language(self.cat.lang)  # everything drawn again with the new colours
+        self.notify(self.cat.t(f"ui.palette_{palette.replace('-', '_')}"), timeout=3)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -224,4 +236,57 @@ class CitadelsApp(App):
     def action_scores(self) -> None:
         if self.view is None or not self.view.scores or isinstance(self.screen, ScoresScreen):
             return
-        self.push_screen(ScoresScreen(self.cat, self.view))
+        self.push_screen(ScoresScreen(self.cat, self.view, self.end_choices()), self.end_choice)
+
+    # --- the end of a game: where to go next ---------------------------------------------------
+    def end_choices(self) -> list[tuple[str, str]]:
+        """(key, label) of what the final scores offer: play again with the same seats (a player),
+        the replay from your seat (a player, when the table can give the game), the lobby or quit."""
+        cat, link = self.cat, self.link
+        seated = self.view is not None and self.view.seat is not None
+        out = []
+        if seated and getattr(link, "play_again", None) is not None:
+            out.append(("again", cat.t("score.again")))
+        if seated and getattr(link, "replay_save", None) is not None and link.replay_save() is not None:
+            out.append(("replay", cat.t("score.replay")))
+        if getattr(link, "to_lobby", None) is not None:
+            out.append(("lobby", cat.t("score.lobby")))
+        else:
+            out.append(("quit", cat.t("score.quit")))
+        return out
+
+    def end_choice(self, key: str | None) -> None:
+        """What the player chose on the final scores (None: back to the table)."""
+        link: Any = self.link
+        if key == "again":
+            error = link.play_again()  # a local table posts the new game's view: it comes after the reset
+            if error:
+                self.notify(error, severity="error")
+            elif self.PLAY_AGAIN_HERE:
+                self.reset_table()
+        elif key == "replay":
+            self.watch_replay()
+        elif key == "lobby":
+            link.to_lobby()
+        elif key == "quit":
+            self.exit()
+
+    def watch_replay(self) -> None:
+        """The finished game move by move, from this seat's point of view only (never every hand)."""
+        from .screens.replay import ReplayOptions, ReplayScreen
+
+        save = self.link.replay_save() if self.link is not None else None
+        if save is None or self.view is None or self.view.seat is None:
+            return
+        seat = self.view.seat
+        options = ReplayOptions(
+            lang=self.cat.lang, seat=seat, seats=[seat], everything=False, palette=self.options.palette
+        )
+        self.push_screen(ReplayScreen(save, options))
+
+    def reset_table(self) -> None:
+        """An empty table screen for the next game at this table (the log and scores too)."""
+        self.reset_log()
+        while len(self.screen_stack) > 1 and self.screen is not self.table:
+            self.pop_screen()
+        self.table.reset(self.cat)

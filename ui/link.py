@@ -114,3 +114,4 @@ class UiOptions:
     chat_send: Callable[[str], None] | None = None  # called with each line the player types
     show_scores_at_end: bool = True  # open the score table when the game ends
     alerts: bool = True  # BEL and the terminal title when a decision becomes yours (the table menu switches)
+    palette: str = "printed"  # card colours: "printed" or "colour-blind" (F5 switches; ui/cards.py)

@@ -40,7 +40,7 @@ class LobbyViews:
             seats=len(t.seats),
             state=t.phase,
             private=t.meta.private,
-            yours=key is not None and t.seat_of(key) is not None,
+            yours=key is not None and t.phase != "over" and t.seat_of(key) is not None,  # no seat after the end
             timer=t.meta.timer,
             spectators=len(t.spectators),
         )
