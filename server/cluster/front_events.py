@@ -98,7 +98,16 @@ class FrontEvents:
             t.update(listing)
             if listing.owner and listing.owner != before:
                 self.link.spawn(self._resume(s, t))
+            if listing.state == "over" and t.save is not None and t.save.save is None and not t.save.fetching:
+                t.save.fetching = True  # the finished game, for its replay from the scores screen
+                self.link.spawn(self._keep_game(t))
         self._changed()  # type: ignore[attr-defined]
+
+    async def _keep_game(self, t: Any) -> None:
+        try:
+            t.save.save = await self.link.game_of(t.id)
+        except Exception as error:  # no replay for this one: the scores screen offers none
+            log_event(log, logging.INFO, "finished game not fetched", table=t.id, error=repr(error))
 
     async def _resume(self, s: Any, t: Any) -> None:
         """`s`'s table has a new owner: listen where it will send, then tell it where `s` was."""

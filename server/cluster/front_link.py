@@ -281,6 +281,15 @@ class FrontLink:
             return f"Cannot save to {path}: {error.strerror or error}"
         return None
 
+    async def game_of(self, table_id: str) -> Any:
+        """A table's game as the cluster has it (this node's table: its live save; else its log)."""
+        t = self.node.desk.lobby.tables.get(table_id)
+        if t is not None and t.save is not None:
+            return t.save.save
+        from server.cluster.table_log import TableLog
+
+        return await TableLog.read(self.node.conn, table_id)
+
     # --- the owners' messages -------------------------------------------------------------------------
     async def _on_inbox(self, msg: Any) -> None:
         try:

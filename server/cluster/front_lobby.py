@@ -250,6 +250,26 @@ class FrontLobby(FrontEvents, LobbyViews, Exports):
         t = self._own_table(s)
         self._ask(s, t.id, wire.SpectatorChat(member=self.member(s), allowed=allowed))
 
+    def play_again(self, s: Any) -> None:
+        """The same seats again after a finished game: a call to its owner, which opens the new table."""
+        t = s.table
+        if t is None or t.phase != "over":
+            raise LobbyError("The game is not over.", "not_over")
+        if s.seat is None:
+            raise LobbyError("Only the players play again; create a table in the lobby.", "not_a_player")
+        s.at_table = False  # off the finished table (the owner's member leaves it too)
+        self.link.unlisten(s)
+        self._ask(s, t.id, wire.PlayAgain(member=self.member(s)))
+        self._changed()
+
+    def kept_seat(self, s: Any) -> None:
+        """Back in the lobby after a game: the room of its new game, if one keeps a seat."""
+        if s.table is None:
+            listing, seat = self.seat_of(s.key)
+            if listing is not None and listing.state == "waiting":
+                self._at(s, listing, seat)
+                self._tell(s, listing.id, wire.Arrive(member=self.member(s)))
+
     def join_code(self, s: Any, code: str) -> None:
         addr = address_of(s)
         if self.code_tries.exceeded(s.key) or (addr is not None and self.code_tries_by_address.exceeded(addr)):
@@ -376,7 +396,9 @@ class FrontLobby(FrontEvents, LobbyViews, Exports):
         if outcome.listing is not None:
             self.node.directory.heard_locally(outcome.listing)
         if outcome.table is not None:
-            listing = self.listings.get(outcome.table) or outcome.listing
+            listing = self.listings.get(outcome.table)
+            if listing is None and outcome.listing is not None and outcome.listing.id == outcome.table:
+                listing = outcome.listing
             if listing is not None:
                 self._at(s, listing, outcome.seat)
         elif table_id is not None and s.table is not None and s.table.id == table_id and not s.at_table:

@@ -91,10 +91,13 @@ class OwnerDesk:
             return wire.Outcome(error=MOVING, cause="moving")
         ghost = self.member(call.member)
         error: LobbyError | None = None
+        before = set(self.lobby.tables)
         try:
             self._dispatch(t, ghost, call)
         except LobbyError as e:
             error = e
+        for table_id in set(self.lobby.tables) - before:  # a new game with the same seats (play again)
+            self.node.adopt(self.lobby.tables[table_id])
         at = ghost.table
         outcome = wire.Outcome(
             error=None if error is None else str(error),
@@ -102,7 +105,7 @@ class OwnerDesk:
             table=None if at is None else at.id,
             seat=ghost.seat if at is not None else None,
             at_table=ghost.at_table and at is not None,
-            listing=self.refresh(t),
+            listing=self.refresh(at if at is not None and at.id in self.lobby.tables else t),
         )
         self._sweep(ghost)
         return outcome
@@ -147,6 +150,10 @@ class OwnerDesk:
             case wire.Say(author=author, text=text, watching=watching):
                 if g.table is t and g.at_table:
                     t.chat(author, text, watching)
+            case wire.PlayAgain():
+                if g.table is None:  # not known here (a new owner, a call that crossed a move)
+                    g.table, g.seat = t, t.seat_of(g.key)
+                lobby.play_again(g)
             case wire.Export():
                 raise LobbyError("Saving is asked of the table's owner directly.", "refused")
 

@@ -141,6 +141,12 @@ class Say(Struct, tag="say", kw_only=True):
     watching: bool = False
 
 
+class PlayAgain(Struct, tag="play_again", kw_only=True):
+    """The same seats again, after this (finished) table's game (server/lobby/rematch.py)."""
+
+    member: Member
+
+
 class Export(Struct, tag="export", kw_only=True):
     """The table's game as a save file's bytes (`Outcome.data`), for the creator's "save"."""
 
@@ -164,6 +170,7 @@ ToOwner = (
     | Resume
     | Ready
     | Say
+    | PlayAgain
     | Export
 )
 
@@ -269,6 +276,7 @@ __all__ = [
     "Moved",
     "Outcome",
     "Play",
+    "PlayAgain",
     "Ready",
     "Received",
     "Remove",

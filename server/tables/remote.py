@@ -30,6 +30,15 @@ class TableRoute(Protocol):
     def export(self, table: RemoteTable, session: Any, path: str) -> asyncio.Future[str | None]: ...
 
 
+class KeptGame:
+    """A remote table's game as this node has it (the session reads `table.save.save` for the replay
+    of a finished game): None until fetched from the cluster's log once the game is over."""
+
+    def __init__(self) -> None:
+        self.save: Any = None
+        self.fetching = False
+
+
 class _Here:
     """Stands for "a session plays this seat now" in a mirrored seat (the table menu reads it)."""
 
@@ -83,7 +92,10 @@ class RemoteTable:
         ]
         self.phase = listing.state
         self.spectators = [None] * listing.spectators
-        self.save = True if listing.saving else None
+        if not listing.saving:
+            self.save = None
+        elif not isinstance(self.save, KeptGame):
+            self.save = KeptGame()
 
     @property
     def owner(self) -> str:

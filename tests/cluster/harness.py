@@ -12,6 +12,7 @@ cluster's log (the harness is omniscient; the nodes are not).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import os
 import re
@@ -190,6 +191,7 @@ class Player:
         self.proc: Any = None
         self.raw = bytearray()
         self.last_output = time.monotonic()
+        self.arrivals: list[float] | None = None  # when each chunk of output came (a benchmark's timing)
         self._reader: asyncio.Task[None] | None = None
         self._mark = 0
 
@@ -222,6 +224,8 @@ class Player:
                     return
                 self.raw.extend(chunk)
                 self.last_output = time.monotonic()
+                if self.arrivals is not None:
+                    self.arrivals.append(self.last_output)
 
     @property
     def connected(self) -> bool:
@@ -247,6 +251,14 @@ class Player:
         deadline = time.monotonic() + timeout
         while time.monotonic() - self.last_output < seconds and time.monotonic() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.02)
+
+    async def first_output_after(self, moment: float, timeout: float = 3.0) -> float | None:
+        """When the first output after `moment` came (needs `arrivals`); None if none in `timeout`."""
+        assert self.arrivals is not None
+        if not await self.output_since(moment, timeout):
+            return None
+        i = bisect.bisect_right(self.arrivals, moment)
+        return self.arrivals[i] if i < len(self.arrivals) else None
 
     async def output_since(self, moment: float, timeout: float = 5.0) -> bool:
         """Until some output came after `moment` (time.monotonic()); False if none in `timeout`."""

@@ -62,6 +62,24 @@ async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster) -> None
     # node 1 ran it from the start to the end; its record is kept there
     assert "taken over" not in n1.log + n2.log
     await wait_until(lambda: (n1.folder / "saves" / "cluster" / "finished" / f"{listing.id}.save").exists())
+
+    # play again with the same seats, asked first from node 2: the new table is the old one's owner's
+    await bob.wait_for("Play again")
+    bob.mark()
+    bob.send(b"1")
+    await bob.wait_for("Start the game", timeout=15)  # bob asked first: he opens it
+    await wait_until(lambda: len(directory.tables) >= 1 and any(x.id != listing.id for x in directory.tables.values()))
+    again = next(x for x in directory.tables.values() if x.id != listing.id)
+    assert again.owner == "n1" and again.creator == bob.fingerprint
+    await ana.wait_for("Play again")
+    ana.mark()
+    ana.send(b"1")
+    await ana.wait_for("ana (you)", timeout=15)
+    bob.mark()
+    ana.mark()
+    bob.send(b"1")  # Start the game
+    await bob.wait_for("Round 1")
+    await ana.wait_for("Round 1")
     await directory.stop()
     ana.close()
     bob.close()
