@@ -163,7 +163,7 @@ class Bench:
         mover = victim.players[2]
         await mover.output_since(victim.follower.arrived.get(seq, 0.0), timeout=5.0)
         await mover.quiet(0.2)
-        keys_, _ = victim.follower.keys_for(2, victim.rng)
+        keys_, _ = victim.follower.keys_for(2, victim.rng, numbers=mover.numbers)
         killed = time.monotonic()
         dead.kill()
         await dead.wait()
@@ -247,7 +247,7 @@ class Bench:
             if f.seq != seq:
                 continue
             await asyncio.sleep(tb.rng.uniform(0.05, 0.3))
-            keys, _cmd = f.keys_for(seat, tb.rng)
+            keys, _cmd = f.keys_for(seat, tb.rng, numbers=mover.numbers)
             pressed = time.monotonic()
             mover.send(keys)
             try:

@@ -33,6 +33,8 @@ from engine.text import clean_name, name_problem
 from server.admin.bans import Bans
 from server.cluster import wire
 from server.cluster.front_events import FrontEvents
+from server.cluster.front_views import FrontViews
+from server.cluster.front_views import seat_in as _seat_of
 from server.cluster.owner_lobby import check_origins
 from server.cluster.records import TableListing
 from server.lobby.errors import LobbyError
@@ -44,7 +46,7 @@ from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
 from server.tables import messages as tm
 from server.tables.remote import RemoteTable
-from ui.lobby_link import LobbySnapshot, LobbyUpdate, Room, RoomSeat, TableRow, TableSpec
+from ui.lobby_link import LobbyUpdate, TableSpec
 
 if TYPE_CHECKING:
     from server.cluster.front_link import FrontLink
@@ -55,7 +57,7 @@ log = logging.getLogger("citadels.server.lobby.lobby")
 BROADCAST_DELAY = 0.25
 
 
-class FrontLobby(FrontEvents, LobbyViews, Exports):
+class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
     """A node's sessions and their lobby, over the cluster's tables."""
 
     def __init__(
@@ -77,6 +79,7 @@ class FrontLobby(FrontEvents, LobbyViews, Exports):
         self.clock = clock
         self.bans = bans or Bans(None)
         self.default_bot = config.bot_kind
+        self.settings = node.desk.lobby.settings  # the tables' settings (timers...), as this node's own lobby has them
         self.sessions: set[Any] = set()
         self.by_id: dict[str, Any] = {}
         self.names: dict[str, str] = {}
@@ -419,64 +422,6 @@ class FrontLobby(FrontEvents, LobbyViews, Exports):
             self.link.unlisten(s)
             s.table, s.seat = None, None
 
-    # --- what the lobby screen is sent ------------------------------------------------------------------
-    def row(self, listing: TableListing, key: str | None) -> TableRow:  # type: ignore[override]
-        return TableRow(
-            id=listing.id,
-            name=listing.name,
-            rules=listing.rules,
-            lineup=listing.lineup,
-            taken=listing.taken,
-            seats=listing.seats,
-            state=listing.state,
-            private=listing.private,
-            yours=key is not None and _seat_of(listing, key) is not None,
-            timer=listing.timer,
-            spectators=listing.spectators,
-        )
-
-    def snapshot(self, s: Any) -> LobbySnapshot:
-        key = s.key
-        mine = None if s.table is None else s.table.id
-        rows = []
-        for listing in sorted(self.listings.values(), key=lambda x: (x.updated, x.id)):
-            if listing.private and _seat_of(listing, key) is None and listing.id != mine:
-                continue
-            rows.append(self.row(listing, key))
-        room = None
-        t = s.table
-        if t is not None and s.seat is not None and t.phase == "waiting":
-            room = self._room(self.listings.get(t.id, t.listing), key)  # type: ignore[arg-type]
-        playing, _ = self.seat_of(key)
-        return LobbySnapshot(
-            you=s.name,
-            identity="guest" if s.guest else f"key {s.key[:20]}…",
-            guest=s.guest,
-            tables=rows,
-            room=room,
-            playing=playing.id if playing is not None and playing.state == "playing" else None,
-        )
-
-    def _room(self, listing: TableListing, key: str) -> Room:  # type: ignore[override]
-        seats = []
-        for i, x in enumerate(listing.seat_list):
-            kind = "open" if x.bot is None and x.key is None else ("bot" if x.bot else "player")
-            away = kind == "player" and not self.present(listing, x.key)
-            seats.append(RoomSeat(i, x.name, kind, away=away, you=x.key == key and kind == "player"))
-        creator = listing.creator == key
-        ready = not any(x.kind == "open" for x in seats)
-        if listing.saved:
-            ready = ready and not any(x.away for x in seats)  # a saved game waits for its players
-        return Room(
-            table=self.row(listing, key),
-            seats=seats,
-            creator=creator,
-            can_start=creator and ready,
-            code=listing.code,
-            spectator_chat=listing.spectator_chat,
-            saved=listing.saved,
-        )
-
     def _changed(self) -> None:
         if self._broadcast_handle is None:
             loop = asyncio.get_running_loop()
@@ -493,13 +438,6 @@ class FrontLobby(FrontEvents, LobbyViews, Exports):
             self._broadcast_handle.cancel()
         if self.listing_changed in self.node.directory.on_change:
             self.node.directory.on_change.remove(self.listing_changed)
-
-
-def _seat_of(listing: TableListing, key: str | None) -> int | None:
-    for i, s in enumerate(listing.seat_list):
-        if s.key == key and s.bot is None and key is not None:
-            return i
-    return None
 
 
 def _sid(session: Any) -> str | None:

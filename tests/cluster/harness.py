@@ -27,17 +27,16 @@ import msgspec
 
 from engine import view as engine_view
 from engine.apply import apply
-from engine.commands import Build, Unselect
 from engine.savefile import Save, Seat, dumps, loads, new_save
 from engine.setup import new_game
 from engine.view import redact_events
 from tests.saves.games import T0, first_game
+from tests.server.game_helpers import key_path
 from ui.i18n import Catalogue
-from ui.prompt_model import build_menu
-from ui.widgets.prompt import DIGITS
+from ui.prompt_keys import Numbering
 
 REPO = Path(__file__).resolve().parents[2]
-DOWN, HOME, ENTER, ESC = b"\x1b[B", b"\x1b[H", b"\r", b"\x1b"
+DOWN, ENTER, ESC = b"\x1b[B", b"\r", b"\x1b"
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]"
 )
@@ -189,6 +188,7 @@ class Player:
         self.fingerprint = self.key.get_fingerprint("sha256")
         self.conn: Any = None
         self.proc: Any = None
+        self.numbers = Numbering()  # the prompt's numbering, as this player's screen keeps it
         self.raw = bytearray()
         self.last_output = time.monotonic()
         self.arrivals: list[float] | None = None  # when each chunk of output came (a benchmark's timing)
@@ -199,6 +199,7 @@ class Player:
         self.close()
         self.raw = bytearray()
         self._mark = 0
+        self.numbers = Numbering()  # a new screen numbers its prompt afresh
         self.conn = await asyncio.wait_for(
             asyncssh.connect(
                 "127.0.0.1",
@@ -323,38 +324,8 @@ async def loaded_table(c: Any, tmp_path: Path, players: list, node_ids: Any = ("
 
 
 # --- choosing a command on the screen, from a seat's view ---------------------------------------------
-
-
-def _choose(rng: Any, entries: list) -> int:
-    real = [i for i, e in enumerate(entries) if not e.back]
-    builds = [
-        i
-        for i in real
-        if isinstance(entries[i].command, Build)
-        or (entries[i].submenu is not None and entries[i].label.plain.startswith(("Build", "Constru")))
-    ]
-    if builds and rng.random() < 0.8:
-        return rng.choice(builds)
-    keep = [i for i in real if not isinstance(entries[i].command, Unselect)] or real
-    return rng.choice(keep)
-
-
-def key_path(view: Any, cat: Catalogue, rng: Any) -> tuple[bytes, Any]:
-    """The keys that choose a command on this view's prompt (as tests/server/game_helpers.py), and it."""
-    menu = build_menu(view, cat)
-    keys = b""
-    for _ in range(10):
-        entries = menu.entries
-        i = _choose(rng, entries)
-        keys += DIGITS[i].encode() if i < len(DIGITS) else HOME + DOWN * i + ENTER
-        e = entries[i]
-        if e.submenu is not None:
-            menu = e.submenu
-            continue
-        if e.confirm:
-            keys += b"1"
-        return keys, e.command
-    raise AssertionError("menu too deep")
+# tests/server/game_helpers.py's `key_path`: the screen's own keys (ui.prompt_keys), with the seat's
+# numbering kept across its decisions as its prompt keeps it (a fresh one for a new connection).
 
 
 class GameFollower:
@@ -462,8 +433,9 @@ class GameFollower:
     def view(self, seat: int | None) -> Any:
         return engine_view(self.state, seat)
 
-    def keys_for(self, seat: int, rng: Any, cat: Catalogue | None = None) -> tuple[bytes, Any]:
-        return key_path(self.view(seat), cat or Catalogue("en"), rng)
+    def keys_for(self, seat: int, rng: Any, cat: Catalogue | None = None, numbers: Any = None) -> tuple[bytes, Any]:
+        """The keys for the seat's decision now, on a screen numbered as `numbers` (the player's)."""
+        return key_path(self.view(seat), cat or Catalogue("en"), rng, numbers)
 
     def redacted(self, seq: int, seat: int | None) -> list[Any]:
         return redact_events(self.events.get(seq, []), seat)
@@ -501,7 +473,7 @@ async def play_to_end(
         await player.quiet(0.15)
         if follower.seq != seq:
             continue
-        keys, _command = follower.keys_for(seat, rng, cat)
+        keys, _command = follower.keys_for(seat, rng, cat, player.numbers)
         player.send(keys)
         presses += 1
         if on_move is not None:
