@@ -56,6 +56,20 @@ def add_parser(subparsers) -> None:
         "(docs/cluster.md; settings in the config file's [cluster] table)",
     )
     p.add_argument("--node-id", default=None, help="this node's id in the cluster (default <hostname>-<pid>)")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="the players database (accounts, ratings, history): sqlite:///PATH or "
+        "postgresql://USER@HOST:PORT/DB (default: players.sqlite3 in the saves folder; "
+        "an older schema is refused: run `citadels db migrate`)",
+    )
+    p.add_argument(
+        "--rate-bots",
+        action="store_true",
+        default=None,
+        help="rate bot levels as players (else a bot at the table makes a game unrated)",
+    )
     p.set_defaults(func=run)
 
 
@@ -80,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         "bot_kind": args.bots,
         "idle_wait_seconds": args.idle_wait,
         "allow_guests": False if args.no_guests else None,
+        "database": args.database,
+        "rate_bots": args.rate_bots,
     }
     try:
         config = msgspec.structs.replace(config, **{k: v for k, v in overrides.items() if v is not None})

@@ -131,6 +131,16 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
     def connected(self, key: str | None) -> bool:
         return key is not None and any(s.key == key for s in self.sessions)
 
+    # --- the players database: not on a cluster node's sessions yet (keys are identities) -------------
+    players: Any = None
+
+    def same(self, a: str | None, b: str | None) -> bool:
+        """Two keys of one player: here, the same key (as a server without a players database)."""
+        return a is not None and a == b
+
+    def profile_seats(self, t: Any, own: int | None) -> list[tuple[int, str]]:
+        return []  # no profiles without the players database on this node's sessions
+
     # --- sessions -------------------------------------------------------------------------------------
     def connect(self, s: Any) -> None:
         banned = self.bans.banned(None if s.guest else s.key, address_of(s))

@@ -136,6 +136,19 @@ class PlayerStore:
     def remove_key(self, player_id: int, fingerprint: str) -> None:
         self._write(lambda c: accounts.remove_key(c, player_id, fingerprint))
 
+    def login(self, fingerprint: str, label: str | None = None) -> tuple[Player, list[KeyInfo]]:
+        """The key's player (made on its first connection) and all of that player's keys."""
+
+        def run(c: Connection) -> tuple[Player, list[KeyInfo]]:
+            player = accounts.player_for_key(c, fingerprint, self.clock(), label)
+            return player, accounts.keys_of(c, player.id)
+
+        return self._write(run)
+
+    def directory_rows(self, limit: int) -> tuple[list[tuple[str, int]], list[tuple[int, str]]]:
+        with self.reading() as c:
+            return accounts.directory_rows(c, limit)
+
     def bot_player(self, kind: str) -> int:
         return self._write(lambda c: accounts.bot_player(c, kind, self.clock()))
 
