@@ -254,7 +254,9 @@ class FrontLink:
                     break
             if received.ok:
                 return
+            log_event(log, logging.DEBUG, "command not taken yet", table=table.id, error=received.error)
             await asyncio.sleep(RETRY_WAIT)  # the owner does not know the session yet (a move): again
+        log_event(log, logging.WARNING, "command not delivered", table=table.id, session=session.info.session_id)
         session.post(tm.Refused(MOVING_TOO_LONG))
 
     def say(self, table: RemoteTable, session: Any, author: str, text: str, watching: bool) -> None:

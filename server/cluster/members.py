@@ -18,14 +18,18 @@ session runs on this node):
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Protocol
 
 import msgspec
 
 from server.cluster.wire import Member
+from server.logging_setup import log_event
 from server.tables import messages as tm
 from ui.lobby_link import LobbyUpdate
+
+log = logging.getLogger("citadels.cluster.owner")
 
 
 class Outbox(Protocol):
@@ -103,6 +107,7 @@ class MemberSession:
                 return
             if isinstance(message, tm.Refused) and self.quiet_refusal:
                 self.quiet_refusal = False  # a command sent again after a move, applied before it
+                log_event(log, logging.DEBUG, "refusal not shown", session=self.member.session, why=message.text)
                 return
             if isinstance(message, tm.SeatView):
                 self.quiet_refusal = False
