@@ -341,6 +341,12 @@ class Server:
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
 
+    def stop_accepting(self) -> None:
+        """Take no new connections; the running sessions go on (a draining cluster node: the balancer's
+        check fails and new players go to other nodes)."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+
     def close(self, message: str = STOPPING_MESSAGE) -> asyncio.Task[None]:
         """Begin a graceful shutdown (idempotent); await the result, or wait_closed()."""
         if self._close_task is None:

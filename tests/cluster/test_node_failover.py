@@ -8,6 +8,8 @@ import asyncio
 import random
 import time
 
+import pytest
+
 from engine.savefile import loads
 
 from .harness import GameFollower, Player, loaded_table, play_to_end
@@ -123,6 +125,9 @@ async def test_a_drained_node_hands_its_table_over_without_a_lapse(cluster, tmp_
     # ana, still on the draining node, played on (her table is remote to it now)
     assert n1.proc.returncode is None
     assert any(s == 0 for s in _movers(follower, start))
+    # and it takes no new connection (a balancer's check fails: new players go to other nodes)
+    with pytest.raises(OSError):
+        await Player("cy").connect(n1.port)
     n1.kill()
     ana.close()
     bob.close()
