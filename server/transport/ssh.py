@@ -228,7 +228,7 @@ class Server:
         self.host_key_fingerprint = host_key_fingerprint
         self.host = config.host
         self.port = config.port
-        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._acceptor: Any = None  # asyncssh's SSHAcceptor, or a ProxyListener (proxy_protocol)
         self._per_address: Counter[str] = Counter()
         self._admitted_total = 0
         self._connections: set[asyncssh.SSHServerConnection] = set()
@@ -333,7 +333,17 @@ class Server:
         # registered in, and must never carry a Textual app's context vars.
         loop = asyncio.get_running_loop()
 
-        async def listen() -> asyncssh.SSHAcceptor:
+        async def listen() -> Any:
+            if config.proxy_protocol:  # a balancer's PROXY header first, then SSH (proxy_listener.py)
+                from server.transport.proxy_listener import ProxyListener, ssh_hand_over
+
+                connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
+                listener = ProxyListener(
+                    ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
+                    header_timeout=config.proxy_header_timeout_seconds,
+                    allowed=config.proxy_allowed or None,
+                )
+                return await listener.start(config.host, config.port)
             return await asyncssh.listen(config.host, config.port, **options)
 
         self._acceptor = await loop.create_task(listen(), context=contextvars.Context())
