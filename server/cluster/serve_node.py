@@ -78,8 +78,6 @@ async def serve_node(
         print(f"Cluster node {node.node_id} (namespace {cluster.namespace})", flush=True)
         if config.accounts:  # the players database is not wired into the cluster's lobby yet (docs/cluster.md)
             print("Players database: not used by cluster nodes yet (players are known by their keys)", flush=True)
-        if config.accounts:  # the players database is not wired into the cluster's lobby yet (docs/cluster.md)
-            print("Players database: not used by cluster nodes yet (players are known by their keys)", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, node=node.node_id, cluster=cluster.namespace)
         await _run_until_stopped(node, server, ready, stop)
     finally:
