@@ -107,7 +107,7 @@ class MemberSession:
                 return
             if isinstance(message, tm.Refused) and self.quiet_refusal:
                 self.quiet_refusal = False  # a command sent again after a move, applied before it
-                log_event(log, logging.DEBUG, "refusal not shown", session=self.member.session, why=message.text)
+                log_event(log, logging.DEBUG, "refusal not shown", session=self.member.session, why=message.reason)
                 return
             if isinstance(message, tm.SeatView):
                 self.quiet_refusal = False
