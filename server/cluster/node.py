@@ -58,8 +58,10 @@ class ClusterNode:
         pool: Any = None,
         bans: Any = None,
         address: str = "",
+        players: Any = None,
     ) -> None:
         self.config = config
+        self.players = players  # server.players.service.PlayersService: the owner records finished games
         self.cluster = cluster
         self.files = files  # the node's own saves folder (exports, bans, finished games): a SaveStore
         self.pool = pool
@@ -89,7 +91,7 @@ class ClusterNode:
         self.leases = LeaseManager(conn, on_lost=self._lease_lost)
         self.directory = await TableDirectory(conn).start()
         self.store = ClusterStore(conn, self.acquire, Path(self.files.root) / "cluster", self._failed)
-        lobby = ClusterLobby(self.config, self.store, self.pool, self, bans=self.bans)
+        lobby = ClusterLobby(self.config, self.store, self.pool, self, bans=self.bans, players=self.players)
         self.desk = OwnerDesk(self, lobby)
         self.link = FrontLink(self)
         self.front = FrontLobby(self.config, self.files, self, self.link, pool=self.pool, bans=self.bans)

@@ -80,7 +80,12 @@ class ClusterLobby(Lobby):
         )
         table.created = time.time()
         table.hooks = self.hooks
+        self.wire_table(table)  # the players database (if any): the finished game recorded by its owner
         return table
+
+    def account_arrives(self, session: Any) -> None:
+        """A member's account is its own node's business (logins, names); the owner only records games,
+        whose seats carry the players' keys (the database finds their players)."""
 
     def close_table(self, t: Table, why: str, cause: str = "creator") -> None:
         super().close_table(t, why, cause)

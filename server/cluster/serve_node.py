@@ -26,6 +26,9 @@ from server.cluster.node import ClusterNode
 from server.cluster.nodes import NodeIdInUse
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
+from server.players.migrate import SchemaError
+from server.players.service import PlayersService
+from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
 from server.transport.ssh import _display_host, start_server
 
@@ -36,7 +39,15 @@ def run_node(config: ServerConfig, cluster: ClusterConfig, load: list[str] | Non
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
         return asyncio.run(serve_node(config, cluster, load or []))
-    except (PersistenceError, BanError, ClusterUnavailable, NodeIdInUse, ClusterConfigError) as e:
+    except (
+        PersistenceError,
+        BanError,
+        ClusterUnavailable,
+        NodeIdInUse,
+        ClusterConfigError,
+        DatabaseURLError,
+        SchemaError,
+    ) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 
@@ -51,15 +62,24 @@ async def serve_node(
     store = SaveStore(config.saves_dir)
     store.lock()
     pool = None
+    players = None
     try:
         bans = Bans(Path(config.saves_dir) / "bans.json")
+        # The shared players database (PostgreSQL): each table's owner records its finished game there.
+        players = PlayersService.open(config) if config.accounts else None
         if config.bot_kind == "hard" and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
 
             pool = BotPool(workers=config.bot_workers)
-        node = ClusterNode(config, cluster, store, pool=pool, bans=bans, address=f"{config.host}:{config.port}")
+        node = ClusterNode(
+            config, cluster, store, pool=pool, bans=bans, address=f"{config.host}:{config.port}", players=players
+        )
         await node.start()
+        if players is not None:
+            await players.start()  # games recorded while the database was away, from an earlier run
     except BaseException:
+        if players is not None:
+            await players.close()
         if pool is not None:
             await pool.close()
         store.unlock()
@@ -76,12 +96,14 @@ async def serve_node(
         port_part = "" if server.port == 22 else f"-p {server.port} "
         print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
         print(f"Cluster node {node.node_id} (namespace {cluster.namespace})", flush=True)
-        if config.accounts:  # the players database is not wired into the cluster's lobby yet (docs/cluster.md)
-            print("Players database: not used by cluster nodes yet (players are known by their keys)", flush=True)
+        if players is not None:  # accounts on the node's sessions: not yet (docs/cluster.md)
+            print(f"Players database: {players.where} (finished games recorded; accounts not yet)", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, node=node.node_id, cluster=cluster.namespace)
         await _run_until_stopped(node, server, ready, stop)
     finally:
         await node.stop()
+        if players is not None:
+            await players.close()
         if pool is not None:
             await pool.close()
         store.unlock()

@@ -57,6 +57,7 @@ NODE_SETTINGS = dict(
     gc_tuning=False,
     max_concurrent_app_starts=8,
     admin_socket=False,
+    accounts=False,  # no players database unless a test gives one (test_node_play.py: a shared one)
 )
 
 

@@ -7,6 +7,8 @@ import asyncio
 import random
 
 from server.cluster.directory import TableDirectory
+from server.players.store import PlayerStore
+from server.players.url import make_engine
 
 from .harness import DOWN, GameFollower, Player, play_to_end
 from .helpers import wait_until
@@ -14,8 +16,12 @@ from .helpers import wait_until
 END, UP, LEFT, RIGHT = b"\x1b[F", b"\x1b[A", b"\x1b[D", b"\x1b[C"
 
 
-async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster) -> None:
-    n1, n2 = await asyncio.gather(cluster.node("n1"), cluster.node("n2"))
+async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster, tmp_path) -> None:
+    # both nodes share one players database (SQLite here; PostgreSQL in production): the finished game
+    # is recorded there by the table's owner, with both players found by their keys
+    database = f"sqlite:///{tmp_path / 'players.sqlite3'}"
+    shared = {"accounts": True, "database": database}
+    n1, n2 = await asyncio.gather(cluster.node("n1", settings=shared), cluster.node("n2", settings=shared))
     conn = await cluster.conn()
     directory = await TableDirectory(conn).start()
     ana, bob = Player("ana"), Player("bob")
@@ -62,6 +68,15 @@ async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster) -> None
     # node 1 ran it from the start to the end; its record is kept there
     assert "taken over" not in n1.log + n2.log
     await wait_until(lambda: (n1.folder / "saves" / "cluster" / "finished" / f"{listing.id}.save").exists())
+    store = PlayerStore(make_engine(database))
+    try:
+        await wait_until(lambda: len(store.games()) == 1, timeout=20, what="the game in the players database")
+        (game,) = store.games()
+        ana_id, bob_id = store.player_for_key(ana.fingerprint).id, store.player_for_key(bob.fingerprint).id
+        assert {s.player_id for s in game.seats if s.seat < 2} == {ana_id, bob_id}
+        assert store.games(bob_id) and store.games(ana_id)
+    finally:
+        store.close()
 
     # play again with the same seats, asked first from node 2: the new table is the old one's owner's
     await bob.wait_for("Play again")
