@@ -12,8 +12,9 @@ import pytest
 
 from engine.savefile import loads
 
-from .harness import GameFollower, Player, loaded_table, play_to_end
+from .harness import GameFollower, Player, loaded_table
 from .helpers import wait_until
+from .playing import play_to_end
 
 
 def _finished_save(nodes, table_id):

@@ -15,7 +15,8 @@ from server.cluster import wire
 from server.cluster.subjects import seat_token
 from server.tables import messages as tm
 
-from .harness import GameFollower, Player, loaded_table, play_to_end
+from .harness import GameFollower, Player, loaded_table
+from .playing import play_to_end
 
 
 class Tap:

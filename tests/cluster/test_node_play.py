@@ -10,8 +10,9 @@ from server.cluster.directory import TableDirectory
 from server.players.store import PlayerStore
 from server.players.url import make_engine
 
-from .harness import DOWN, GameFollower, Player, play_to_end
+from .harness import DOWN, GameFollower, Player
 from .helpers import wait_until
+from .playing import play_to_end
 
 END, UP, LEFT, RIGHT = b"\x1b[F", b"\x1b[A", b"\x1b[D", b"\x1b[C"
 
