@@ -57,6 +57,14 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--node-id", default=None, help="this node's id in the cluster (default <hostname>-<pid>)")
     p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N worker processes on one port with an embedded nats-server (needs the cluster extra; "
+        "default 1: one process, no NATS)",
+    )
+    p.add_argument(
         "--database",
         metavar="URL",
         default=None,
@@ -103,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     except (msgspec.ValidationError, TypeError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 2
+    if args.workers != 1:
+        return _run_workers(args, config)
     if args.cluster is not None or args.node_id is not None:
         return _run_node(args, config)
     from server.serve import run as serve
@@ -136,3 +146,24 @@ def _run_node(args: argparse.Namespace, config) -> int:
         )
         return 2
     return run_node(config, cluster, args.load)
+
+
+def _run_workers(args: argparse.Namespace, config) -> int:
+    """`--workers N`: N cluster nodes on one port behind an embedded nats-server (server/cluster/workers.py)."""
+    import sys
+
+    if args.workers < 1:
+        print("citadels serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.cluster is not None or args.node_id is not None:
+        print("citadels serve: --workers runs its own cluster: no --cluster or --node-id", file=sys.stderr)
+        return 2
+    from server.cluster.config import ClusterConfigError, load_cluster_table
+    from server.cluster.workers import run_workers
+
+    try:
+        table = load_cluster_table(args.config) if args.config else {}
+    except ClusterConfigError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 2
+    return run_workers(config, args.workers, args.load, {k: v for k, v in table.items() if k != "node_id"})

@@ -44,6 +44,8 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     proxy_protocol: bool = False
     proxy_allowed: list[str] = []
     proxy_header_timeout_seconds: PositiveFloat = 5.0
+    # Share the port with other processes (SO_REUSEPORT): `citadels serve --workers N` sets it.
+    reuse_port: bool = False
 
     # Authentication: any public key is accepted and identifies the player;
     # without a key, keyboard-interactive (no prompts) logs in as a guest.

@@ -343,7 +343,9 @@ class Server:
                     header_timeout=config.proxy_header_timeout_seconds,
                     allowed=config.proxy_allowed or None,
                 )
-                return await listener.start(config.host, config.port)
+                return await listener.start(config.host, config.port, reuse_port=config.reuse_port)
+            if config.reuse_port:  # several worker processes on one port (citadels serve --workers)
+                return await asyncssh.listen(config.host, config.port, reuse_port=True, **options)
             return await asyncssh.listen(config.host, config.port, **options)
 
         self._acceptor = await loop.create_task(listen(), context=contextvars.Context())
