@@ -149,6 +149,11 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
             log_event(log, logging.INFO, "session refused", cause="banned", key=s.key, peer=address_of(s))
             s.info.close(banned)
             return
+        if self._cluster_full():
+            self.refusals["max_sessions"] += 1
+            log_event(log, logging.INFO, "session refused", cause="max_sessions", key=s.key, peer=address_of(s))
+            s.info.close(f"The server is full ({self.config.max_sessions} sessions); please try again later.")
+            return
         self.sessions.add(s)
         self.by_id[s.info.session_id] = s
         if not s.guest and s.key in self.names:
@@ -158,6 +163,12 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
             self._at(s, listing, seat)
             self._tell(s, listing.id, wire.Arrive(member=self.member(s)))
         self._changed()
+
+    def _cluster_full(self) -> bool:
+        """`max_sessions` for the whole cluster: this node's sessions and the others' (their heartbeats,
+        up to a heartbeat old: a cap passed by the sessions admitted meanwhile, one per node at most)."""
+        others = sum(r.sessions for n, r in self.node.nodes.live.items() if n != self.node.node_id)
+        return others + len(self.sessions) >= self.config.max_sessions
 
     def disconnect(self, s: Any) -> None:
         if s not in self.sessions:

@@ -85,8 +85,8 @@ async def test_a_private_tables_code_and_its_spectators_work_across_nodes(cluste
     await directory.stop()
 
 
-async def test_the_table_cap_holds_for_the_whole_cluster(cluster) -> None:
-    capped = {"max_tables": 1}
+async def test_the_table_and_session_caps_hold_for_the_whole_cluster(cluster) -> None:
+    capped = {"max_tables": 1, "max_sessions": 2}
     n1, n2 = await asyncio.gather(cluster.node("n1", settings=capped), cluster.node("n2", settings=capped))
     ana, bob = Player("ana"), Player("bob")
     await asyncio.gather(ana.connect(n1.port), bob.connect(n2.port))
@@ -102,5 +102,12 @@ async def test_the_table_cap_holds_for_the_whole_cluster(cluster) -> None:
     bob.mark()
     bob.send(END + UP + b"\r")
     await bob.wait_for("at most 1 tables")
+    # one session on each node: the cluster holds 2, a third is refused on either node
+    await asyncio.sleep(0.6)  # a heartbeat (0.25 s in tests) carries each node's count to the other
+    cy = Player("cy")
+    await cy.connect(n1.port)
+    await cy.wait_for("The server is full (2 sessions)")
+    assert "max_sessions" in n1.log
+    cy.close()
     ana.close()
     bob.close()
