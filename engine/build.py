@@ -8,18 +8,20 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 
 from __future__ import annotations
 
+from . import caches
 from .cards.districts import DISTRICTS
-from .city import complete_at, owned_uniques, printed_cost, size
+from .cards.editions import COST_TABLE
+from .city import complete_at, size
 from .commands import Build
 from .events import Event
-from .hooks import ROLES, UNIQUES, Unique, card_of, role_of
+from .hooks import UNIQUES, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
 def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = None) -> int:
-    """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
-    cost = printed_cost(g, name)
-    for u in owned_uniques(g, seat) if uniques is None else uniques:
+    """What `seat` pays to build `name` (`uniques`: the seat's unique districts that change a cost, if known)."""
+    cost = COST_TABLE[g.rules.edition][name]
+    for u in caches.city(g, seat).cost_change if uniques is None else uniques:
         cost += u.cost_change(g, seat, name)
     return max(cost, 0)
 
@@ -27,7 +29,7 @@ def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = 
 def may_duplicate(g: GameState, t: Turn, uniques: list[Unique] | None = None) -> bool:
     if role_of(t.character).allows_duplicates(g, t):
         return True
-    return any(u.allows_duplicates(g, t.seat) for u in (owned_uniques(g, t.seat) if uniques is None else uniques))
+    return any(u.allows_duplicates(g, t.seat) for u in (caches.city(g, t.seat).dup if uniques is None else uniques))
 
 
 def exempt(g: GameState, t: Turn, name: str) -> bool:
@@ -83,8 +85,7 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     label = DISTRICTS[name].name if name in DISTRICTS else name
     if name not in g.players[t.seat].hand:
         return f"You have no {label} in your hand."
-    city = {b.name for b in g.players[t.seat].city}
-    code = district_refusal(g, t, name, city, owned_uniques(g, t.seat), [])
+    code = district_refusal(g, t, name, caches.city(g, t.seat).names, caches.city(g, t.seat).dup, [])
     if code == CANNOT_NOW:
         return f"The {label} cannot be built now."
     if code == DUPLICATE:
@@ -95,27 +96,36 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
 
 
 def options(g: GameState, t: Turn) -> list[Build]:
+    """The legal builds, card by card in hand order: paying gold, then the other ways (the city's
+    cards, the card itself, the character), asking only the cards that change a rule (caches.py)."""
     if turn_refusal(g, t) is not None:
         return []
     seat = t.seat
     p = g.players[seat]
+    if not p.hand:
+        return []
     out: list[Build] = []
     role = role_of(t.character)
-    uniques_here = owned_uniques(g, seat)
-    in_city = {b.name for b in p.city}
+    cc = caches.city(g, seat)
+    in_city = cc.names
+    cost_changes = cc.cost_change
+    via_city = cc.build_options
+    role_ways = "build_options" in role.overridden
     dup_ok: list[bool] = []
+    gold = p.gold
     for name in dict.fromkeys(p.hand):
-        if district_refusal(g, t, name, in_city, uniques_here, dup_ok) is not None:
+        if district_refusal(g, t, name, in_city, cc.dup, dup_ok) is not None:
             continue
         u = UNIQUES.get(name)
-        cost = cost_for(g, seat, name, uniques_here)
-        if p.gold >= cost:
+        cost = cost_for(g, seat, name, cost_changes)
+        if gold >= cost:
             out.append(Build(seat, name))
-        for v in uniques_here:
+        for v in via_city:
             out.extend(v.build_options(g, t, name, cost, True))
-        if u is not None:
+        if u is not None and "build_options" in u.overridden:
             out.extend(u.build_options(g, t, name, cost, False))
-        out.extend(role.build_options(g, t, name, cost))
+        if role_ways:
+            out.extend(role.build_options(g, t, name, cost))
     return out
 
 
@@ -144,7 +154,7 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         t.builds += 1
     t.built.append(name)
     t.build_gold += paid
-    for r in [ROLES[c] for c in g.lineup if c in ROLES]:
+    for r in caches.lineup(g).intercept_build:
         if r.intercept_build(g, t, name, paid, via, ev):
             return
     place(g, t.seat, Built(name), ev, paid=paid, via=via)
@@ -157,13 +167,11 @@ def place(
     g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None, taxed: bool = True
 ) -> None:
     """A district enters `seat`'s city."""
-    g.players[seat].city.append(b)
+    caches.add_district(g, seat, b)
     ev.append(Event("built", seat=seat, district=b.name, gold=paid, option=via))
     if taxed:
-        for c in g.lineup:
-            r = ROLES.get(c)
-            if r is not None:
-                r.after_build(g, seat, b.name, ev)
+        for r in caches.lineup(g).after_build:
+            r.after_build(g, seat, b.name, ev)
     check_complete(g, seat, ev)
 
 
@@ -179,6 +187,7 @@ def remove_built(g: GameState, seat: int, b: Built) -> Built:
     for i, x in enumerate(city):
         if x is b:
             city.pop(i)
+            caches.city_changed(g.players[seat])
             if b.name in UNIQUES:
                 UNIQUES[b.name].on_removed(g, seat)
             return b
@@ -191,6 +200,7 @@ def remove_district(g: GameState, seat: int, name: str) -> Built:
     for i, b in enumerate(city):
         if b.name == name:
             city.pop(i)
+            caches.city_changed(g.players[seat])
             if name in UNIQUES:
                 UNIQUES[name].on_removed(g, seat)
             return b

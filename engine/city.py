@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from . import caches
 from .cards.districts import DISTRICTS
 from .cards.editions import COSTS
-from .hooks import ROLES, UNIQUES, Unique, unique_of
+from .hooks import UNIQUES, Unique
 from .rules import complete_size
 from .state import Built, GameState
 
@@ -31,7 +32,7 @@ def value(b: Built, g: GameState | None = None) -> int:
 
 
 def has(g: GameState, seat: int, name: str) -> bool:
-    return any(b.name == name for b in g.players[seat].city)
+    return name in caches.city(g, seat).names
 
 
 def find(g: GameState, seat: int, name: str) -> Built | None:
@@ -63,16 +64,13 @@ def find_copy(g: GameState, seat: int, name: str | None, tag: str | None) -> Bui
 
 
 def owned_uniques(g: GameState, seat: int) -> list[Unique]:
-    """The rule objects of the unique districts in `seat`'s city, in city order."""
-    return [UNIQUES[b.name] for b in g.players[seat].city if b.name in UNIQUES]
+    """The rule objects of the unique districts in `seat`'s city, in city order (do not change the list)."""
+    return caches.city(g, seat).uniques
 
 
 def size(g: GameState, seat: int) -> int:
     """Districts toward a complete city (the Monument counts as two)."""
-    n = 0
-    for b in g.players[seat].city:
-        n += unique_of(b.name).city_size() if b.name in UNIQUES else 1
-    return n
+    return caches.city(g, seat).size
 
 
 def complete_at(g: GameState) -> int:
@@ -84,32 +82,27 @@ def complete_at(g: GameState) -> int:
 
 
 def is_complete(g: GameState, seat: int) -> bool:
-    return size(g, seat) >= complete_at(g)
+    return caches.city(g, seat).size >= complete_at(g)
 
 
 def count_type(g: GameState, seat: int, kind: str) -> int:
     """Districts of a type, for income (the School of Magic counts as any type)."""
-    n = 0
-    for b in g.players[seat].city:
-        d = DISTRICTS[b.name]
-        if d.type == kind or (b.name in UNIQUES and UNIQUES[b.name].income_wildcard()):
-            n += 1
+    c = caches.city(g, seat)
+    n = c.types.get(kind, 0)
+    if c.wild:  # a wildcard counts once, as its own type or as this one
+        n += sum(k for t, k in c.wild.items() if t != kind)
     return n
 
 
 def shielded(g: GameState, seat: int) -> bool:
     """True if rank-8 abilities may not target any of `seat`'s districts (Bishop)."""
-    for name in g.lineup:
-        r = ROLES.get(name)
-        if r is not None and r.shields(g, seat):
-            return True
-    return False
+    return any(r.shields(g, seat) for r in caches.lineup(g).shields)
 
 
 def rank8_price(g: GameState, seat: int, b: Built) -> int:
     """Extra gold a rank-8 character pays to act on `b` in `seat`'s city (Great Wall)."""
     extra = 0
-    for u in owned_uniques(g, seat):
+    for u in caches.city(g, seat).rank8_extra_cost:
         extra += u.rank8_extra_cost(g, seat, b.name)
     return extra
 

@@ -16,7 +16,7 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     p = g.pending
     if p.seat != seat:
         return []
-    if isinstance(p, PlayTurn):
+    if type(p) is PlayTurn:
         assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
     if isinstance(p, PickCharacter):

@@ -62,13 +62,13 @@ def play_game(
     """Play `g` to the end; return (commands applied, invariant failures)."""
     expected = expected_cards(g)
     n = 0
+    needs_view = [getattr(bot, "needs_view", True) for bot in bots]
     while g.phase != "over":
         seat = g.pending.seat
         legal = legal_commands(g, seat)
         if not legal:
             return n, [f"no legal command for seat {seat} at {type(g.pending).__name__}"]
-        bot = bots[seat]
-        cmd = bot.choose(legal, seat_view(g, seat) if getattr(bot, "needs_view", True) else None)
+        cmd = bots[seat].choose(legal, seat_view(g, seat) if needs_view[seat] else None)
         apply(g, cmd, check=False)
         n += 1
         if on_command is not None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from . import build, deck, flow
-from .cards.characters import CHARACTERS
-from .cards.editions import income as edition_income
-from .city import count_type, owned_uniques
+from . import build, caches, deck, flow
+from .cards.editions import INCOME_TABLE
+from .city import count_type
 from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
 from .decisions import KeepCards
 from .events import Event
@@ -17,10 +16,7 @@ GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
 
 def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
     """(district type, "gold" | "cards" | "mix") of a character's income in the edition in play."""
-    if g.rules.edition != "2016":
-        return edition_income(g.rules.edition, character)
-    c = CHARACTERS.get(character)
-    return (c.income_type, c.income_kind) if c is not None else (None, None)
+    return INCOME_TABLE[g.rules.edition].get(character, (None, None))
 
 
 def income_count(g: GameState, t: Turn) -> int:
@@ -56,7 +52,7 @@ def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
 
 def abilities(g: GameState, t: Turn) -> list[Ability]:
     out = list(role_of(t.character).abilities(g, t))
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).abilities:
         out.extend(u.abilities(g, t))
     return out
 
@@ -94,19 +90,21 @@ def legal(g: GameState, t: Turn) -> list[Command]:
             out.append(DrawCards(seat))
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
-    # A paused turn (the Witch's) offers only the character's own ability: no district effects.
-    out.extend(role_of(t.character).abilities(g, t) if t.paused else abilities(g, t))
-    if not t.paused:
+    role = role_of(t.character)
+    if t.paused:  # a paused turn (the Witch's) offers only the character's own ability: no district effects
+        out.extend(role.abilities(g, t))
+    else:
+        out.extend(abilities(g, t))
         out.extend(income_options(g, t))
         out.extend(build.options(g, t))
-    if t.gathered and role_of(t.character).must(g, t) is None:
+    if t.gathered and role.must(g, t) is None:
         out.append(EndTurn(seat))
     return out
 
 
 def take_gold(g: GameState, t: Turn, ev: list[Event]) -> None:
     n = 2
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).gather:
         n += u.gather_gold(g, t.seat)
     g.players[t.seat].gold += n
     ev.append(Event("gathered_gold", seat=t.seat, gold=n))
@@ -117,7 +115,7 @@ def draw_cards(g: GameState, t: Turn, ev: list[Event]) -> None:
     n = 2
     keep_all = False
     keep_n = 1
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).gather:
         n = u.draw_count(g, t.seat, n)
         keep_all = keep_all or u.keep_all(g, t.seat)
         keep_n = u.keep_count(g, t.seat, keep_n)

@@ -1,0 +1,141 @@
+"""What the flow asks at every command and what changes rarely, kept beside the state it comes from.
+
+Two caches, each kept on the object it describes as an attribute that is not a field (msgspec
+`dict=True`: never encoded, compared or copied, so saves, hashes and `copy_state` do not see it):
+
+- `lineup(g)`: the line-up's rule objects, and for each hook the flow calls in anyone's turn only
+  the roles that override it (most of a line-up's roles do nothing there). A line-up is fixed for
+  the game; the cache notices a replaced list.
+- `city(g, seat)`: what a city holds: its districts' names, the unique districts' rule objects in
+  city order and, per hook, the ones that override it, how many districts of each type, its size
+  toward completion. What changes a city calls `city_changed` (building: `add_district`;
+  destruction: `build.remove_built`, `build.remove_district`; the Diplomat's exchange and the
+  Marshal's seizure), which drops the cache; the city list's identity and length are checked too,
+  as a guard for a city replaced or changed by hand.
+
+A hook is "overridden" when the card's class defines it other than the base class does
+(`hooks.overrides`); calling only those gives the same results in the same order as calling all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards.districts import DISTRICTS
+from .hooks import ROLES, UNIQUES, Role, Unique, overrides
+
+if TYPE_CHECKING:
+    from .state import Built, GameState, Player
+
+
+class LineupCache:
+    """The line-up's roles, and per hook the ones that override it (line-up order)."""
+
+    __slots__ = (
+        "after_build",
+        "end_round",
+        "intercept_build",
+        "key",
+        "on_any_gather",
+        "on_any_reveal",
+        "on_any_turn_end",
+        "on_killed_revealed",
+        "on_selection_end",
+        "roles",
+        "shields",
+    )
+
+    def __init__(self, lineup: list[str]) -> None:
+        self.key = lineup
+        roles = [ROLES[c] for c in lineup if c in ROLES]
+        self.roles: list[Role] = roles
+        self.on_any_reveal = [r for r in roles if overrides(r, "on_any_reveal")]
+        self.on_any_gather = [r for r in roles if overrides(r, "on_any_gather")]
+        self.on_any_turn_end = [r for r in roles if overrides(r, "on_any_turn_end")]
+        self.after_build = [r for r in roles if overrides(r, "after_build")]
+        self.intercept_build = [r for r in roles if overrides(r, "intercept_build")]
+        self.shields = [r for r in roles if overrides(r, "shields")]
+        self.on_selection_end = [r for r in roles if overrides(r, "on_selection_end")]
+        self.on_killed_revealed = [r for r in roles if overrides(r, "on_killed_revealed")]
+        self.end_round = roles  # every role's end of round, in rank order (flow.end_round indexes it)
+
+
+def lineup(g: GameState) -> LineupCache:
+    c: LineupCache | None = g.__dict__.get("_lineup")
+    if c is None or c.key is not g.lineup or len(c.roles) > len(g.lineup):
+        c = g.__dict__["_lineup"] = LineupCache(g.lineup)
+    return c
+
+
+class CityCache:
+    """One city's districts as the rules ask about them."""
+
+    __slots__ = (
+        "abilities",
+        "build_options",
+        "cost_change",
+        "dup",
+        "gather",
+        "key",
+        "n",
+        "names",
+        "rank8_extra_cost",
+        "size",
+        "types",
+        "uniques",
+        "wild",
+    )
+
+    def __init__(self, city: list[Built]) -> None:
+        self.key = city
+        self.n = len(city)
+        self.names = {b.name for b in city}
+        uniques: list[Unique] = [UNIQUES[b.name] for b in city if b.name in UNIQUES]
+        self.uniques = uniques
+        self.abilities = [u for u in uniques if overrides(u, "abilities")]
+        self.build_options = [u for u in uniques if overrides(u, "build_options")]
+        self.cost_change = [u for u in uniques if overrides(u, "cost_change")]
+        self.dup = [u for u in uniques if overrides(u, "allows_duplicates")]
+        self.rank8_extra_cost = [u for u in uniques if overrides(u, "rank8_extra_cost")]
+        # gathering: any of the hooks asked when a player takes gold or draws cards
+        self.gather = [
+            u
+            for u in uniques
+            if overrides(u, "gather_gold")
+            or overrides(u, "draw_count")
+            or overrides(u, "keep_all")
+            # keep_count: older editions' Library with an Observatory
+            or overrides(u, "keep_count")
+        ]
+        size = 0
+        types: dict[str, int] = {}
+        wild: dict[str, int] = {}
+        for b in city:
+            u = UNIQUES.get(b.name)
+            size += u.city_size() if u is not None else 1
+            t = DISTRICTS[b.name].type
+            types[t] = types.get(t, 0) + 1
+            if u is not None and u.income_wildcard():
+                wild[t] = wild.get(t, 0) + 1
+        self.size = size
+        self.types = types
+        self.wild = wild  # districts that count as any type for income (the School of Magic), by their own type
+
+
+def city(g: GameState, seat: int) -> CityCache:
+    p = g.players[seat]
+    c: CityCache | None = p.__dict__.get("_city")
+    if c is None or c.key is not p.city or c.n != len(p.city):
+        c = p.__dict__["_city"] = CityCache(p.city)
+    return c
+
+
+def city_changed(p: Player) -> None:
+    p.__dict__.pop("_city", None)
+
+
+def add_district(g: GameState, seat: int, b: Built) -> None:
+    """`b` enters `seat`'s city (last)."""
+    p = g.players[seat]
+    p.city.append(b)
+    city_changed(p)
