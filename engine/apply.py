@@ -42,7 +42,7 @@ def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
     if check and cmd not in legal_commands(g, cmd.seat):
         raise IllegalCommand(explain(g, cmd))
     ev: list[Event] = []
-    _dispatch(g, cmd, ev)
+    _HANDLERS[type(cmd)](g, cmd, ev)
     g.seq += 1
     return ev
 

@@ -40,7 +40,7 @@ def exempt(g: GameState, t: Turn, name: str) -> bool:
     return u is not None and u.exempt_from_limit(g, t)
 
 
-CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusal's codes
+CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusals' codes
 
 
 def turn_refusal(g: GameState, t: Turn) -> str | None:
@@ -58,23 +58,37 @@ def turn_refusal(g: GameState, t: Turn) -> str | None:
     return None
 
 
-def district_refusal(
-    g: GameState, t: Turn, name: str, in_city: set[str], uniques: list[Unique], dup_ok: list[bool]
-) -> str | None:
-    """Why `name`, a card in the hand, cannot be built now whatever the payment: a short code
-    (`why_not` words it), or None. `in_city`: the names in the builder's city; `dup_ok` caches
-    may_duplicate (empty: not known yet)."""
-    u = UNIQUES.get(name)
-    if u is not None and not u.can_build(g, t.seat):
-        return CANNOT_NOW
-    if name in in_city:
-        if not dup_ok:
-            dup_ok.append(may_duplicate(g, t, uniques))
-        if not dup_ok[0]:
-            return DUPLICATE
-    if t.builds >= t.limit and not exempt(g, t, name):
-        return LIMIT
-    return None
+def district_refusals(g: GameState, t: Turn, names: list[str], cc: caches.CityCache) -> list[str | None]:
+    """Why each of `names` (cards in the hand, no two alike) cannot be built now whatever the
+    payment: a short code (`why_not` words it) or None, in order. One home for these checks:
+    `options` (the legal builds) and `why_not` both ask it. `cc`: the builder's city."""
+    out: list[str | None] = []
+    seat = t.seat
+    in_city = cc.names
+    dup_ok: bool | None = None
+    full = t.builds >= t.limit
+    role = role_of(t.character)
+    role_exempt = "exempt_from_limit" in role.overridden
+    for name in names:
+        u = UNIQUES.get(name)
+        if u is not None and not u.can_build(g, seat):
+            out.append(CANNOT_NOW)
+            continue
+        if name in in_city:
+            if dup_ok is None:
+                dup_ok = may_duplicate(g, t, cc.dup)
+            if not dup_ok:
+                out.append(DUPLICATE)
+                continue
+        if (
+            full
+            and not (role_exempt and role.exempt_from_limit(g, t, name))
+            and not (u is not None and u.exempt_from_limit(g, t))
+        ):
+            out.append(LIMIT)
+            continue
+        out.append(None)
+    return out
 
 
 def why_not(g: GameState, t: Turn, name: str) -> str | None:
@@ -85,7 +99,7 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     label = DISTRICTS[name].name if name in DISTRICTS else name
     if name not in g.players[t.seat].hand:
         return f"You have no {label} in your hand."
-    code = district_refusal(g, t, name, caches.city(g, t.seat).names, caches.city(g, t.seat).dup, [])
+    code = district_refusals(g, t, [name], caches.city(g, t.seat))[0]
     if code == CANNOT_NOW:
         return f"The {label} cannot be built now."
     if code == DUPLICATE:
@@ -107,21 +121,22 @@ def options(g: GameState, t: Turn) -> list[Build]:
     out: list[Build] = []
     role = role_of(t.character)
     cc = caches.city(g, seat)
-    in_city = cc.names
+    names = list(dict.fromkeys(p.hand))
     cost_changes = cc.cost_change
+    costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options
     role_ways = "build_options" in role.overridden
-    dup_ok: list[bool] = []
     gold = p.gold
-    for name in dict.fromkeys(p.hand):
-        if district_refusal(g, t, name, in_city, cc.dup, dup_ok) is not None:
+    for name, refused in zip(names, district_refusals(g, t, names, cc)):
+        if refused is not None:
             continue
-        u = UNIQUES.get(name)
-        cost = cost_for(g, seat, name, cost_changes)
+        # the printed cost when no district of the city changes costs (else cost_for, the rule)
+        cost = cost_for(g, seat, name, cost_changes) if cost_changes else costs[name]
         if gold >= cost:
             out.append(Build(seat, name))
         for v in via_city:
             out.extend(v.build_options(g, t, name, cost, True))
+        u = UNIQUES.get(name)
         if u is not None and "build_options" in u.overridden:
             out.extend(u.build_options(g, t, name, cost, False))
         if role_ways:

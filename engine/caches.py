@@ -75,10 +75,14 @@ class CityCache:
         "build_options",
         "cost_change",
         "dup",
+        "end_selection",
+        "end_turn",
         "gather",
         "key",
         "n",
         "names",
+        "on_any_reveal",
+        "on_crown_moved",
         "rank8_extra_cost",
         "size",
         "types",
@@ -88,38 +92,59 @@ class CityCache:
 
     def __init__(self, city: list[Built]) -> None:
         self.key = city
-        self.n = len(city)
-        self.names = {b.name for b in city}
-        uniques: list[Unique] = [UNIQUES[b.name] for b in city if b.name in UNIQUES]
-        self.uniques = uniques
-        self.abilities = [u for u in uniques if overrides(u, "abilities")]
-        self.build_options = [u for u in uniques if overrides(u, "build_options")]
-        self.cost_change = [u for u in uniques if overrides(u, "cost_change")]
-        self.dup = [u for u in uniques if overrides(u, "allows_duplicates")]
-        self.rank8_extra_cost = [u for u in uniques if overrides(u, "rank8_extra_cost")]
-        # gathering: any of the hooks asked when a player takes gold or draws cards
-        self.gather = [
-            u
-            for u in uniques
-            if overrides(u, "gather_gold")
-            or overrides(u, "draw_count")
-            or overrides(u, "keep_all")
-            # keep_count: older editions' Library with an Observatory
-            or overrides(u, "keep_count")
-        ]
-        size = 0
-        types: dict[str, int] = {}
-        wild: dict[str, int] = {}
+        self.n = 0
+        self.names: set[str] = set()
+        self.uniques: list[Unique] = []
+        self.abilities: list[Unique] = []
+        self.build_options: list[Unique] = []
+        self.cost_change: list[Unique] = []
+        self.dup: list[Unique] = []
+        self.rank8_extra_cost: list[Unique] = []
+        self.end_turn: list[Unique] = []
+        self.end_selection: list[Unique] = []
+        self.on_any_reveal: list[Unique] = []
+        self.on_crown_moved: list[Unique] = []
+        self.gather: list[Unique] = []  # any of the hooks asked when a player gathers resources
+        self.size = 0
+        self.types: dict[str, int] = {}
+        # districts that count as any type for income (the School of Magic), by their own type
+        self.wild: dict[str, int] = {}
         for b in city:
-            u = UNIQUES.get(b.name)
-            size += u.city_size() if u is not None else 1
-            t = DISTRICTS[b.name].type
-            types[t] = types.get(t, 0) + 1
-            if u is not None and u.income_wildcard():
-                wild[t] = wild.get(t, 0) + 1
-        self.size = size
-        self.types = types
-        self.wild = wild  # districts that count as any type for income (the School of Magic), by their own type
+            self.added(b.name)
+
+    def added(self, name: str) -> None:
+        """A district called `name` entered the city (last)."""
+        self.n += 1
+        self.names.add(name)
+        t = DISTRICTS[name].type
+        self.types[t] = self.types.get(t, 0) + 1
+        u = UNIQUES.get(name)
+        if u is None:
+            self.size += 1
+            return
+        self.size += u.city_size()
+        self.uniques.append(u)
+        hooks = u.overridden
+        for hook, where in (
+            ("abilities", self.abilities),
+            ("build_options", self.build_options),
+            ("cost_change", self.cost_change),
+            ("allows_duplicates", self.dup),
+            ("rank8_extra_cost", self.rank8_extra_cost),
+            ("end_turn", self.end_turn),
+            ("end_selection", self.end_selection),
+            ("on_any_reveal", self.on_any_reveal),
+            ("on_crown_moved", self.on_crown_moved),
+        ):
+            if hook in hooks:
+                where.append(u)
+        if hooks & _GATHER_HOOKS:
+            self.gather.append(u)
+        if u.income_wildcard():
+            self.wild[t] = self.wild.get(t, 0) + 1
+
+
+_GATHER_HOOKS = frozenset(("gather_gold", "draw_count", "keep_all", "keep_count"))
 
 
 def city(g: GameState, seat: int) -> CityCache:
@@ -135,7 +160,11 @@ def city_changed(p: Player) -> None:
 
 
 def add_district(g: GameState, seat: int, b: Built) -> None:
-    """`b` enters `seat`'s city (last)."""
+    """`b` enters `seat`'s city (last); its cache, if any, learns it."""
     p = g.players[seat]
+    c: CityCache | None = p.__dict__.get("_city")
     p.city.append(b)
-    city_changed(p)
+    if c is not None and c.key is p.city and c.n == len(p.city) - 1:
+        c.added(b.name)
+    else:
+        city_changed(p)

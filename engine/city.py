@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import caches
 from .cards.districts import DISTRICTS
-from .cards.editions import COSTS
+from .cards.editions import COST_TABLE
 from .hooks import UNIQUES, Unique
 from .rules import complete_size
 from .state import Built, GameState
@@ -20,10 +20,7 @@ def base_cost(name: str) -> int:
 
 def printed_cost(g: GameState | None, name: str) -> int:
     """A district's printed cost in the edition in play (2000: Observatory 5, Factory 6...)."""
-    over = COSTS.get(g.rules.edition) if g is not None else None
-    if over and name in over:
-        return over[name]
-    return DISTRICTS[name].cost
+    return COST_TABLE[g.rules.edition][name] if g is not None else DISTRICTS[name].cost
 
 
 def value(b: Built, g: GameState | None = None) -> int:
@@ -81,8 +78,9 @@ def complete_at(g: GameState) -> int:
     return complete_size(g.rules, len(g.players))
 
 
-def is_complete(g: GameState, seat: int) -> bool:
-    return caches.city(g, seat).size >= complete_at(g)
+def is_complete(g: GameState, seat: int, target: int | None = None) -> bool:
+    """`target`: complete_at(g), when the caller knows it."""
+    return caches.city(g, seat).size >= (complete_at(g) if target is None else target)
 
 
 def count_type(g: GameState, seat: int, kind: str) -> int:

@@ -43,7 +43,7 @@ def end_selection(g: GameState, ev: list[Event]) -> None:
     g.phase = "turns"
     g.called = 0
     for seat in range(len(g.players)):
-        for u in owned_uniques(g, seat):
+        for u in caches.city(g, seat).end_selection:
             if u.end_selection(g, seat, ev):
                 return
     for r in caches.lineup(g).on_selection_end:
@@ -84,9 +84,8 @@ def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event], cause: s
 
 
 def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> Turn:
-    t = Turn(seat=seat, character=ch, resumed=resumed)
     role = role_of(ch)
-    t.limit = role.build_limit
+    t = Turn(seat=seat, character=ch, resumed=resumed, limit=role.build_limit)
     g.turn = t
     g.pending = PlayTurn(seat)
     if not resumed:
@@ -94,10 +93,11 @@ def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool 
         ev.append(Event("revealed", seat=seat, character=ch))
         for r in caches.lineup(g).on_any_reveal:
             r.on_any_reveal(g, t, ev)
-        role.on_reveal(g, t, ev)
+        if "on_reveal" in role.overridden:
+            role.on_reveal(g, t, ev)
         if g.rules.edition != "2016":  # older districts that react to any reveal (the Ballroom)
             for s in range(len(g.players)):
-                for u in owned_uniques(g, s):
+                for u in caches.city(g, s).on_any_reveal:
                     u.on_any_reveal(g, s, t, ev)
         if g.rules.variants:
             for v in active_variants(g):
@@ -109,7 +109,9 @@ def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
     """Resources are gathered: gathering-time reactions (the Blackmailer's threat)."""
     t.gathered = True
     g.pending = PlayTurn(t.seat)
-    role_of(t.character).on_gather(g, t, ev)
+    role = role_of(t.character)
+    if "on_gather" in role.overridden:
+        role.on_gather(g, t, ev)
     for r in caches.lineup(g).on_any_gather:
         r.on_any_gather(g, t, ev)
     if t.gather_only is not None and isinstance(g.pending, PlayTurn):
@@ -120,9 +122,11 @@ def end_turn(g: GameState, ev: list[Event]) -> None:
     t = g.turn
     assert t is not None
     if not t.paused and t.gather_only is None:
-        for u in owned_uniques(g, t.seat):
+        for u in caches.city(g, t.seat).end_turn:
             u.end_turn(g, t, ev)  # Park, Poor House: before the Alchemist
-        role_of(t.character).end_turn(g, t, ev)
+        role = role_of(t.character)
+        if "end_turn" in role.overridden:
+            role.end_turn(g, t, ev)
     ev.append(Event("turn_ended", seat=t.seat, character=t.character))
     g.turn = None
     for r in caches.lineup(g).on_any_turn_end:

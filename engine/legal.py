@@ -46,9 +46,12 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     out: list[Command] = []
     source = select_source(g, p)
     if len(p.selected) < p.max:
-        for c in dict.fromkeys(source):
-            if source.count(c) - p.reserved.count(c) > p.selected.count(c):
-                out.append(Select(p.seat, c))
+        if not p.selected and not p.reserved:  # every card of the source may be selected
+            out.extend(Select(p.seat, c) for c in dict.fromkeys(source))
+        else:
+            for c in dict.fromkeys(source):
+                if source.count(c) - p.reserved.count(c) > p.selected.count(c):
+                    out.append(Select(p.seat, c))
     for c in dict.fromkeys(p.selected):
         out.append(Unselect(p.seat, c))
     if len(p.selected) >= p.min:

@@ -84,20 +84,25 @@ def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
     out: list[Command] = []
-    if not t.gathered:
+    gathered = t.gathered
+    if not gathered:
         out.append(TakeGold(seat))
         if g.deck:
             out.append(DrawCards(seat))
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
     role = role_of(t.character)
-    if t.paused:  # a paused turn (the Witch's) offers only the character's own ability: no district effects
+    overridden = role.overridden  # ask a character only what its card changes
+    if "abilities" in overridden:
         out.extend(role.abilities(g, t))
-    else:
-        out.extend(abilities(g, t))
-        out.extend(income_options(g, t))
-        out.extend(build.options(g, t))
-    if t.gathered and role.must(g, t) is None:
+    if not t.paused:  # a paused turn (the Witch's) offers only the character's own ability: no district effects
+        for u in caches.city(g, seat).abilities:
+            out.extend(u.abilities(g, t))
+        if "income" not in t.used:
+            out.extend(income_options(g, t))
+        if gathered:  # build.turn_refusal: nothing is built before gathering
+            out.extend(build.options(g, t))
+    if gathered and ("must" not in overridden or role.must(g, t) is None):
         out.append(EndTurn(seat))
     return out
 

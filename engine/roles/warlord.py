@@ -18,6 +18,7 @@ from .. import deck, flow
 from ..build import remove_built
 from ..cardstate import TurnScoped
 from ..city import (
+    complete_at,
     copy_tag,
     distinct_copies,
     find_copy,
@@ -58,8 +59,9 @@ class Warlord(Role):
             return []
         gold = g.players[t.seat].gold
         out = []
+        target = complete_at(g)
         for seat, p in enumerate(g.players):
-            if not p.city or is_complete(g, seat) or shielded(g, seat):
+            if not p.city or is_complete(g, seat, target) or shielded(g, seat):
                 continue
             for b in distinct_copies(p.city):
                 if not rank8_immune(g, seat, b) and destroy_price(g, seat, b) <= gold:
