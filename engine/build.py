@@ -14,7 +14,7 @@ from .cards.editions import COST_TABLE
 from .city import complete_at, size
 from .commands import Build
 from .events import Event
-from .hooks import UNIQUES, Unique, card_of, role_of
+from .hooks import UNIQUES, Role, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
@@ -43,14 +43,16 @@ def exempt(g: GameState, t: Turn, name: str) -> bool:
 CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusals' codes
 
 
-def turn_refusal(g: GameState, t: Turn) -> str | None:
+def turn_refusal(g: GameState, t: Turn, role: Role | None = None) -> str | None:
     """Why nothing can be built in this turn now, or None. One home for it: `options` (the
-    legal builds) and `why_not` (the sentence for a refused build) both ask it."""
+    legal builds) and `why_not` (the sentence for a refused build) both ask it. `role`: the
+    turn's character's rules, when the caller has them."""
     if not t.gathered:
         return "Gather resources first: take 2 gold or draw cards."
     if t.gather_only is not None:
         return card_of(t.gather_only).gather_only_why
-    role = role_of(t.character)
+    if role is None:
+        role = role_of(t.character)
     if t.paused:
         return role.paused_why or "Your turn is paused."
     if not role.can_build:
@@ -58,7 +60,9 @@ def turn_refusal(g: GameState, t: Turn) -> str | None:
     return None
 
 
-def district_refusals(g: GameState, t: Turn, names: list[str], cc: caches.CityCache) -> list[str | None]:
+def district_refusals(
+    g: GameState, t: Turn, names: list[str], cc: caches.CityCache, role: Role | None = None
+) -> list[str | None]:
     """Why each of `names` (cards in the hand, no two alike) cannot be built now whatever the
     payment: a short code (`why_not` words it) or None, in order. One home for these checks:
     `options` (the legal builds) and `why_not` both ask it. `cc`: the builder's city."""
@@ -67,7 +71,8 @@ def district_refusals(g: GameState, t: Turn, names: list[str], cc: caches.CityCa
     in_city = cc.names
     dup_ok: bool | None = None
     full = t.builds >= t.limit
-    role = role_of(t.character)
+    if role is None:
+        role = role_of(t.character)
     role_exempt = "exempt_from_limit" in role.overridden
     for name in names:
         u = UNIQUES.get(name)
@@ -109,25 +114,33 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     return None
 
 
-def options(g: GameState, t: Turn) -> list[Build]:
+def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCache | None = None) -> list[Build]:
     """The legal builds, card by card in hand order: paying gold, then the other ways (the city's
-    cards, the card itself, the character), asking only the cards that change a rule (caches.py)."""
-    if turn_refusal(g, t) is not None:
+    cards, the card itself, the character), asking only the cards that change a rule (caches.py).
+    `role`, `cc`: the turn's character's rules and the builder's city, when the caller has them."""
+    if role is None:
+        role = role_of(t.character)
+    if turn_refusal(g, t, role) is not None:
         return []
     seat = t.seat
     p = g.players[seat]
     if not p.hand:
         return []
     out: list[Build] = []
-    role = role_of(t.character)
-    cc = caches.city(g, seat)
+    if cc is None:
+        cc = caches.city(g, seat)
     names = list(dict.fromkeys(p.hand))
+    if t.builds >= t.limit and "exempt_from_limit" not in role.overridden:
+        # at the build limit only a district exempt from it may be built (district_refusals' last check)
+        names = [n for n in names if n in UNIQUES and "exempt_from_limit" in UNIQUES[n].overridden]
+        if not names:
+            return out
     cost_changes = cc.cost_change
     costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options
     role_ways = "build_options" in role.overridden
     gold = p.gold
-    for name, refused in zip(names, district_refusals(g, t, names, cc)):
+    for name, refused in zip(names, district_refusals(g, t, names, cc, role)):
         if refused is not None:
             continue
         # the printed cost when no district of the city changes costs (else cost_for, the rule)

@@ -28,7 +28,7 @@ def income_options(g: GameState, t: Turn) -> list[Income]:
     income_type, income_kind = income_of(g, t.character)
     if income_type is None or "income" in t.used:
         return []
-    n = income_count(g, t)
+    n = count_type(g, t.seat, income_type)
     if n == 0:
         return []
     if income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
@@ -96,12 +96,13 @@ def legal(g: GameState, t: Turn) -> list[Command]:
     if "abilities" in overridden:
         out.extend(role.abilities(g, t))
     if not t.paused:  # a paused turn (the Witch's) offers only the character's own ability: no district effects
-        for u in caches.city(g, seat).abilities:
+        cc = caches.city(g, seat)
+        for u in cc.abilities:
             out.extend(u.abilities(g, t))
         if "income" not in t.used:
             out.extend(income_options(g, t))
         if gathered:  # build.turn_refusal: nothing is built before gathering
-            out.extend(build.options(g, t))
+            out.extend(build.options(g, t, role, cc))
     if gathered and ("must" not in overridden or role.must(g, t) is None):
         out.append(EndTurn(seat))
     return out
