@@ -172,11 +172,17 @@ def _random_bots(seed: int, seat: int, game: int) -> Bot:
 
 
 def _seated_factory(seats: list[str], options: dict[str, Any]) -> BotFactory:
-    from .bots.registry import make_bot
+    """`options`: the searching bots' options, either for every searching kind ({"iterations": 2}) or
+    by kind ({"hard": {"iterations": 2}, "expert": {"iterations": 64}})."""
+    from .bots.registry import SEARCHING, make_bot
+
+    by_kind = any(k in SEARCHING for k in options)
 
     def factory(seed: int, seat: int, game: int) -> Bot:
         kind = seat_kind(seats, game, seat)
-        return make_bot(kind, seed, **(options if kind == "hard" else {}))
+        if kind not in SEARCHING:
+            return make_bot(kind, seed)
+        return make_bot(kind, seed, **(options.get(kind, {}) if by_kind else options))
 
     return factory
 
