@@ -275,20 +275,23 @@ V = TypeVar("V", bound=Variant)
 
 
 def role(cls: type[R]) -> type[R]:
-    cls.overridden = _overridden(cls, Role)
-    ROLES[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Role)
+    ROLES[obj.name] = obj
     return cls
 
 
 def unique(cls: type[U]) -> type[U]:
-    cls.overridden = _overridden(cls, Unique)
-    UNIQUES[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Unique)
+    UNIQUES[obj.name] = obj
     return cls
 
 
 def variant(cls: type[V]) -> type[V]:
-    cls.overridden = _overridden(cls, Variant)
-    VARIANTS[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Variant)
+    VARIANTS[obj.name] = obj
     return cls
 
 
