@@ -129,12 +129,14 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
     out: list[Build] = []
     if cc is None:
         cc = caches.city(g, seat)
-    names = list(dict.fromkeys(p.hand))
     if t.builds >= t.limit and "exempt_from_limit" not in role.overridden:
         # at the build limit only a district exempt from it may be built (district_refusals' last check)
-        names = [n for n in names if n in UNIQUES and "exempt_from_limit" in UNIQUES[n].overridden]
-        if not names:
+        exempt_ones = caches.limit_exempt()
+        if exempt_ones.isdisjoint(p.hand):
             return out
+        names = [n for n in dict.fromkeys(p.hand) if n in exempt_ones]
+    else:
+        names = list(dict.fromkeys(p.hand))
     cost_changes = cc.cost_change
     costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options

@@ -168,3 +168,13 @@ def add_district(g: GameState, seat: int, b: Built) -> None:
         c.added(b.name)
     else:
         city_changed(p)
+
+
+_LIMIT_EXEMPT: list[frozenset[str]] = []
+
+
+def limit_exempt() -> frozenset[str]:
+    """The unique districts that may be exempt from the build limit (their card says so: the Stables)."""
+    if not _LIMIT_EXEMPT:
+        _LIMIT_EXEMPT.append(frozenset(n for n, u in UNIQUES.items() if overrides(u, "exempt_from_limit")))
+    return _LIMIT_EXEMPT[0]
