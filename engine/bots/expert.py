@@ -2,23 +2,25 @@
 
 One tree per decision, over this seat's own decisions from now to the end of the round (its picks
 and every command of its turn: gathering, abilities and their targets, builds, ending the turn),
-not only the next command. Each iteration:
+not only the next command. The search goes world by world:
 
-1. **Samples a world** consistent with the view, as the hard bot does (`worlds.sample_world`:
+1. **Sample a world** consistent with the view, as the hard bot does (`worlds.sample_world`:
    `determinize`, and during the selection the plausibility of the earlier picks).
-2. **Descends the tree** in that world: at each of its own decisions it chooses among the commands
-   legal *in this world* by PUCT (the mean outcome plus an exploration bonus weighted by the normal
-   bot's opinion of the command, `prior`), counting for each command how often it was available
-   (information-set MCTS: a node is a history of its own commands, the same in every world);
-   everyone else's decisions, and its own small ones (card selections, answers, keeping a drawn
-   card), are played by the normal bot. The first command never tried before ends the descent.
-3. **Plays out** the rest of the round with normal bots at every seat and scores the position with
-   the fitted evaluation of the hard bot (`policy_eval`; a finished game scores 1 for a win).
-4. **Backs up** the score along the commands it chose.
+2. For **every command at the root** (the close ones, below), in a copy of that same world with the
+   same random seeds (common random numbers: the root commands are compared on equal worlds):
+   - **descend the tree** below it: at each of its own later decisions choose among the commands
+     legal *in this world* by PUCT (the mean outcome plus an exploration bonus weighted by the
+     normal bot's opinion of the command, `prior`), counting how often each was available
+     (information-set MCTS: a node is a history of its own commands, the same in every world);
+     everyone else's decisions, and its own small ones (card selections, answers, keeping a drawn
+     card), are the normal bot's. The first command never tried before ends the descent;
+   - **play out** the rest of the round with normal bots at every seat and score the position with
+     the hard bot's fitted evaluation (`policy_eval`; a finished game scores 1 for a win);
+   - **back up** the score along the commands chosen.
 
-It plays the most tried command at the root. Like the hard bot it searches only close decisions:
-the commands the normal bot rates within `margin` (picks) or `turn_margin` (turn commands) points
-of its best, at most `top_k` / `turn_top_k` of them, at the root and at every node.
+It plays the root command with the best mean outcome. Like the hard bot it searches only close
+decisions: the commands the normal bot rates within `margin` (picks) or `turn_margin` (turn
+commands) points of its best, at most `top_k` / `turn_top_k` of them, at the root and at every node.
 
 Budget: `budget_ms` (default 2000, capped at `MAX_BUDGET_MS`) per searched decision, on `clock`
 "wall" (elapsed) or "cpu" (this thread's CPU time, for tournaments on a busy machine); or
@@ -36,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..apply import apply
 from ..commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
 from ..legal import legal_commands
+from ..state import copy_state
 from ..view import view as seat_view
 from .normal import NormalBot
 from .policy_infer import PickModel
@@ -189,40 +192,67 @@ class ExpertBot:
         wall_cap = t0 + MAX_BUDGET_MS * 0.95 / 1000.0
         stop_round = view.round + 1 + self.horizon
         bots = rollout_bots(len(view.players))
-        iterations = failures = 0
-        while True:
+        cands = list(root.edges)
+        iterations = worlds = failures = 0
+
+        def out_of_time() -> bool:
             if self.iterations is not None and iterations >= self.iterations:
-                break
-            if iterations >= 1 and ((deadline is not None and now() >= deadline) or time.perf_counter() >= wall_cap):
-                break
-            if failures > 20 and iterations == 0:
+                return True
+            return worlds >= 1 and ((deadline is not None and now() >= deadline) or time.perf_counter() >= wall_cap)
+
+        while not out_of_time():
+            if failures > 20 and worlds == 0:
                 break
             try:
                 world = sample_world(view, rng, self.pick_model, self.infer)
-                self._iterate(root, world, me, rng.getrandbits(32), stop_round, bots)
             except Exception:
                 failures += 1
                 continue
-            iterations += 1
+            worlds += 1
+            seed = rng.getrandbits(32)
+            done: list[tuple[Edge, list[Edge], float]] = []
+            for cmd in cands:  # common random numbers: every root command in the same world, same seeds
+                if worlds > 1 and out_of_time():
+                    break
+                try:
+                    done.append(self._iterate(root, cmd, copy_state(world), me, seed, stop_round, bots))
+                except Exception:
+                    failures += 1
+                    continue
+                iterations += 1
+            if len(done) < len(cands) and worlds > 1:
+                break  # out of time mid-world: drop it, so every root command saw the same worlds
+            for first, path, value in done:
+                for e in [first, *path]:
+                    e.visits += 1
+                    e.total += value
         edges = root.edges
         self.last_stats = {
             "searched": True,
             "iterations": iterations,
+            "worlds": worlds,
             "candidates": len(edges),
             "failures": failures,
             "ms": round((time.perf_counter() - t0) * 1000, 1),
         }
-        # the most tried command; the mean outcome, then the prior, break ties
+        # the best mean outcome (every root command saw the same worlds); the prior breaks ties
         return max(
             edges,
-            key=lambda c: (edges[c].visits, edges[c].total / max(edges[c].visits, 1), edges[c].prior),
+            key=lambda c: (edges[c].total / edges[c].visits if edges[c].visits else -1.0, edges[c].prior),
         )
 
-    def _iterate(self, root: Node, g: GameState, me: int, seed: int, stop_round: int, bots: list[NormalBot]) -> None:
-        """One descent of the tree in the sampled world `g`, a play-out, and the backup."""
-        node: Node | None = root
+    def _iterate(
+        self, root: Node, first: Command, g: GameState, me: int, seed: int, stop_round: int, bots: list[NormalBot]
+    ) -> tuple[Edge, list[Edge], float]:
+        """In the sampled world `g`: play `first` (a root command), descend the tree below it over this
+        seat's later decisions, play the rest of the round out; (the root edge, the edges chosen below
+        it, the outcome)."""
+        apply(g, first, check=False)
+        root_edge = root.edges[first]
+        if root_edge.child is None:
+            root_edge.child = Node()
+        node: Node | None = root_edge.child if root_edge.visits else None
         path: list[Edge] = []
-        policy = random.Random(seed)
         for s, b in enumerate(bots):
             b.rng.seed(seed * 17 + s)
         steps = 0
@@ -232,10 +262,7 @@ class ExpertBot:
             if not legal:
                 break
             if seat == me and len(legal) > 1 and not isinstance(legal[0], _SMALL):
-                if node is root:  # its edges were made from the real view
-                    here = [c for c in legal if c in node.edges]
-                else:
-                    here = self._expand(node, legal, seat_view(g, seat))
+                here = self._expand(node, legal, seat_view(g, seat))
                 if not here:
                     break
                 cmd = self._select(node, here)
@@ -253,7 +280,5 @@ class ExpertBot:
                 cmd = bots[seat].choose(legal, seat_view(g, seat))
             apply(g, cmd, check=False)
             steps += 1
-        value = play_out(g, me, policy.getrandbits(32), stop_round, bots, self.max_commands)
-        for e in path:
-            e.visits += 1
-            e.total += value
+        value = play_out(g, me, seed, stop_round, bots, self.max_commands)
+        return root_edge, path, value

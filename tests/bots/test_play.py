@@ -82,7 +82,7 @@ def test_expert_bot_plays_legal_commands_to_the_end(preset, players):
     expert.choose = choose
     play(g, bots)
     assert searched, "the expert never searched"
-    assert all(s["iterations"] == 6 and s["failures"] == 0 for s in searched)
+    assert all(s["iterations"] >= 6 and s["failures"] == 0 for s in searched)
 
 
 def test_styles_and_names_vary():
