@@ -18,7 +18,7 @@ from engine.savefile import Seat
 TIMER_MODES = ("off", "relaxed", "blitz")
 MAX_HISTORY = 2000  # past events kept to rebuild a reconnecting player's log
 MAX_CHAT = 300  # characters per chat line
-BOT_KINDS = ("random", "easy", "normal", "hard")
+BOT_KINDS = ("random", "easy", "normal", "hard", "expert")
 LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "custom"}
 
 
@@ -83,6 +83,7 @@ class TableSettings:
     timers: dict[str, float | None] = field(default_factory=lambda: {"off": None, "relaxed": 120.0, "blitz": 30.0})
     queue_size: int = 64
     hard_budget_ms: float = 300.0
+    expert_budget_ms: float = 2000.0
 
 
 class _Toast:
