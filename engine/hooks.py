@@ -20,10 +20,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+
     from .commands import Ability, Build
     from .events import Event
     from .state import GameState, Turn
     from .view import View
+
+if not TYPE_CHECKING:
+    try:  # the optional compiled build (setup.py) reads it; without mypy_extensions (it comes with mypy), a no-op
+        from mypy_extensions import mypyc_attr
+    except ImportError:  # pragma: no cover
+
+        def mypyc_attr(*args, **kwargs):
+            return lambda cls: cls
+
 
 Events = list["Event"]
 ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
@@ -31,6 +42,7 @@ ChoiceHandler = Callable[["GameState", int, str, Events], None]  # (g, seat, opt
 SelectHandler = Callable[["GameState", int, list[str], Events], None]  # (g, seat, cards, ev)
 
 
+@mypyc_attr(native_class=False)  # each card's class registers itself with a class decorator
 class Role:
     """The rules of one character. `g` is the game state, `t` the current turn."""
 
@@ -125,6 +137,7 @@ class Role:
         view shows is kept, what it hides is drawn with `rng`. Called in line-up order."""
 
 
+@mypyc_attr(native_class=False)
 class Unique:
     """The rules of one unique district; `seat` owns it."""
 
@@ -240,6 +253,7 @@ class Unique:
         """As Role.sample, for the unique districts of the deck."""
 
 
+@mypyc_attr(native_class=False)
 class Variant:
     """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
     interactions through `contact`; the flow asks `turn_start` at every turn's start."""
@@ -278,6 +292,13 @@ def role(cls: type[R]) -> type[R]:
     obj = cls()
     obj.overridden = _overridden(cls, Role)
     ROLES[obj.name] = obj
+    return cls
+
+
+def shared(cls: type[R]) -> type[R]:
+    """A character's rules that several cards build on (the King's and the Patrician's crown), not a
+    card itself: not registered. (Like `role`, a class decorator: the compiled build, setup.py, keeps
+    every card's class an ordinary Python class.)"""
     return cls
 
 
