@@ -19,22 +19,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:
-    from mypy_extensions import mypyc_attr
+from mypy_extensions import mypyc_attr  # read by the optional compiled build (setup.py); a no-op otherwise
 
+if TYPE_CHECKING:
     from .commands import Ability, Build
     from .events import Event
     from .state import GameState, Turn
     from .view import View
-
-if not TYPE_CHECKING:
-    try:  # the optional compiled build (setup.py) reads it; without mypy_extensions (it comes with mypy), a no-op
-        from mypy_extensions import mypyc_attr
-    except ImportError:  # pragma: no cover
-
-        def mypyc_attr(*args, **kwargs):
-            return lambda cls: cls
-
 
 Events = list["Event"]
 ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
