@@ -15,7 +15,10 @@ of each tree hashes every game's commands and outcome: `identical` says both eng
 same games.
 
 `compiled` says whether a tree's engine was built with mypyc (the optional build, docs/speed.md):
-a fresh checkout of REV never is; this tree is when its `.so` files are present.
+a fresh checkout of REV never is; this tree is when its `.so` files are present. With `--compiled`
+the script also builds a copy of this tree with mypyc (`CITADELS_MYPYC=1 setup.py build_ext
+--inplace` in a temporary folder: minutes) and times it as a third tree, `compiled_tree`, in the
+same rounds.
 
 Prints one JSON line.
 """
@@ -83,17 +86,40 @@ def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def compare(rev: str, players: int, games: int, seed: int, rounds: int) -> dict:
+def _compiled_copy(dest: Path) -> Path:
+    """This tree's engine, built with mypyc in `dest` (setup.py decides what is compiled)."""
+    files = subprocess.run(
+        ["git", "ls-files", "engine", "setup.py", "pyproject.toml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    for f in files:
+        (dest / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, dest / f)
+    env = {**os.environ, "CITADELS_MYPYC": "1"}
+    proc = subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=dest, env=env, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"the mypyc build failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return dest
+
+
+def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled: bool = False) -> dict:
     sha = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
     tmp = Path(tempfile.mkdtemp(prefix="sim-throughput-"))
     base = tmp / "baseline"
     _git("worktree", "add", "--detach", "--quiet", str(base), sha)
     try:
         trees = {"baseline": base, "working_tree": ROOT}
+        if compiled:
+            trees["compiled_tree"] = _compiled_copy(tmp / "compiled")
         digests = {k: _child(t, players, games, seed, digest=True) for k, t in trees.items()}
         runs: dict[str, list[dict]] = {k: [] for k in trees}
         for i in range(rounds):
-            order = list(trees) if i % 2 == 0 else list(reversed(trees))
+            order = list(trees) if i % 2 == 0 else list(reversed(trees))  # who runs first alternates
             for k in order:
                 runs[k].append(_child(trees[k], players, games, seed, digest=False))
     finally:
@@ -114,6 +140,17 @@ def compare(rev: str, players: int, games: int, seed: int, rounds: int) -> dict:
         }
 
     out = {k: figures(k) for k in trees}
+    extra = {}
+    if "compiled_tree" in trees:
+        extra = {
+            "compiled_identical": digests["baseline"]["digest"] == digests["compiled_tree"]["digest"],
+            "compiled_cpu_ratio": round(
+                out["compiled_tree"]["cpu_games_per_second"] / out["baseline"]["cpu_games_per_second"], 2
+            ),
+            "compiled_wall_ratio": round(
+                out["compiled_tree"]["wall_games_per_second"] / out["baseline"]["wall_games_per_second"], 2
+            ),
+        }
     return {
         "benchmark": "sim_throughput",
         "python": platform.python_version(),
@@ -129,6 +166,7 @@ def compare(rev: str, players: int, games: int, seed: int, rounds: int) -> dict:
         **out,
         "cpu_ratio": round(out["working_tree"]["cpu_games_per_second"] / out["baseline"]["cpu_games_per_second"], 2),
         "wall_ratio": round(out["working_tree"]["wall_games_per_second"] / out["baseline"]["wall_games_per_second"], 2),
+        **extra,
     }
 
 
@@ -153,9 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5, help="alternating runs of each tree (medians are reported)")
+    ap.add_argument("--compiled", action="store_true", help="also build this tree with mypyc and time it")
     a = ap.parse_args(argv)
     if a.baseline:
-        out = compare(a.baseline, a.players, a.games, a.seed, a.rounds)
+        out = compare(a.baseline, a.players, a.games, a.seed, a.rounds, a.compiled)
     else:
         out = this_tree(a.games, a.seed)
     print(json.dumps(out))
