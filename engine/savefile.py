@@ -5,7 +5,13 @@ A save holds everything needed to rebuild a game and to check it:
 - the format version, the table's id and the caller's timestamps;
 - the `GameConfig` (rule set, preset or line-up, unique districts, seed, crown);
 - one `Seat` per player: name, SSH key fingerprint (None for a guest or a bot),
-  bot kind (None for a person);
+  bot kind (None for a person), and the positions in the log of the commands a
+  bot chose in the person's stead (`bot_played`: while they were away, out of
+  time, or after a bot took their seat for good; absent when none, so a save
+  without such moves has the same bytes as before the field existed);
+- its owners: the keys of every player who held a seat (only they, and the
+  host, see and load it; None in saves made before owners were recorded) and
+  whether its table was private;
 - the command log from the start;
 - a snapshot of the current `GameState` (fast loading; checked against a replay);
 - a `finished` flag.
@@ -44,11 +50,12 @@ alike (`_v1_shared`). The loaded save is then a current one (`version` 2).
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 from msgspec import Meta, Struct, field
@@ -70,6 +77,7 @@ MAX_COMMANDS = 20_000  # the simulator calls a game this long endless
 MAX_SEATS = 8
 
 Timestamp = Annotated[datetime, Meta(tz=True)]
+_T = TypeVar("_T")
 
 
 class SaveError(ValueError):
@@ -82,6 +90,12 @@ class Seat(Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Annotated[str, Meta(max_length=200)]
     key: Annotated[str, Meta(max_length=200)] | None = None  # SSH key fingerprint ("SHA256:...")
     bot: Annotated[str, Meta(max_length=50)] | None = None  # bot kind ("random", ...), None for a person
+    # Positions (1 = the log's first command), increasing, of this seat's commands that a bot chose
+    # in the person's stead. A bot's own seat (its name says "(bot)") lists nothing: all its moves are a bot's.
+    bot_played: Annotated[list[int], Meta(max_length=MAX_COMMANDS)] = field(default_factory=list)
+
+
+Key = Annotated[str, Meta(max_length=200)]
 
 
 class Save(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -94,6 +108,22 @@ class Save(Struct, forbid_unknown_fields=True, kw_only=True):
     finished: bool = False
     created: Timestamp
     updated: Timestamp
+    # The keys of every player who held a seat (a player replaced by a bot stays one); None: a save
+    # made before owners were recorded (only the host may load it).
+    owners: Annotated[list[Key], Meta(max_length=64)] | None = None
+    private: bool = False  # the table was private: a loaded game stays so
+
+
+class SaveSummary(Struct, kw_only=True):
+    """What listing a save needs (its owners, its game), decoded without the log and the state."""
+
+    id: Annotated[str, Meta(max_length=200)]
+    config: GameConfig
+    seats: Annotated[list[Seat], Meta(max_length=MAX_SEATS)]
+    finished: bool = False
+    created: Timestamp
+    owners: Annotated[list[Key], Meta(max_length=64)] | None = None
+    private: bool = False
 
 
 def utcnow() -> datetime:
@@ -109,8 +139,11 @@ def new_save(
     *,
     created: datetime,
     updated: datetime | None = None,
+    owners: list[str] | None = None,
+    private: bool = False,
 ) -> Save:
-    """A save of `state`, reached from `config` by `log` (a new game: log empty)."""
+    """A save of `state`, reached from `config` by `log` (a new game: log empty).
+    `owners` defaults to the keys seated now."""
     return Save(
         version=FORMAT_VERSION,
         id=table_id,
@@ -121,7 +154,25 @@ def new_save(
         finished=state.phase == "over",
         created=created,
         updated=updated or created,
+        owners=owners_of(seats) if owners is None else list(owners),
+        private=private,
     )
+
+
+def owners_of(seats: list[Seat], before: list[str] | None = None) -> list[str]:
+    """`before` (the owners so far) and every key seated now, in order, once each."""
+    out = list(before or [])
+    for s in seats:
+        if s.key and s.key not in out:
+            out.append(s.key)
+    return out
+
+
+def game_key(config: GameConfig, created: datetime) -> str:
+    """What identifies one game through its saves, exports and loads: its setup, its seed and when it
+    began (the players' names are left out: they may be cleaned when a file is loaded)."""
+    setup = msgspec.structs.replace(config, players=[str(i) for i in range(len(config.players))])
+    return hashlib.sha256(_enc.encode(setup) + created.isoformat().encode()).hexdigest()[:24]
 
 
 # -- encoding -------------------------------------------------------------------------------------------
@@ -130,6 +181,7 @@ _enc = msgspec.msgpack.Encoder()
 _dec = msgspec.msgpack.Decoder(Save)
 _json_enc = msgspec.json.Encoder()
 _json_dec = msgspec.json.Decoder(Save)
+_summary_dec = msgspec.msgpack.Decoder(SaveSummary)
 
 
 def _check_times(save: Save) -> None:
@@ -198,7 +250,7 @@ def read_header(data: bytes) -> tuple[int, int]:
     return version, length
 
 
-def _decode_typed(decode: Callable[[bytes | memoryview], Save], data: bytes | memoryview) -> Save:
+def _decode_typed(decode: Callable[[bytes | memoryview], _T], data: bytes | memoryview) -> _T:
     try:
         return decode(data)
     except msgspec.ValidationError as e:
@@ -227,6 +279,37 @@ def loads_json(data: bytes, *, check: bool = True) -> Save:
         raise SaveError(f"the file is {len(data)} bytes, more than a JSON save may have")
     save = _decode_typed(_json_dec.decode, data)
     return _checked(save, check)
+
+
+def read_summary(data: bytes) -> SaveSummary:
+    """A save's summary (owners, game, seats) after the header and checksum checks, without decoding
+    its log and state: cheap enough to list a folder of saves. SaveError as `loads`."""
+    read_header(data)
+    return _decode_typed(_summary_dec.decode, memoryview(data)[HEADER.size :])
+
+
+def clean_names(save: Save) -> list[tuple[str, str]]:
+    """Make the players' names safe to show (engine/text.py), the same in the config, the seats and
+    the state; a name that is empty or not allowed becomes "Player N". Returns (old, new) per change."""
+    from .text import MAX_NAME, clean_text, name_problem
+
+    bot_mark = " (bot)"
+    new: list[str] = []
+    for i, (old, seat) in enumerate(zip(save.config.players, save.seats)):
+        name = clean_text(old, MAX_NAME + len(bot_mark))
+        base = name[: -len(bot_mark)] if seat.bot and name.endswith(bot_mark) else name
+        if name_problem(base) is not None:
+            name = f"Player {i + 1}"
+        while name in new:
+            name = f"{name[: MAX_NAME - 2]} {len(new) + 1}"
+        new.append(name)
+    changes = [(a, b) for a, b in zip(save.config.players, new) if a != b]
+    if changes:
+        save.config.players = list(new)
+        for seat, p, name in zip(save.seats, save.state.players, new):
+            seat.name = name
+            p.name = name
+    return changes
 
 
 def _checked(save: Save, check: bool, header_version: int | None = None) -> Save:
@@ -288,6 +371,26 @@ def consistency(save: Save) -> None:
         raise SaveError(f"the save's state uses rules {st.rules.name!r} but its game {cfg.rules!r}: from another game")
     if save.finished != (st.phase == "over"):
         raise SaveError("the save's finished flag disagrees with its state: the file is corrupt")
+    for i, seat in enumerate(save.seats):
+        last = 0
+        for n in seat.bot_played:
+            if not last < n <= len(save.log) or getattr(save.log[n - 1], "seat", None) != i:
+                raise SaveError(
+                    f"the save marks command {n} as a bot's for seat {i + 1}, but the log has no such command "
+                    "of that seat there: the file is corrupt"
+                )
+            last = n
+
+
+def bot_played(save: Save) -> set[int]:
+    """The positions (1-based) of the log's commands that a bot chose in a person's stead."""
+    return {n for seat in save.seats for n in seat.bot_played}
+
+
+def bot_doings(events: list[Event], seat: int) -> list[bool]:
+    """Per event of a command a bot chose for `seat`: whether it is the bot's doing (an event of that
+    seat), not the flow's that followed (a rank called, another seat's reveal...)."""
+    return [ev.seat == seat and ev.kind != "called" for ev in events]
 
 
 # -- replay ---------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from engine.commands import (
     Unselect,
 )
 
+from .build_list import unbuildable
 from .cards import character_label, district_token, district_type
 from .i18n import Catalogue
 
@@ -56,6 +57,7 @@ class Entry:
     confirm: bool = False  # abilities ask for confirmation after showing what they do
     back: bool = False
     inline: bool = False  # show the detail under the label when there is room (character cards)
+    disabled: bool = False  # shown, never chosen (a district in hand that cannot be built now)
 
 
 @dataclass
@@ -428,12 +430,15 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
     if kind == "build":
         via = key[1]
         if via is None:
-            if len(cmds) == 1:
+            others = unbuildable(ctx.view, cat, {c.district for c in cmds})
+            if len(cmds) == 1 and not others:
                 lab = Text(cat.t("cmd.build_one", district="").strip() + " ", end="")
                 lab.append_text(district_token(cat, cmds[0].district))
                 return leaf(ctx, cmds[0], label=lab)
             label = Text(cat.t("cmd.build"), end="")
-            return Entry(label, cat.t("cmd.build_does"), submenu=_submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build")))
+            menu = _submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build"))
+            menu.entries += [Entry(lab, why, disabled=True) for lab, why in others]  # every card in hand
+            return Entry(label, cat.t("cmd.build_does"), submenu=menu)
         label = Text(build_label(cat, via), end="")
         if len(cmds) == 1 and cmds[0].district == via:  # a card with its own way to be built
             lab = Text(cat.t("cmd.build_special", district="").strip() + " ", end="")

@@ -97,7 +97,7 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
 
 def choose(rng: random.Random, entries: list) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    real = [i for i, e in enumerate(entries) if not e.back and not e.disabled]
     builds = [
         i
         for i in real

@@ -94,7 +94,11 @@ async def test_reconnect_same_key_gets_same_seat_and_screen(gs, open_terminal):
     await wait_until(lambda: prompt_ready(gs.app_of(fa), seq), what="alice's prompt after reconnecting")
     app = gs.app_of(fa)
     assert app.view.seat == seat_a and table.seats[seat_a].client is gs.session(fa)
-    await a2.pump(0.3)
+    quiet = 0  # read until the output has been quiet a moment: a whole screen comes in several reads
+    while quiet < 3:
+        n = len(a2.raw)
+        await a2.pump(0.1)
+        quiet = quiet + 1 if len(a2.raw) == n else 0
     shown = a2.text(False)
     assert all(cat.district(c) in shown for c in hand[:3]), "her hand is back on her screen"
     # and she plays on

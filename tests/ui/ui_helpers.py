@@ -44,7 +44,7 @@ def screen_text(app: CitadelsApp) -> str:
 
 def choose(rng: random.Random, entries) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    real = [i for i, e in enumerate(entries) if not e.back and not e.disabled]
     builds = [
         i
         for i in real

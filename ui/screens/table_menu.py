@@ -72,8 +72,15 @@ class TableMenuScreen(ModalScreen):
                 items.append(
                     Item(self.L("menu_save"), enter=lambda: self.prompt.ask(self.L("prompt_save"), "", self._save))
                 )
+        if not info.spectator:
+            on = self.app.options.alerts
+            items.append(Item(self.L("menu_alerts_off" if on else "menu_alerts_on"), enter=self._toggle_alerts))
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
         self.query_one(MenuList).set(header, items)
+
+    def _toggle_alerts(self) -> None:
+        self.app.set_alerts(not self.app.options.alerts)
+        self.render_menu()
 
     def _result(self, error: str | None) -> None:
         self.notice = error

@@ -31,6 +31,10 @@ class ChatPanel(Vertical):
     def add(self, author: str, text: str) -> None:
         self.query_one(LogView).add_rows([Row(text, tag=f"{author}:", tag_style="bold")])
 
+    def add_row(self, row: Row) -> None:
+        """A line as ui/notices.py draws it (a person's line, or the table's notice)."""
+        self.query_one(LogView).add_rows([row])
+
     def clear(self) -> None:
         """Forget the lines and the unsent text (the panel is reused for another table)."""
         self.query_one(LogView).set_rows([])

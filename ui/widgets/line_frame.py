@@ -188,9 +188,12 @@ def frame_key(widget: Widget) -> tuple | None:
         return None
     base_background, background = widget.background_colors
     app: Any = widget.app
+    # The size of the last layout, not `widget.region` (the compositor's map): while a frame is
+    # drawn a look-up of another widget may rebuild the map with styles set since (a panel moved),
+    # and the rows asked for are those of the last layout.
     return (
-        widget.region.size,
-        widget.content_region.size,
+        widget.outer_size,
+        widget.drawn_size,
         base_background,
         background,
         opacity,

@@ -47,6 +47,9 @@ class PromptPanel(LineWidget):
             super().__init__()
             self.command = command
 
+    class MenuChanged(Message):
+        """Another menu is shown (the screen's layout may give a long one more room)."""
+
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.cat: Catalogue | None = None
@@ -59,7 +62,11 @@ class PromptPanel(LineWidget):
         self.highlighted = 0
         self._scroll = 0
         self._row_map: dict[int, int] = {}
+        self._col_map: dict[int, list[tuple[int, int, int]]] = {}  # y -> (x from, x to, entry) in columns
+        self._fits_key: tuple | None = None
+        self._fits = True
         self._note: Text | None = None  # a refusal, shown instead of the description
+        self._clock: Text | None = None  # the turn timer's line (ui/feedback.py), above the title
 
     def reset(self) -> None:
         """No decision shown (the panel is reused for another table)."""
@@ -103,6 +110,7 @@ class PromptPanel(LineWidget):
             self._scroll = 0
         self.highlighted = min(self.highlighted, max(len(self.menu.entries) - 1, 0))
         self.invalidate()
+        self.post_message(self.MenuChanged())
         return True
 
     @property
@@ -119,10 +127,12 @@ class PromptPanel(LineWidget):
         return len(self._stack)
 
     def _with_back(self, menu: Menu) -> Menu:
-        if menu.entries and menu.entries[-1].back:
+        if any(e.back for e in menu.entries):
             return menu
         back = Entry(Text("← " + self.cat.t("prompt.back"), style="dim", end=""), "", back=True)
-        return Menu(title=menu.title, hint=menu.hint, entries=[*menu.entries, back])
+        live = [e for e in menu.entries if not e.disabled]  # "Back" before the entries only shown
+        shown = [e for e in menu.entries if e.disabled]
+        return Menu(title=menu.title, hint=menu.hint, entries=[*live, back, *shown])
 
     def _open(self, menu: Menu, came_from: int) -> None:
         self._stack.append(self._with_back(menu))
@@ -130,6 +140,15 @@ class PromptPanel(LineWidget):
         self.highlighted = 0
         self._scroll = 0
         self._note = None
+        self.invalidate()
+        self.post_message(self.MenuChanged())
+
+    def set_clock(self, clock: Text | None) -> None:
+        """The turn timer's countdown as a first line (None: no timer); repaints only what changed."""
+        old = self._clock
+        if (clock.markup if clock is not None else None) == (old.markup if old is not None else None):
+            return
+        self._clock = clock
         self.invalidate()
 
     def refused(self, reason: str) -> None:
@@ -169,6 +188,8 @@ class PromptPanel(LineWidget):
         if menu is None or self._sent or not 0 <= index < len(menu.entries):
             return
         e = menu.entries[index]
+        if e.disabled:  # shown for what it says; nothing to do
+            return
         if e.back:
             self.back()
         elif e.submenu is not None:
@@ -187,6 +208,7 @@ class PromptPanel(LineWidget):
         self.highlighted = max(came_from, 0)
         self._note = None
         self.invalidate()
+        self.post_message(self.MenuChanged())
         return True
 
     def _on_click(self, event: events.Click) -> None:
@@ -194,6 +216,9 @@ class PromptPanel(LineWidget):
         if offset is None:
             return
         index = self._row_map.get(offset.y)
+        for x1, x2, i in self._col_map.get(offset.y, ()):
+            if x1 <= offset.x < x2:
+                index = i
         if index is not None:
             event.stop()
             self.highlight(index)
@@ -208,43 +233,121 @@ class PromptPanel(LineWidget):
         self.action_move(-1)
 
     # --- rendering ------------------------------------------------------------------
+    def _top(self, width: int) -> list[Text]:
+        menu = self.menu
+        console = self.app.console
+        top = [self._clock.copy()] if self._clock is not None else []  # the turn timer, above the title
+        if top:
+            top[0].truncate(width, overflow="ellipsis")
+        top += wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        if menu.hint:
+            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
+        return top
+
+    def _label(self, i: int, e: Entry, inline: bool = True, roomy: bool | None = None) -> Text:
+        label = Text(f"{DIGITS[i]} " if i < len(DIGITS) and not e.disabled else "  ", style="bold", end="")
+        label.append_text(e.label)
+        if e.submenu is not None:
+            label.append(" ›", style="bold")
+        if inline and (self.roomy if roomy is None else roomy) and e.inline and e.detail:
+            label.append("\n  " + e.detail, style="italic dim")
+        return label
+
+    def _columns(self, width: int, room: int) -> int:
+        """Columns of one-line entries that show the whole list in `room` rows (0: none do)."""
+        entries = self.menu.entries
+        widest = max((self._label(i, e, inline=False).cell_len for i, e in enumerate(entries)), default=0)
+        for cols in (2, 3, 4):
+            colw = (width - (cols - 1)) // cols
+            if widest <= colw and -(-len(entries) // cols) <= room:
+                return cols
+        return 0
+
+    def fits(self, width: int, height: int, roomy: bool | None = None) -> bool:
+        """Does every item of the current menu show whole at this size (one column or several)?
+        `roomy`: as a roomy screen shows it (characters' texts under their names); None: as now."""
+        if self.menu is None or not self.menu.entries or width <= 0:
+            return True
+        roomy = self.roomy if roomy is None else roomy
+        key = (self._key, tuple(self._path), width, height, roomy)
+        if key != self._fits_key:
+            self._fits_key = key
+            self._fits = self._measure_fit(width, height, roomy)
+        return self._fits
+
+    def _measure_fit(self, width: int, height: int, roomy: bool) -> bool:
+        console = self.app.console
+        room = height - len(self._top(width)) - 2  # a rule and one line of what it does below
+        entries = self.menu.entries
+        rows = sum(len(wrap(self._label(i, e, roomy=roomy), width, console, indent=2)) for i, e in enumerate(entries))
+        return rows <= room or self._columns(width, room) > 0
+
     def build(self, width: int, height: int) -> list[Text]:
         if self.menu is None:
             return []
         console = self.app.console
         menu = self.menu
-        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
-        if menu.hint:
-            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
-        detail_rows = min(8 if self.roomy else 5, max(height // 3, 2))
+        top = self._top(width)
         entries = menu.entries
+        detail_lines: list[Text] = []
         if entries:
             if self._note is not None:
                 detail = self._note
             else:
                 e = entries[min(self.highlighted, len(entries) - 1)]
                 detail = Text(e.detail, style="italic", end="")
-            bottom = [Text("╌" * width, style="dim", end="")]
-            bottom += wrap(Text(" ", end="") + detail, width, console, indent=1)[:detail_rows]
-        else:
-            bottom = [self._note] if self._note is not None else []
-        top = top[: max(height - len(bottom) - 1, 1)]
-        room = max(height - len(top) - len(bottom), 0)
-        # the list: entries wrapped, the highlighted one kept in view
+            detail_lines = wrap(Text(" ", end="") + detail, width, console, indent=1)
+        elif self._note is not None:
+            detail_lines = [self._note]
+        top = top[: max(height - 3, 1)]
+        # the list first: every entry if it can be shown; what the highlighted one does gets the rest
         blocks: list[list[Text]] = []
         for i, e in enumerate(entries):
-            label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
-            label.append_text(e.label)
-            if e.submenu is not None:
-                label.append(" ›", style="bold")
-            if self.roomy and e.inline and e.detail:
-                label.append("\n  " + e.detail, style="italic dim")
-            block = wrap(label, width, console, indent=2)
+            block = wrap(self._label(i, e), width, console, indent=2)
             if i == self.highlighted:
                 for line in block:
                     line.pad_right(width - line.cell_len)
                     line.stylize("reverse")
             blocks.append(block)
+        total = sum(len(b) for b in blocks)
+        room_max = max(height - len(top) - (2 if entries else len(detail_lines)), 0)
+        self._row_map = {}
+        self._col_map = {}
+        cols = self._columns(width, room_max) if entries and total > room_max else 0
+        if cols:
+            listing = self._in_columns(width, cols, len(top))
+        else:
+            listing = self._scrolled(blocks, min(total, room_max) if entries else room_max, len(top))
+        if entries:
+            detail_room = max(height - len(top) - len(listing) - 1, 1)
+            bottom = [Text("╌" * width, style="dim", end=""), *detail_lines[:detail_room]]
+        else:
+            bottom = detail_lines
+        room = max(height - len(top) - len(bottom), 0)
+        listing = listing[:room] + [Text("", end="")] * (room - len(listing))
+        return top + listing + bottom
+
+    def _in_columns(self, width: int, cols: int, y0: int) -> list[Text]:
+        """One-line entries in `cols` columns, filled down then across."""
+        entries = self.menu.entries
+        rows = -(-len(entries) // cols)
+        colw = (width - (cols - 1)) // cols
+        lines = [Text("", end="") for _ in range(rows)]
+        for i, e in enumerate(entries):
+            c, r = divmod(i, rows)
+            label = self._label(i, e, inline=False)
+            label.truncate(colw, pad=True)
+            if i == self.highlighted:
+                label.stylize("reverse")
+            x = c * (colw + 1)
+            line = lines[r]
+            line.pad_right(x - line.cell_len)
+            line.append_text(label)
+            self._col_map.setdefault(y0 + r, []).append((x, x + colw, i))
+        return lines
+
+    def _scrolled(self, blocks: list[list[Text]], room: int, y0: int) -> list[Text]:
+        """Entries wrapped in one column, the highlighted one kept in view."""
         starts = []
         row = 0
         for b in blocks:
@@ -259,8 +362,6 @@ class PromptPanel(LineWidget):
                 self._scroll = max(last - room, 0)
             self._scroll = min(self._scroll, max(row - room, 0))
         listing: list[Text] = []
-        self._row_map = {}
-        y0 = len(top)
         for i, b in enumerate(blocks):
             for j, line in enumerate(b):
                 r = starts[i] + j - self._scroll
@@ -271,5 +372,4 @@ class PromptPanel(LineWidget):
             listing[0] = Text("  ↑ …", style="dim", end="")
         if starts and self._scroll + room < row and listing:
             listing[-1] = Text("  ↓ …", style="dim", end="")
-        listing += [Text("", end="")] * (room - len(listing))
-        return top + listing + bottom
+        return listing
