@@ -145,7 +145,8 @@ def end_round(g: GameState, ev: list[Event]) -> None:
     roles = lineup_roles(g)
     start, g.end_round_from = g.end_round_from, 0
     for i in range(start, len(roles)):
-        if roles[i].end_round(g, ev):
+        r = roles[i]
+        if "end_round" in r.overridden and r.end_round(g, ev):
             g.end_round_from = i + 1
             return
     killed = g.markers.killed

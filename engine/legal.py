@@ -19,7 +19,7 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     if type(p) is PlayTurn:
         assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
-    if isinstance(p, PickCharacter):
+    if type(p) is PickCharacter:
         pool = dict.fromkeys(g.selection.pool)
         if p.mode == "pick":
             return [Pick(seat, c) for c in pool]
@@ -47,7 +47,8 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     source = select_source(g, p)
     if len(p.selected) < p.max:
         if not p.selected and not p.reserved:  # every card of the source may be selected
-            out.extend(Select(p.seat, c) for c in dict.fromkeys(source))
+            seat = p.seat
+            out = [Select(seat, c) for c in dict.fromkeys(source)]
         else:
             for c in dict.fromkeys(source):
                 if source.count(c) - p.reserved.count(c) > p.selected.count(c):

@@ -14,7 +14,7 @@ The Plague passes between the Warlord and his victim (`hooks.contact`).
 
 from __future__ import annotations
 
-from .. import deck, flow
+from .. import caches, deck, flow
 from ..build import remove_built
 from ..cardstate import TurnScoped
 from ..city import (
@@ -47,7 +47,9 @@ def destruction_settled(g: GameState, ev: Events) -> None:
 
 
 def destroy_price(g: GameState, seat: int, b: Built) -> int:
-    return max(value(b, g) - 1, 0) + rank8_price(g, seat, b)
+    """What destroying `b` in `seat`'s city costs: its cost minus 1, and the Great Wall's extra."""
+    price = max(value(b, g) - 1, 0)
+    return price + rank8_price(g, seat, b) if caches.city(g, seat).rank8_extra_cost else price
 
 
 @role
