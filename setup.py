@@ -17,9 +17,9 @@ from setuptools import setup
 
 # Not compiled: the msgspec Structs (mypyc cannot compile a class body with msgspec fields: the state,
 # commands, events, views, and the cards that declare a state with such fields), the data tables, the
-# save files, the scenarios and what runs once per game or never in a game's course. The cards' rule
-# classes are compiled as ordinary Python classes (hooks.py: `native_class=False`), as each registers
-# itself with a class decorator.
+# save files, the scenarios and what runs once per game or never in a game's course; nor hooks.py, whose
+# Role, Unique and Variant stay ordinary Python classes (each card's class registers itself with a class
+# decorator, so the cards' modules compile their classes as ordinary Python classes too).
 NOT_COMPILED = {
     "engine/__init__.py",
     "engine/cardstate.py",
@@ -28,6 +28,7 @@ NOT_COMPILED = {
     "engine/errors.py",
     "engine/events.py",
     "engine/game_config.py",
+    "engine/hooks.py",
     "engine/invariants.py",
     "engine/rules.py",
     "engine/savefile.py",
