@@ -19,8 +19,6 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mypy_extensions import mypyc_attr  # read by the optional compiled build (setup.py); a no-op otherwise
-
 if TYPE_CHECKING:
     from .commands import Ability, Build
     from .events import Event
@@ -33,7 +31,6 @@ ChoiceHandler = Callable[["GameState", int, str, Events], None]  # (g, seat, opt
 SelectHandler = Callable[["GameState", int, list[str], Events], None]  # (g, seat, cards, ev)
 
 
-@mypyc_attr(native_class=False)  # each card's class registers itself with a class decorator
 class Role:
     """The rules of one character. `g` is the game state, `t` the current turn."""
 
@@ -128,7 +125,6 @@ class Role:
         view shows is kept, what it hides is drawn with `rng`. Called in line-up order."""
 
 
-@mypyc_attr(native_class=False)
 class Unique:
     """The rules of one unique district; `seat` owns it."""
 
@@ -244,7 +240,6 @@ class Unique:
         """As Role.sample, for the unique districts of the deck."""
 
 
-@mypyc_attr(native_class=False)
 class Variant:
     """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
     interactions through `contact`; the flow asks `turn_start` at every turn's start."""
@@ -288,8 +283,8 @@ def role(cls: type[R]) -> type[R]:
 
 def shared(cls: type[R]) -> type[R]:
     """A character's rules that several cards build on (the King's and the Patrician's crown), not a
-    card itself: not registered. (Like `role`, a class decorator: the compiled build, setup.py, keeps
-    every card's class an ordinary Python class.)"""
+    card itself: not registered. (A class decorator like `role`: the compiled build, setup.py,
+    compiles every card's class as an ordinary Python class, as hooks.py's are.)"""
     return cls
 
 
