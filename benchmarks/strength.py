@@ -39,15 +39,17 @@ def pooled(parts: list[tuple[int, float, float]]) -> tuple[int, float, float]:
     return m, mean, ss / max(m - 1, 1)
 
 
-def ratio_ci(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
-    """mean(xs) / mean(ys) over paired games, with a 95% interval (delta method)."""
+def ratio_ci(xs: list[float], ys: list[float]) -> tuple[float, float, float] | None:
+    """mean(xs) / mean(ys) over paired games, with a 95% interval (delta method); None if ys never won."""
     m = len(xs)
     mx, my = sum(xs) / m, sum(ys) / m
-    r = mx / my if my else math.inf
+    if not my:
+        return None
+    r = mx / my
     d = [x - r * y for x, y in zip(xs, ys)]
     md = sum(d) / m
     var = sum((v - md) ** 2 for v in d) / max(m - 1, 1)
-    half = 1.96 * math.sqrt(var / m) / my if my else math.inf
+    half = 1.96 * math.sqrt(var / m) / my
     return r, r - half, r + half
 
 
@@ -103,7 +105,11 @@ def merge(files: list[str]) -> int:
         for a in shares:
             for b in shares:
                 if a != b and len(shares[a]) == len(shares[b]) and shares[a]:
-                    r, lo, hi = ratio_ci(shares[a], shares[b])
+                    rc = ratio_ci(shares[a], shares[b])
+                    if rc is None:  # the denominator's kind never won: no ratio
+                        ratios[f"{a}/{b}"] = {"ratio": None, "ci95": None}
+                        continue
+                    r, lo, hi = rc
                     ratios[f"{a}/{b}"] = {"ratio": round(r, 3), "ci95": [round(lo, 3), round(hi, 3)]}
         if ratios:
             out["ratios"] = ratios
