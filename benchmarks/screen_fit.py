@@ -43,7 +43,7 @@ from ui import CitadelsApp, UiOptions, ViewUpdate
 from ui.cards import district_label
 from ui.i18n import Catalogue
 from ui.prompt_model import waiting_sentence
-from ui.widgets.prompt import DIGITS, PromptPanel
+from ui.widgets.prompt import PromptPanel
 
 SIZES = ["80x24", "100x30", "120x40", "160x50", "240x67"]
 _SPACES = re.compile(r"\s+")
@@ -117,9 +117,8 @@ def menu_items(prompt: PromptPanel) -> list[tuple[str, str, str]]:
     if menu is None:
         return []
     out = [("menu", "prompt", menu.title)]
-    for i, e in enumerate(menu.entries):
-        digit = DIGITS[i] + " " if i < len(DIGITS) and not e.disabled else ""
-        out.append(("menu", "prompt", digit + e.label.plain))
+    for i, e in enumerate(menu.entries):  # each entry as the prompt writes it: its key, then its label
+        out.append(("menu", "prompt", prompt._label(i, e, inline=False).plain.strip()))
     return out
 
 

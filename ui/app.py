@@ -30,7 +30,13 @@ MAX_EVENTS = 2000
 class CitadelsApp(App):
     """One player's view of one table."""
 
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "table.tcss", STYLES / "widgets.tcss", STYLES / "modals.tcss"]
+    CSS_PATH = [
+        STYLES / "app.tcss",
+        STYLES / "table.tcss",
+        STYLES / "widgets.tcss",
+        STYLES / "modals.tcss",
+        STYLES / "focus.tcss",  # the focused panel (ui/screens/table_keys.py)
+    ]
     TITLE = "Citadels"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [

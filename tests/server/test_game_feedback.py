@@ -11,7 +11,7 @@ import re
 import time
 
 import asyncssh
-from game_helpers import CTRL_Q, Screen, key_path, prompt_ready, start_game_server, wait_until
+from game_helpers import CTRL_Q, Screen, app_keys, prompt_ready, start_game_server, wait_until
 
 from server.storage.persistence import read_save_file
 from ui.i18n import Catalogue
@@ -39,7 +39,7 @@ async def play_seat_until(gs, table, seat: int, key: str, screen: Screen, done, 
             return
         if st.pending.seat == seat and prompt_ready(gs.app_of(key), st.seq):
             seq = st.seq
-            screen.send(key_path(gs.app_of(key).view, cat, rng)[0])
+            screen.send(app_keys(gs.app_of(key), cat, rng))
             await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", what="the move")
         else:
             await screen.pump(0.02)
@@ -140,7 +140,7 @@ async def test_turn_alert_rings_and_sets_the_title_and_is_silent_when_switched_o
         cat, rng = Catalogue("en"), random.Random(3)
         a.mark()
         seq = table.state.seq
-        a.send(key_path(gs.app_of(fa).view, cat, rng)[0])
+        a.send(app_keys(gs.app_of(fa), cat, rng))
         await wait_until(lambda: table.state.seq != seq, what="her move")
         await wait_until(lambda: b"\x1b[23;2t" in bytes(a.raw[a.term._mark :]) or table.state.pending.seat == seat)
         # the table menu switches the alert off
@@ -149,7 +149,8 @@ async def test_turn_alert_rings_and_sets_the_title_and_is_silent_when_switched_o
         a.send(CTRL_Q)
         text = await a.wait_for("Turn alert")
         line = next(ln for ln in text.splitlines() if "Turn alert" in ln)
-        a.send(re.search(r"([0-9]) Turn alert", line).group(1).encode())
+        # the table menu is a form: a number moves to its row, Enter does it
+        a.send(re.search(r"([0-9]) Turn alert", line).group(1).encode() + b"\r")
         await a.wait_for("off; switch it on")
         assert gs.app_of(fa).options.alerts is False
         a.send(b"\x1b")  # close the menu
@@ -160,7 +161,7 @@ async def test_turn_alert_rings_and_sets_the_title_and_is_silent_when_switched_o
         for _ in range(2):
             seq = table.state.seq
             if table.state.pending.seat == seat and prompt_ready(gs.app_of(fa), seq):
-                a.send(key_path(gs.app_of(fa).view, cat, rng)[0])
+                a.send(app_keys(gs.app_of(fa), cat, rng))
                 await wait_until(lambda: table.state.seq != seq, what="her move")
             await _to_alice_decision(gs, table, seat, fa, a)
         raw = bytes(a.raw[a.term._mark :])

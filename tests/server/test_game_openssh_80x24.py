@@ -18,6 +18,7 @@ from game_helpers import key_path, prompt_ready, start_game_server
 from ui.cards import district_label
 from ui.i18n import Catalogue
 from ui.prompt_model import build_menu
+from ui.widgets.prompt import PromptPanel
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("ssh") and shutil.which("tmux") and shutil.which("ssh-keygen")),
@@ -161,7 +162,7 @@ async def test_two_people_and_bots_play_a_whole_game_at_80x24(tmp_path):
                 assert time.monotonic() - t0 < 10, f"{problems} at 80x24:\n{screen}"
                 await asyncio.sleep(0.1)
             checked += 1
-            command_keys, _cmd = key_path(app.view, cat, rng)
+            command_keys, _cmd = key_path(app.view, cat, rng, app.table.query_one(PromptPanel).numbers)
             seq = st.seq
             await pane.text(command_keys.decode())
             t0 = time.monotonic()

@@ -109,7 +109,7 @@ async def test_creator_replaces_an_absent_player_and_removes_one_before_the_star
         a.mark()
         a.send(CTRL_Q)
         await a.wait_for("Replace bob")
-        a.send(b"3")  # Back to the game, Go to the lobby, Replace bob (away) with a bot, ...
+        a.send(b"3\r")  # Back to the game, Go to the lobby, Replace bob (away) with a bot, ...
         await wait_until(lambda: table.seats[1].bot is not None, what="bob's seat to a bot")
         assert table.seats[1].key is None
         await wait_until(lambda: table.save.save.seats[1].bot is not None, what="seat change saved")

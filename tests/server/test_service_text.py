@@ -4,7 +4,6 @@ absent from the bytes the other player's client receives; a player cannot be cal
 
 from __future__ import annotations
 
-import asyncio
 import unicodedata
 
 import asyncssh
@@ -74,14 +73,13 @@ async def test_every_class_of_control_character_in_chat_stays_out_of_the_other_p
     gs = await start_game_server(tmp_path)
     try:
         table, a, b, alice, bob = await game_of_two(gs, open_terminal)
-        a.send(b"\t\t")  # lower panel: hand -> log -> chat (the chat input takes the focus)
-        await asyncio.sleep(0.3)
         # 1. pasted in alice's terminal (bracketed paste: the way such bytes reach a text field)
         for name, chars in CLASSES.items():
             b.mark()
             alice._chat.clear()  # (chat is rate-limited: 5 lines in 5 s)
             line = f"paste{name}<{chars}>end"
-            a.send(b"\x1b[200~" + line.encode() + b"\x1b[201~" + ENTER)
+            # c enters the chat; Enter sends the line and returns to the game (ui/screens/table_keys.py)
+            a.send(b"c\x1b[200~" + line.encode() + b"\x1b[201~" + ENTER)
             # bob's chat has the line (the text field keeps a paste's first line only); on his screen it is
             # wrapped to the chat's width, anywhere in a word this long
             await wait_until(lambda n=name: chat_has(bob, f"paste{n}<"), timeout=10, what=f"pasted {name}")

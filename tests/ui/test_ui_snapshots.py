@@ -50,11 +50,11 @@ def test_mid_turn_ability_targets(snap_compare, lang, size):
 
     async def run_before(pilot):
         await wait_for_choices(pilot)
-        await pilot.press("1")  # the Magician
+        await pilot.press("3")  # the Magician (a character is chosen by its rank)
         await wait_for_choices(pilot)
         await pilot.press("1")  # take 2 gold
         prompt = await wait_for_choices(pilot)
-        await pilot.press("1")  # the Magician's swap: choose a player
+        await pilot.press("3")  # the Magician's swap (it keeps its number 3 for the turn): choose a player
         await pilot.pause()
         assert pilot.app.view.turn.character == "Magician"
         assert prompt.depth == 2

@@ -18,7 +18,6 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ..feedback import TableFeedback
@@ -30,8 +29,9 @@ from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
 from ..widgets.log_view import LogView, Row
 from ..widgets.players import PlayersPanel
-from ..widgets.prompt import DIGITS, PromptPanel
+from ..widgets.prompt import PromptPanel
 from ..widgets.status_bar import StatusBar
+from .table_keys import TableKeys
 from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan, prompt_width
 
 LOWER = ("hand", "log", "chat")
@@ -63,16 +63,10 @@ class _Needs:
         return self._prompt.fits(width, height, roomy)
 
 
-class TableScreen(Screen):
-    BINDINGS = [
-        *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
-        Binding("escape", "back", show=False),
-        Binding("tab", "cycle_lower", show=False, priority=True),
-        Binding("pageup", "log_page(1)", show=False),
-        Binding("pagedown", "log_page(-1)", show=False),
-        Binding("end", "log_end", show=False),
-        Binding("f4", "cities", show=False),
-    ]
+class TableScreen(TableKeys):
+    """The layout and the widgets; keys, focus and the footer: `TableKeys` (ui/screens/table_keys.py)."""
+
+    BINDINGS = [Binding("f4", "cities", show=False)]  # merged with TableKeys' bindings
 
     def __init__(self, cat: Catalogue, show_chat: bool = False) -> None:
         super().__init__(id="table")
@@ -80,6 +74,7 @@ class TableScreen(Screen):
         self.show_chat = show_chat
         self.lower = "hand"
         self.cities = False  # F4 on a compact screen: the players' whole cities instead of the rest
+        self._footer_mode: tuple | None = None  # the layout the footer was made for
         self.compact = True
         self.plan: Plan | None = None
         self._laying_out = False
@@ -101,13 +96,13 @@ class TableScreen(Screen):
         yield HandPanel(id="hand", classes="lower")
         yield LogView(id="log", classes="lower")
         if self.show_chat:
-            yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat", classes="lower")
+            yield ChatPanel(self.cat.t("ui.chat_placeholder"), self.cat.t("ui.chat_typing"), id="chat", classes="lower")
         yield KeyBar(id="keys")
         yield Static(id="small")
 
     def on_mount(self) -> None:
         self._win = (self.app.size.width, self.app.size.height)
-        self.query_one(PromptPanel).focus()
+        self.setup_keys()
         self._titles()
         self._ready = True
         self._layout()
@@ -168,16 +163,11 @@ class TableScreen(Screen):
             if box != before or not widget.display:
                 _place(widget, box)
                 widget.display = True
-        self.query_one(KeyBar).show(self._keys_text())
+        self.update_keys()
         if mode_changed and self._view is not None and old is not None:
             self.show(self._view, [])
         elif mode_changed:
             self.refresh_feedback()
-
-    def _keys_text(self) -> str:
-        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
-            return self.cat.t("ui.keybar_cities")
-        return self.cat.t("ui.keybar" if self.compact else "ui.keybar_wide")
 
     def _small_text(self, width: int, height: int) -> str:
         cat = self.cat
@@ -210,9 +200,9 @@ class TableScreen(Screen):
     def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
         self.cat = cat
         self._titles()
-        self.query_one(KeyBar).show(self._keys_text())
+        self.update_keys()
         if self.show_chat:
-            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"))
+            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"), cat.t("ui.chat_typing"))
         self.query_one(LogView).set_rows(rows)
         if self.plan is not None and self.plan.mode == "small":
             self.query_one("#small", Static).update(self._small_text(*self._win))
@@ -246,7 +236,8 @@ class TableScreen(Screen):
         self.query_one(StatusBar).show(view, cat)
         self.query_one(PlayersPanel).show(view, cat, self.compact)
         self.query_one(HandPanel).show(view, cat)
-        self.query_one(PromptPanel).show(view, cat, roomy=not self.compact)
+        if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
+            self.update_keys()
         if rows:
             self.query_one(LogView).add_rows(rows)
         self.refresh_feedback()
@@ -290,7 +281,7 @@ class TableScreen(Screen):
             return False
         if self.compact:
             return self.lower == "chat"
-        return self.focused is not None and self.focused.id == "chat-input"
+        return self.focused_panel() in ("chat", "chat-input")
 
     def _chat_read(self) -> None:
         if self.feedback.unread:
@@ -324,39 +315,47 @@ class TableScreen(Screen):
 
     def action_digit(self, digit: str) -> None:
         if not self._leave_cities():
-            self.query_one(PromptPanel).press_digit(digit)
+            super().action_digit(digit)
 
     def action_back(self) -> None:
-        if self._leave_cities():
+        if not self._leave_cities():
+            super().action_back()
+
+    def action_focus_panel(self, step: int) -> None:
+        if self.cities:  # Tab leaves the cities
+            self.cities = False
+            self._layout()
+            self.update_keys()
             return
-        if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(PromptPanel).focus()
-            return
-        self.query_one(PromptPanel).back()
+        super().action_focus_panel(step)
 
     def action_cities(self) -> None:
         """Every player's whole city (type, cost and name of each district), or back."""
         self.cities = not self.cities
         self._layout()
+        self.update_keys()
 
-    def action_cycle_lower(self) -> None:
-        if self.cities:  # Tab leaves the cities
-            self.cities = False
-            self._layout()
-            return
-        panels = [p for p in LOWER if p != "chat" or self.show_chat]
-        nxt = panels[(panels.index(self.lower) + 1) % len(panels)] if self.lower in panels else panels[0]
-        self.show_lower(nxt)
+    def keys_now(self) -> list[tuple[str, str]]:
+        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
+            k = lambda name: self.cat.t(f"keys.{name}")
+            return [("F4 Tab Esc", k("back_to_game")), ("F1", k("help")), ("F2", k("language"))]
+        out = super().keys_now()
+        helps = [i for i, (key, _) in enumerate(out) if key == "F1"]
+        if helps and self.compact and self.plan is not None and self.plan.mode != "small":
+            out.insert(helps[0], ("F4", self.cat.t("keys.cities")))  # before help, menu and language
+        return out
 
-    def show_lower(self, which: str) -> None:
-        """Show `which` in the lower left ("chat" takes the focus; anything else gives it back to the
-        prompt)."""
-        self._set_lower(which)
-        if which == "chat" and self.show_chat:
-            self.query_one("#chat-input").focus()
+    def update_keys(self) -> None:
+        mode = (self.cities, self.compact, self.plan.mode if self.plan is not None else None)
+        if mode != self._footer_mode:  # the footer depends on these too (F4, the cities' own keys)
+            self._keys_shown = None
+            self._footer_mode = mode
+        super().update_keys()
+
+    @on(events.DescendantFocus)
+    def _focus_reads_chat(self, event: events.DescendantFocus) -> None:
+        if self.focused_panel() in ("chat", "chat-input"):
             self._chat_read()
-        else:
-            self.query_one(PromptPanel).focus()
 
     def _set_lower(self, which: str) -> None:
         """What the lower left of a compact screen shows: "hand" (and the log if it fits), "log" or
@@ -366,12 +365,8 @@ class TableScreen(Screen):
         for p in LOWER:
             self.set_class(p == which, f"-show-{p}")
         self._layout()
-
-    def action_log_page(self, direction: int) -> None:
-        self.query_one(LogView).page(direction)
-
-    def action_log_end(self) -> None:
-        self.query_one(LogView).to_end()
+        if which == "chat":
+            self._chat_read()
 
     @on(PromptPanel.Chosen)
     def _chosen(self, event: PromptPanel.Chosen) -> None:

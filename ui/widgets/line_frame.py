@@ -61,7 +61,10 @@ def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -
     """`line` as a strip of exactly `width` cells on `base`; `key` names its text, spans, style, width, base."""
     strip = _lines.get(key)
     if strip is None:
-        segments = Segment.apply_style(line.render(console, end=""), base)
+        rendered = line.render(console, end="")
+        if line.style and not line.spans:  # Text.render leaves out the base style of a text without spans
+            rendered = [Segment(line.plain, console.get_style(line.style))]
+        segments = Segment.apply_style(rendered, base)
         strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
         _put(_lines, key, strip, MAX_LINES)
     return strip
