@@ -63,8 +63,10 @@ async def test_normal_and_random_through_the_pool():
 
 
 async def test_the_expert_thinks_in_the_pool_within_its_budget():
+    """Legal decisions from the worker pool, none left to the normal bot. The grace is wide: a search
+    plays at least one whole sampled world, which takes longer than usual on a loaded machine."""
     views = views_to_decide(2)
-    async with BotPool(workers=2) as pool:
+    async with BotPool(workers=2, grace_ms=2000) as pool:
         await pool.warm_up()
         t0 = time.perf_counter()
         cmds = await asyncio.gather(*[pool.decide("expert", v, seed=i, budget_ms=300) for i, v in enumerate(views)])
