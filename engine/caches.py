@@ -149,9 +149,13 @@ _GATHER_HOOKS = frozenset(("gather_gold", "draw_count", "keep_all", "keep_count"
 
 def city(g: GameState, seat: int) -> CityCache:
     p = g.players[seat]
-    c: CityCache | None = p.__dict__.get("_city")
+    try:
+        room = p.__dict__
+    except AttributeError:  # a stand-in with no room for a cache (ui/prompt_prices.py hands a view's cities)
+        return CityCache(p.city)
+    c: CityCache | None = room.get("_city")
     if c is None or c.key is not p.city or c.n != len(p.city):
-        c = p.__dict__["_city"] = CityCache(p.city)
+        c = room["_city"] = CityCache(p.city)
     return c
 
 
