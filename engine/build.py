@@ -66,11 +66,13 @@ def district_refusals(
     """Why each of `names` (cards in the hand, no two alike) cannot be built now whatever the
     payment: a short code (`why_not` words it) or None, in order. One home for these checks:
     `options` (the legal builds) and `why_not` both ask it. `cc`: the builder's city."""
-    out: list[str | None] = []
     seat = t.seat
     in_city = cc.names
-    dup_ok: bool | None = None
     full = t.builds >= t.limit
+    if not full and in_city.isdisjoint(names) and caches.uniques_overriding("can_build").isdisjoint(names):
+        return [None] * len(names)  # the common case, at C speed: none of the checks below refuses
+    out: list[str | None] = []
+    dup_ok: bool | None = None
     if role is None:
         role = role_of(t.character)
     role_exempt = "exempt_from_limit" in role.overridden
@@ -141,6 +143,7 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
     costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options
     role_ways = "build_options" in role.overridden
+    own_ways = caches.uniques_overriding("build_options")  # cards built their own way (Necropolis...)
     gold = p.gold
     for name, refused in zip(names, district_refusals(g, t, names, cc, role)):
         if refused is not None:
@@ -151,9 +154,8 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
             out.append(Build(seat, name))
         for v in via_city:
             out.extend(v.build_options(g, t, name, cost, True))
-        u = UNIQUES.get(name)
-        if u is not None and "build_options" in u.overridden:
-            out.extend(u.build_options(g, t, name, cost, False))
+        if name in own_ways:
+            out.extend(UNIQUES[name].build_options(g, t, name, cost, False))
         if role_ways:
             out.extend(role.build_options(g, t, name, cost))
     return out

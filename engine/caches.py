@@ -154,8 +154,9 @@ def city(g: GameState, seat: int) -> CityCache:
     except AttributeError:  # a stand-in with no room for a cache (ui/prompt_prices.py hands a view's cities)
         return CityCache(p.city)
     c: CityCache | None = room.get("_city")
-    if c is None or c.key is not p.city or c.n != len(p.city):
-        c = room["_city"] = CityCache(p.city)
+    districts = p.city
+    if c is None or c.key is not districts or c.n != len(districts):
+        c = room["_city"] = CityCache(districts)
     return c
 
 
@@ -174,11 +175,18 @@ def add_district(g: GameState, seat: int, b: Built) -> None:
         city_changed(p)
 
 
-_LIMIT_EXEMPT: list[frozenset[str]] = []
+_HOOKED: dict[str, tuple[int, frozenset[str]]] = {}
+
+
+def uniques_overriding(hook: str) -> frozenset[str]:
+    """The names of the unique districts whose card overrides `hook` (learnt again if a card is
+    registered later)."""
+    known = _HOOKED.get(hook)
+    if known is None or known[0] != len(UNIQUES):
+        known = _HOOKED[hook] = (len(UNIQUES), frozenset(n for n, u in UNIQUES.items() if overrides(u, hook)))
+    return known[1]
 
 
 def limit_exempt() -> frozenset[str]:
     """The unique districts that may be exempt from the build limit (their card says so: the Stables)."""
-    if not _LIMIT_EXEMPT:
-        _LIMIT_EXEMPT.append(frozenset(n for n, u in UNIQUES.items() if overrides(u, "exempt_from_limit")))
-    return _LIMIT_EXEMPT[0]
+    return uniques_overriding("exempt_from_limit")

@@ -83,9 +83,11 @@ def is_complete(g: GameState, seat: int, target: int | None = None) -> bool:
     return caches.city(g, seat).size >= (complete_at(g) if target is None else target)
 
 
-def count_type(g: GameState, seat: int, kind: str) -> int:
-    """Districts of a type, for income (the School of Magic counts as any type)."""
-    c = caches.city(g, seat)
+def count_type(g: GameState, seat: int, kind: str, c: caches.CityCache | None = None) -> int:
+    """Districts of a type, for income (the School of Magic counts as any type). `c`: the city's
+    cache, when the caller has it."""
+    if c is None:
+        c = caches.city(g, seat)
     n = c.types.get(kind, 0)
     if c.wild:  # a wildcard counts once, as its own type or as this one
         n += sum(k for t, k in c.wild.items() if t != kind)

@@ -50,9 +50,13 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
             seat = p.seat
             out = [Select(seat, c) for c in dict.fromkeys(source)]
         else:
+            seat, selected, reserved = p.seat, p.selected, p.reserved
             for c in dict.fromkeys(source):
-                if source.count(c) - p.reserved.count(c) > p.selected.count(c):
-                    out.append(Select(p.seat, c))
+                # a copy not yet selected nor reserved remains (counted only for a card named there)
+                if (c not in selected and c not in reserved) or (
+                    source.count(c) - reserved.count(c) > selected.count(c)
+                ):
+                    out.append(Select(seat, c))
     for c in dict.fromkeys(p.selected):
         out.append(Unselect(p.seat, c))
     if len(p.selected) >= p.min:

@@ -63,13 +63,15 @@ def play_game(
     expected = expected_cards(g)
     n = 0
     needs_view = [getattr(bot, "needs_view", True) for bot in bots]
+    choose = [bot.choose for bot in bots]  # looked up once (this loop runs ~370 times a game)
+    legal_of, play = legal_commands, apply
     while g.phase != "over":
         seat = g.pending.seat
-        legal = legal_commands(g, seat)
+        legal = legal_of(g, seat)
         if not legal:
             return n, [f"no legal command for seat {seat} at {type(g.pending).__name__}"]
-        cmd = bots[seat].choose(legal, seat_view(g, seat) if needs_view[seat] else None)
-        apply(g, cmd, check=False)
+        cmd = choose[seat](legal, seat_view(g, seat) if needs_view[seat] else None)
+        play(g, cmd, False)  # check=False: the command was just taken from the legal list
         n += 1
         if on_command is not None:
             on_command(g, cmd)

@@ -14,9 +14,12 @@ from .state import GameState, Turn
 GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
 
 
+_NO_INCOME: tuple[str | None, str | None] = (None, None)
+
+
 def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
     """(district type, "gold" | "cards" | "mix") of a character's income in the edition in play."""
-    return INCOME_TABLE[g.rules.edition].get(character, (None, None))
+    return INCOME_TABLE[g.rules.edition].get(character, _NO_INCOME)
 
 
 def income_count(g: GameState, t: Turn) -> int:
@@ -24,11 +27,11 @@ def income_count(g: GameState, t: Turn) -> int:
     return count_type(g, t.seat, kind) if kind else 0
 
 
-def income_options(g: GameState, t: Turn) -> list[Income]:
-    income_type, income_kind = income_of(g, t.character)
+def income_options(g: GameState, t: Turn, cc: caches.CityCache | None = None) -> list[Income]:
+    income_type, income_kind = INCOME_TABLE[g.rules.edition].get(t.character, _NO_INCOME)  # income_of
     if income_type is None or "income" in t.used:
         return []
-    n = count_type(g, t.seat, income_type)
+    n = count_type(g, t.seat, income_type, cc)
     if n == 0:
         return []
     if income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
@@ -100,7 +103,7 @@ def legal(g: GameState, t: Turn) -> list[Command]:
         for u in cc.abilities:
             out.extend(u.abilities(g, t))
         if "income" not in t.used:
-            out.extend(income_options(g, t))
+            out.extend(income_options(g, t, cc))
         if gathered:  # build.turn_refusal: nothing is built before gathering
             out.extend(build.options(g, t, role, cc))
     if gathered and ("must" not in overridden or role.must(g, t) is None):
