@@ -12,17 +12,14 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from .apply import apply
 from .bots.random_bot import RandomBot
 from .bots.registry import Bot
 from .commands import Command
-from .invariants import check, expected_cards
-from .legal import legal_commands
+from .playout import MAX_COMMANDS, play_game
 from .setup import GameConfig, new_game
 from .state import GameState
-from .view import view as seat_view
 
-MAX_COMMANDS = 20_000  # a game longer than this is reported as not ending
+__all__ = ["MAX_COMMANDS", "SimResult", "play_game", "run", "seat_kind", "tournament_stats"]
 BotFactory = Callable[[int, int, int], Bot]  # (seed, seat, game index) -> the bot at that seat
 KindStats = dict[str, Any]  # one bot kind's results in a tournament (see `tournament_stats`)
 
@@ -51,37 +48,6 @@ class SimResult(Struct):
     failures: list[str] = field(default_factory=list)
     lineups: list[list[str]] = field(default_factory=list)
     kinds: dict[str, KindStats] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
-
-
-def play_game(
-    g: GameState,
-    bots: list[Bot],
-    check_every: bool = True,
-    on_command: Callable[[GameState, Command], None] | None = None,
-) -> tuple[int, list[str]]:
-    """Play `g` to the end; return (commands applied, invariant failures)."""
-    expected = expected_cards(g)
-    n = 0
-    needs_view = [getattr(bot, "needs_view", True) for bot in bots]
-    choose = [bot.choose for bot in bots]  # looked up once (this loop runs ~370 times a game)
-    legal_of, play = legal_commands, apply
-    while g.phase != "over":
-        seat = g.pending.seat
-        legal = legal_of(g, seat)
-        if not legal:
-            return n, [f"no legal command for seat {seat} at {type(g.pending).__name__}"]
-        cmd = choose[seat](legal, seat_view(g, seat) if needs_view[seat] else None)
-        play(g, cmd, False)  # check=False: the command was just taken from the legal list
-        n += 1
-        if on_command is not None:
-            on_command(g, cmd)
-        if check_every:
-            bad = check(g, expected)
-            if bad:
-                return n, [f"after {cmd!r}: {b}" for b in bad]
-        if n > MAX_COMMANDS:
-            return n, [f"game did not end after {MAX_COMMANDS} commands"]
-    return n, check(g, expected)
 
 
 def run(
