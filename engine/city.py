@@ -25,7 +25,8 @@ def printed_cost(g: GameState | None, name: str) -> int:
 
 def value(b: Built, g: GameState | None = None) -> int:
     """A built district's cost (and score): printed cost, +1 if beautified (`g`: the edition's cost)."""
-    return printed_cost(g, b.name) + (1 if b.beautified else 0)
+    cost = COST_TABLE[g.rules.edition][b.name] if g is not None else DISTRICTS[b.name].cost  # printed_cost
+    return cost + 1 if b.beautified else cost
 
 
 def has(g: GameState, seat: int, name: str) -> bool:

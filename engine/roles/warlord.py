@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import caches, deck, flow
 from ..build import remove_built
+from ..cards.editions import COST_TABLE
 from ..cardstate import TurnScoped
 from ..city import (
     complete_at,
@@ -66,6 +67,7 @@ class Warlord(Role):
         target = complete_at(g)
         any_shield = bool(caches.lineup(g).shields)
         me, name = t.seat, self.name
+        costs = COST_TABLE[g.rules.edition]
         for seat, p in enumerate(g.players):
             if not p.city:
                 continue
@@ -73,6 +75,8 @@ class Warlord(Role):
             if cc.size >= target or (any_shield and shielded(g, seat)):
                 continue
             for b in distinct_copies(p.city):
+                if costs[b.name] - 1 > gold:
+                    continue  # too dear whatever is added (destroy_price: at least the printed cost minus 1)
                 u = UNIQUES.get(b.name)  # city.rank8_immune: only a unique district may be immune
                 if u is not None and u.rank8_immune(g, seat, b.name):
                     continue
