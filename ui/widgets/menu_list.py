@@ -77,16 +77,20 @@ class MenuList(LineWidget):
         self.header: list[Text] = []
         self.items: list[Item] = []
         self.form = False
+        self.numbered = True  # False: rows carry their own number (a place, a rank): no key numbers
         self.highlighted = 0
         self._picker: _Picker | None = None
         self._scroll = 0
         self._row_map: dict[int, int] = {}
         self.picker_hint = ""  # the line above a picker's values ("Esc: back, unchanged")
 
-    def set(self, header: list[Text], items: list[Item], keep: bool = True, form: bool = False) -> None:
+    def set(
+        self, header: list[Text], items: list[Item], keep: bool = True, form: bool = False, numbered: bool = True
+    ) -> None:
         self.header = header
         self.items = items
         self.form = form
+        self.numbered = numbered
         if not keep:
             self.highlighted = 0
             self._scroll = 0
@@ -165,7 +169,7 @@ class MenuList(LineWidget):
 
     def action_digit(self, digit: str) -> None:
         i = DIGITS.find(digit)
-        if not 0 <= i < self._count():
+        if not 0 <= i < self._count() or (self._picker is None and not self.numbered):
             return
         self._move_to(i)
         if self._picker is not None:
@@ -229,7 +233,7 @@ class MenuList(LineWidget):
             return rows
         for i, item in enumerate(self.items):
             label = Text(end="")
-            label.append(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold")
+            label.append(f"{DIGITS[i]} " if i < len(DIGITS) and self.numbered else "  ", style="bold")
             label.append(item.label, style=item.style)
             if item.value is not None:
                 label.append(": ")
