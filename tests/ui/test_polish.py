@@ -30,3 +30,35 @@ async def test_the_hands_head_line_is_bold_only_where_it_means_it():
                 assert head.plain.strip(), head
                 assert not _bold_at(head, cards), (f, head.plain, head.spans, head.style)
                 assert _bold_at(head, len(head.plain) - len(head.plain.lstrip())), (f, head.plain)
+
+
+async def test_a_menu_rebuilt_under_the_highlight_keeps_the_same_item_highlighted():
+    """The room's menu is rebuilt when someone sits down: the highlight stays on the item it was on
+    (not on the same row number, which had become "Remove bruno"), and when that item is gone it moves
+    to the nearest item above that is still there."""
+    from rich.text import Text
+    from textual.app import App
+
+    from ui.widgets.menu_list import Item, MenuList
+
+    class MenuApp(App):
+        def compose(self):
+            yield MenuList()
+
+    def items(*labels: str) -> list[Item]:
+        return [Item(label) for label in labels]
+
+    app = MenuApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        menu = app.query_one(MenuList)
+        menu.set([Text("room")], items("Put a bot in an open seat", "Remove Petra (bot)", "Close the table"))
+        await pilot.press("down")
+        menu.set([Text("room")], items("Put a bot in an open seat", "Close the table"))  # Petra removed
+        assert menu.items[menu.highlighted].label == "Put a bot in an open seat"
+        await pilot.press("down")
+        assert menu.items[menu.highlighted].label == "Close the table"
+        # bruno sits down: a row appears above the highlighted one
+        menu.set([Text("room")], items("Put a bot in an open seat", "Remove bruno", "Close the table"))
+        assert menu.items[menu.highlighted].label == "Close the table"
+        menu.set([Text("lobby")], items("carl's table", "New table…"), keep=False)
+        assert menu.highlighted == 0

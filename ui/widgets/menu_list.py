@@ -87,6 +87,7 @@ class MenuList(LineWidget):
     def set(
         self, header: list[Text], items: list[Item], keep: bool = True, form: bool = False, numbered: bool = True
     ) -> None:
+        old, at = self.items, self.highlighted
         self.header = header
         self.items = items
         self.form = form
@@ -94,12 +95,24 @@ class MenuList(LineWidget):
         if not keep:
             self.highlighted = 0
             self._scroll = 0
+        elif old and 0 <= at < len(old):
+            self.highlighted = self._same_item(old, at)
         self.highlighted = min(self.highlighted, max(len(items) - 1, 0))
         if self._picker is not None:  # the row it edits, rebuilt
             label = self._picker.item.label
             item = next((i for i in items if i.label == label and i.choices), None)
             self._picker = _Picker(item, self._picker.highlighted) if item is not None else None
         self.invalidate()
+
+    def _same_item(self, old: list[Item], at: int) -> int:
+        """Where the highlight goes when the items are rebuilt (someone sat down, a bot left): the same
+        item, else the nearest one above it still there, never the row that took its number (which
+        could be "Remove bruno")."""
+        labels = {item.label: i for i, item in reversed(list(enumerate(self.items)))}
+        for item in reversed(old[: at + 1]):
+            if item.label in labels:
+                return labels[item.label]
+        return 0
 
     # --- the picker ------------------------------------------------------------------------
     @property
