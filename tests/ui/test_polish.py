@@ -62,3 +62,28 @@ async def test_a_menu_rebuilt_under_the_highlight_keeps_the_same_item_highlighte
         assert menu.items[menu.highlighted].label == "Close the table"
         menu.set([Text("lobby")], items("carl's table", "New table…"), keep=False)
         assert menu.highlighted == 0
+
+
+async def test_a_roomy_character_choice_shows_each_text_once():
+    """At 120x40 every character's text is under its name: the box of what the highlighted one does
+    repeated the same text below the list (cut short at that)."""
+    from ui_helpers import screen_text
+
+    from ui.widgets.prompt import PromptPanel
+
+    app, _ = make_app(players=4, seed=2, human=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.table.query_one(PromptPanel)
+        for _ in range(100):
+            await pilot.pause()
+            if prompt.menu is not None and prompt.menu.entries and prompt.menu.entries[0].inline:
+                break
+        else:
+            raise AssertionError("no character choice")
+        await pilot.pause(0.1)
+        for _step in range(2):
+            e = prompt.menu.entries[prompt.highlighted]
+            words = " ".join(e.detail.split()[:3])
+            assert screen_text(app).count(words) == 1, (e.label.plain, words)
+            await pilot.press("down")
+            await pilot.pause(0.1)
