@@ -69,10 +69,11 @@ class EnterTable(Message):
 
 
 class LeaveTable(Message):
-    def __init__(self, gen: int, text: str = "") -> None:
+    def __init__(self, gen: int, text: str = "", key: str = "") -> None:
         super().__init__()
         self.gen = gen
         self.text = text
+        self.key = key  # a lobby.<key> sentence, said in the session's language (else `text`)
 
 
 class ShowToast(Message):
@@ -132,7 +133,7 @@ class PlayerSession:
             self.gen += 1
             self.at_table = False
             self.table, self.seat = None, None
-            message = LeaveTable(self.gen, message.text)
+            message = LeaveTable(self.gen, message.text, message.key)
         elif isinstance(message, msgspec.Struct):
             message = adapt(message, time.monotonic())  # type: ignore[arg-type]
         if isinstance(message, TABLE_MESSAGES):
@@ -352,7 +353,8 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         if self.at_table:
             self.pop_screen()
             self.at_table = False
-        self.lobby_screen.update(self.session.snapshot(), msg.text or None)
+        text = self.cat.t(f"lobby.{msg.key}") if msg.key else msg.text
+        self.lobby_screen.update(self.session.snapshot(), text or None)
 
     def _pop_to_base(self) -> None:
         base = 2 if self.at_table else 1

@@ -115,9 +115,12 @@ class Toast(Struct, tag="toast"):
 
 
 class Displaced(Struct, tag="displaced"):
-    """The session lost its seat (another connection with its key, or a bot); back to the lobby."""
+    """The session lost its seat (a newer connection of its player, or a bot); back to the lobby.
+    `key`: a `lobby.<key>` sentence of the catalogue, said in the player's language; `text`: a
+    sentence as given (a host's reason for closing the table)."""
 
-    text: str
+    text: str = ""
+    key: str = ""
 
 
 SeatState = Literal["here", "away", "bot_for", "replaced", "bot"]

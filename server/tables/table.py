@@ -414,7 +414,9 @@ class Table(TableTimers):
             slot = self.seats[seat]
             old = slot.client
             if old is not None and old is not client:
-                old.post(Displaced("Your seat was taken over by a new connection with your key."))
+                # the same key connected again, or another key of the same player (a second computer)
+                same = old.key == client.key
+                old.post(Displaced(key="displaced_same_key" if same else "displaced_other_key"))
             slot.client = client
             slot.away_since = None
             self._changed_at = self.clock()
@@ -451,7 +453,7 @@ class Table(TableTimers):
             return
         s = self.seats[seat]
         if s.client is not None:
-            s.client.post(Displaced("A bot now plays your seat."))
+            s.client.post(Displaced(key="displaced_bot"))
             s.client = None
         s.bot, s.key, s.away_since = kind, None, None
         log_event(log, logging.INFO, "seat to bot", table=self.id, seat=seat, bot=kind)

@@ -1,0 +1,63 @@
+"""A seat taken by a newer connection of the same player, over real SSH (asyncssh clients, the
+players database on SQLite): the older session is sent to the lobby with a sentence that says
+whether it was the same key or another of the player's keys, in the player's language."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from game_helpers import Screen, create_table, wait_until
+from players_helpers import CODE, fingerprint, lobby, new_key, player_known, press, start_players_server, type_line
+
+
+@pytest.fixture
+async def gs(tmp_path):
+    server = await start_players_server(tmp_path)
+    yield server
+    await server.close()
+
+
+async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, open_terminal):
+    k1, k2 = new_key(), new_key()
+    a = await lobby(open_terminal, gs, k1, "alice", size=(120, 40))
+    pid = await player_known(gs, k1)
+    # The second key joins alice's account with a one-time code (lobby -> My name and keys).
+    await press(gs, k1, a, "My name and keys")
+    await a.wait_for("Your account")
+    await press(gs, k1, a, "Add another key")
+    await a.wait_for("Code: ")
+    await asyncio.sleep(0.3)
+    code = CODE.search(a.text()).group(1)
+    b = await lobby(open_terminal, gs, k2, "alice-laptop", size=(120, 40))
+    await player_known(gs, k2)
+    await press(gs, k2, b, "My name and keys")
+    await b.wait_for("Your account")
+    await press(gs, k2, b, "I have a code")
+    await type_line(gs, k2, b, code)
+    await wait_until(lambda: gs.session_of(k2).player_id == pid, what="key moved")
+    b.term.close()
+    await wait_until(lambda: gs.session_of(k2) is None, what="the laptop's session gone")
+
+    a.send(b"\x1b")  # back to the lobby's main page
+    await asyncio.sleep(0.2)
+    await create_table(a, players=3, bots=2)
+    a.mark()
+    await press(gs, k1, a, "Start the game")
+    table = gs.table()
+    await wait_until(lambda: table.phase == "playing", what="game start")
+    await wait_until(lambda: gs.app_of(fingerprint(k1)).at_table, what="alice at the table")
+
+    # The laptop connects: its player's seat is its own; the desktop's session goes to the lobby.
+    a.mark()
+    b = Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
+    await wait_until(lambda: gs.app_of(fingerprint(k2)).at_table, what="the laptop at the seat")
+    await a.wait_for("Your seat is now played from your newer connection with another of your keys.")
+    assert "with your key" not in a.text()
+
+    # The same key again, in Spanish: said in Spanish.
+    b.send(b"\x1bOQ")  # F2: español
+    await asyncio.sleep(0.3)
+    b.mark()
+    Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
+    await b.wait_for("Tu asiento se juega ahora desde una conexión más reciente con esta misma clave.")
