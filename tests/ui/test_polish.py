@@ -87,3 +87,29 @@ async def test_a_roomy_character_choice_shows_each_text_once():
             assert screen_text(app).count(words) == 1, (e.label.plain, words)
             await pilot.press("down")
             await pilot.pause(0.1)
+
+
+async def test_long_names_side_by_side_fold_rather_than_lose_the_gold_and_city():
+    """At 120x40 the seats sit in two columns; a long name ("Coin-Counting Carla (bot)") with a
+    character cut the line ("2g 4…", "1/"): a player's gold, cards and city size are folded to the
+    next line instead, and the layout counts that line."""
+    from ui_helpers import screen_text
+
+    from engine import GameConfig
+    from ui import CitadelsApp, UiOptions
+    from ui.local_game import LocalTable
+    from ui.widgets.players import PlayersPanel
+
+    names = ["bruno", "Wendel (bot)", "Coin-Counting Carla (bot)", "Bartholomew Longname"]
+    table = LocalTable(GameConfig(players=names, preset="first-game", seed=4), human_seat=0, bot_delay=0)
+    app = CitadelsApp(table, UiOptions(lang="en", name="bruno"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(30):
+            await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        assert panel._columns(panel.size.width) == 2
+        region = panel.region
+        rows = screen_text(app).splitlines()[region.y : region.bottom]
+        shown = "\n".join(r[region.x : region.right] for r in rows)
+        assert "…" not in shown, shown
+        assert shown.count("/7") == 4, shown  # every seat's city size
