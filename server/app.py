@@ -93,8 +93,8 @@ def adapt(message: tm.ToSession, now: float) -> Message:
             return ViewUpdate(view, events, by_bot, None if turn_left is None else now + turn_left)
         case tm.Refused(reason):
             return CommandRefused(reason)
-        case tm.Chat(author, text, watching):
-            return ChatLine(author, text, watching)
+        case tm.Chat(author, text, watching, past):
+            return ChatLine(author, text, watching, past)
         case tm.Notice(key, fields, where):
             return TableNotice(key, fields, where)
         case tm.Presence(seats, watchers):

@@ -96,6 +96,7 @@ class Chat(Struct, tag="chat"):
     author: str
     text: str
     watching: bool = False  # the author is a spectator
+    past: bool = False  # written before this session came (the table's last lines, sent on arrival)
 
 
 class Notice(Struct, tag="notice"):

@@ -39,13 +39,11 @@ import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.savefile import bot_doings
-from engine.text import clean_text
 from server.logging_setup import log_event
 from server.tables.game_end import AccountsHook
 from server.tables.messages import (
     Attach,
     Begin,
-    Chat,
     Detach,
     Displaced,
     Export,
@@ -72,6 +70,7 @@ from server.tables.seats import (  # noqa: F401
     TableSettings,
     _Streak,
 )
+from server.tables.table_chat import TableChat
 from server.tables.timers import TableTimers
 
 log = logging.getLogger("citadels.server.tables.table")
@@ -119,6 +118,7 @@ class Table(TableTimers):
         self._presence = PresenceBoard()
         self.commands = 0
         self.bot_moves = 0
+        self.chat_log = TableChat()  # the chat, and its last lines for those who come back
         self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
         self.accounts = AccountsHook()  # one player's keys are one; the finished game's record (game_end.py)
 
@@ -193,13 +193,8 @@ class Table(TableTimers):
         return fut
 
     def chat(self, author: str, text: str, watching: bool = False) -> None:
-        """A person's chat line to everyone at the table (chat holds no game state: no queue needed)."""
-        text = clean_text(text, MAX_CHAT)  # no control, bidi or zero-width character reaches the others
-        if not text:
-            return
-        line = Chat(author, text, watching)
-        for c in self.clients():
-            c.post(line)
+        """A person's chat line to everyone at the table (server/tables/table_chat.py)."""
+        self.chat_log.say(self.clients(), author, text, watching)
 
     def notice(self, key: str, **fields: Any) -> None:
         """The table tells everyone at it something (`notice.<key>` of the catalogue): a message of its
@@ -426,6 +421,7 @@ class Table(TableTimers):
             client.post(SeatView(view(self.state, seat), ev, by_bot, self.turn_left(seat)))
             for note in self.notes if seat is not None else ():
                 client.post(Notice("saving", {"text": note}))
+        self.chat_log.replay(client)  # a player back (or a spectator arriving) reads what was said
         self._show_presence(arrived=client)
         self.on_change(self)
 

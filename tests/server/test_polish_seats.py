@@ -61,3 +61,45 @@ async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, op
     b.mark()
     Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
     await b.wait_for("Tu asiento se juega ahora desde una conexión más reciente con esta misma clave.")
+
+
+async def test_a_player_who_comes_back_reads_the_tables_last_chat_lines(tmp_path, open_terminal):
+    """The chat was lost on a reconnection: the table keeps its last lines and sends them to whoever
+    arrives, shown as read (no unread mark for what was said before)."""
+    import asyncssh
+    from game_helpers import start_game_server
+
+    from ui.lobby_link import TableSpec
+
+    gs = await start_game_server(tmp_path, idle_wait_seconds=60.0)
+    try:
+        ka, kb = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+        fa, fb = (k.get_fingerprint("sha256") for k in (ka, kb))
+
+        async def arrive(name, key, wait):
+            screen = Screen(await open_terminal(gs.server, username=name, key=key, size=(120, 40)))
+            await screen.wait_for(wait)
+            return screen
+
+        a = await arrive("alice", ka, "Citadels · lobby")
+        b = await arrive("bob", kb, "Citadels · lobby")
+        alice, bob = gs.session(fa), gs.session(fb)
+        table = gs.lobby.create(alice, TableSpec(players=3, bots=1))
+        gs.lobby.join(bob, table.id)
+        gs.lobby.start(alice)
+        await wait_until(lambda: table.phase == "playing", what="start")
+        await b.wait_for("Your hand")
+        alice.chat("meet you at the docks")
+        await b.wait_for("meet you at the docks")
+        bob.chat("bring gold")
+        await a.wait_for("bring gold")
+        b.term.close()
+        await wait_until(lambda: table.seats[table.seat_of(fb)].client is None, what="bob away")
+        b = await arrive("bob", kb, "Your hand")
+        await b.wait_for("meet you at the docks")
+        await b.wait_for("bring gold")
+        app = gs.app_of(fb)
+        await wait_until(lambda: len(app.table.query_one("#chat-lines").rows) == 2, what="two chat rows")
+        assert app.table.feedback.unread == 0  # said before bob came back: not news to mark
+    finally:
+        await gs.close()
