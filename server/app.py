@@ -77,10 +77,12 @@ class LeaveTable(Message):
 
 
 class ShowToast(Message):
-    def __init__(self, text: str, error: bool = False) -> None:
+    def __init__(self, text: str, error: bool = False, key: str = "", fields: dict | None = None) -> None:
         super().__init__()
         self.text = text
         self.error = error
+        self.key = key  # notice.<key>, said in the session's language (else `text`)
+        self.fields = fields or {}
 
 
 TABLE_MESSAGES = (ViewUpdate, CommandRefused, ChatLine, TableNotice, SeatStates)
@@ -100,8 +102,8 @@ def adapt(message: tm.ToSession, now: float) -> Message:
         case tm.Presence(seats, watchers):
             marks = [SeatMark(p.state, None if p.bot_in is None else now + p.bot_in) for p in seats]
             return SeatStates(marks, watchers)
-        case tm.Toast(text, error):
-            return ShowToast(text, error)
+        case tm.Toast(text, error, key, fields):
+            return ShowToast(text, error, key, fields)
     raise TypeError(f"not a table message: {type(message).__name__}")
 
 
@@ -362,7 +364,8 @@ class ServerApp(PlayersNavigation, CitadelsApp):
             self.pop_screen()
 
     def on_show_toast(self, msg: ShowToast) -> None:
-        self.notify(msg.text, severity="error" if msg.error else "information", timeout=8)
+        text = self.cat.t(f"notice.{msg.key}", **msg.fields) if msg.key else msg.text
+        self.notify(text, severity="error" if msg.error else "information", timeout=8)
 
     def on_server_stopping(self, msg: ServerStopping) -> None:
         self.notify(msg.text, severity="warning")

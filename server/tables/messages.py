@@ -111,8 +111,10 @@ class Notice(Struct, tag="notice"):
 class Toast(Struct, tag="toast"):
     """A notification the session shows on top of its screen (saving failed, works again)."""
 
-    text: str
+    text: str = ""
     error: bool = False
+    key: str = ""  # notice.<key> of the session's catalogue, with `fields` (else `text` as given)
+    fields: dict[str, str | int | float] = field(default_factory=dict)
 
 
 class Displaced(Struct, tag="displaced"):

@@ -119,7 +119,7 @@ class Table(TableTimers):
         self.commands = 0
         self.bot_moves = 0
         self.chat_log = TableChat()  # the chat, and its last lines for those who come back
-        self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
+        self.notes: list[tuple[str, dict]] = []  # notices for every player who sits down (a save recovered...)
         self.accounts = AccountsHook()  # one player's keys are one; the finished game's record (game_end.py)
 
     # --- life cycle ----------------------------------------------------------------------------
@@ -345,9 +345,9 @@ class Table(TableTimers):
         level = logging.INFO if notice.ok else logging.ERROR
         log_event(log, level, "autosave", table=self.id, detail=notice.detail)
         self.save_problem = None if notice.ok else notice.message
-        self.notice("saving", text=notice.message)
+        self.notice(notice.key, **notice.fields)  # in each player's language
         for c in self.clients():
-            c.post(Toast(notice.message, error=not notice.ok))
+            c.post(Toast(error=not notice.ok, key=notice.key, fields=notice.fields))
 
     # --- views -----------------------------------------------------------------------------------
     def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> None:
@@ -419,8 +419,8 @@ class Table(TableTimers):
             ev = redact_events(self.history, seat)
             by_bot = [bool(b) for b in self.history_by_bot] if any(self.history_by_bot) else []
             client.post(SeatView(view(self.state, seat), ev, by_bot, self.turn_left(seat)))
-            for note in self.notes if seat is not None else ():
-                client.post(Notice("saving", {"text": note}))
+            for key, fields in self.notes if seat is not None else ():
+                client.post(Notice(key, fields))
         self.chat_log.replay(client)  # a player back (or a spectator arriving) reads what was said
         self._show_presence(arrived=client)
         self.on_change(self)

@@ -103,3 +103,44 @@ async def test_a_player_who_comes_back_reads_the_tables_last_chat_lines(tmp_path
         assert app.table.feedback.unread == 0  # said before bob came back: not news to mark
     finally:
         await gs.close()
+
+
+async def test_saving_trouble_is_told_in_the_players_language(tmp_path, open_terminal, monkeypatch):
+    """The table's saving notices were the server's English sentence for everyone: they are catalogue
+    sentences now, and a Spanish player reads them in Spanish (the log line and the notification)."""
+    import errno
+    import random
+
+    import asyncssh
+    from game_helpers import start_game_server
+    from test_game_saves import moves, solo_game
+
+    import server.storage.persistence as persistence
+    import server.storage.savelog as savelog
+
+    gs = await start_game_server(tmp_path)
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fp = key.get_fingerprint("sha256")
+        table, a = await solo_game(gs, open_terminal, key)
+        a.send(b"\x1bOQ")  # F2: español
+        await a.wait_for("Tu mano")
+        rng = random.Random(1)
+
+        def full(*_args, **_kw):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(persistence, "write_all", full)
+        monkeypatch.setattr(savelog, "write_all", full)
+        a.mark()
+        await moves(gs, table, a, fp, 3, rng)
+        await a.wait_for("La partida no se puede guardar", timeout=10)
+        assert "cannot be saved" not in a.text()
+        app = gs.app_of(fp)
+        assert any("carpeta de partidas del servidor está llena" in r.text for r in app.table.query_one("#log").rows)
+        monkeypatch.undo()
+        a.mark()
+        await moves(gs, table, a, fp, 1, rng)
+        await a.wait_for("La partida vuelve a guardarse.", timeout=10)
+    finally:
+        await gs.close()
