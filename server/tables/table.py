@@ -56,6 +56,7 @@ from server.tables.messages import (
     Toast,
     ToTable,
 )
+from server.tables.past import past_events
 from server.tables.presence import PresenceBoard
 
 # What a table is made of (seats, meta, settings): server/tables/seats.py.
@@ -279,6 +280,7 @@ class Table(TableTimers):
         self.config = config
         self.state = save.state
         self.phase = "over" if self.state.phase == "over" else "playing"
+        self.history, self.history_by_bot = past_events(save.save)  # the log for those who come back
         now = self.clock()
         for s in self.seats:
             if s.human:

@@ -144,3 +144,50 @@ async def test_saving_trouble_is_told_in_the_players_language(tmp_path, open_ter
         await a.wait_for("La partida vuelve a guardarse.", timeout=10)
     finally:
         await gs.close()
+
+
+async def test_after_a_restart_a_player_who_comes_back_finds_the_games_log(tmp_path, open_terminal):
+    """The log panel was empty after a server restart: the resumed table rebuilds its past events from
+    the save's command log, and each player gets them redacted for their seat (the bot's choice of
+    character stays hidden)."""
+    import random
+
+    import asyncssh
+    from game_helpers import start_game_server
+    from test_game_saves import moves, solo_game
+
+    from engine import redact_events
+    from ui.i18n import Catalogue
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fp = key.get_fingerprint("sha256")
+    gs = await start_game_server(tmp_path)
+    try:
+        table, a = await solo_game(gs, open_terminal, key)
+        await moves(gs, table, a, fp, 4, random.Random(2))
+        await wait_until(lambda: table.save is not None and len(table.save.save.log) >= 4, what="saved moves")
+        seat = table.seat_of(fp)
+        before = [r.text for r in gs.app_of(fp).table.query_one("#log").rows]
+        events_before = len(table.history)
+        assert events_before > 4
+    finally:
+        await gs.close()
+
+    gs = await start_game_server(tmp_path)  # the same folders: the game is resumed
+    try:
+        table = gs.table()
+        assert len(table.history) >= events_before  # rebuilt from the command log
+        assert redact_events(table.history, seat)  # the seat's own redaction is what is sent
+        a = Screen(await open_terminal(gs.server, username="alice", key=key, size=(130, 42)))
+        await a.wait_for("Your hand")
+        app = gs.app_of(fp)
+        await wait_until(lambda: len(app.table.query_one("#log").rows) >= len(before), what="the log back")
+        after = [r.text for r in app.table.query_one("#log").rows]
+        assert after[: len(before)] == before  # the same lines as before the restart
+        cat = Catalogue("en")
+        bot_seat = 1 - seat
+        bot_chars = [c for c in table.state.players[bot_seat].characters if c not in table.state.revealed]
+        for c in bot_chars:  # the bot's unrevealed character is in no line alice gets
+            assert not any(f"chose the {cat.character(c)}" in line for line in after)
+    finally:
+        await gs.close()
