@@ -99,6 +99,8 @@ class LogWriter:
             keys.append(f"event.{kind}_hidden")
         if kind == "characters_discarded" and not ev.cards:
             keys.append("event.characters_discarded_none")
+        if kind == "redrew" and not hidden:  # the cards are the discarded ones then the drawn ones
+            keys.append("event.redrew_named")
         if ev.option:
             keys.append(f"event.{kind}_{ev.option}")
             if kind == "built":
@@ -129,6 +131,9 @@ class LogWriter:
             "district": cat.district(ev.district) if ev.district else None,
             "card": cat.card(ev.card) if ev.card else None,
             "cards": cat.names([cat.card(c) for c in ev.cards]),
+            # a redraw's cards: the first `count` went, the rest came
+            "discarded": cat.names([cat.card(c) for c in ev.cards[: ev.count]]),
+            "drawn": cat.names([cat.card(c) for c in ev.cards[ev.count :]]),
             "gold": ev.gold,
             "count": ev.count,
             "option": cat.value(ev.option) if ev.option else "",

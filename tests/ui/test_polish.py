@@ -113,3 +113,21 @@ async def test_long_names_side_by_side_fold_rather_than_lose_the_gold_and_city()
         shown = "\n".join(r[region.x : region.right] for r in rows)
         assert "…" not in shown, shown
         assert shown.count("/7") == 4, shown  # every seat's city size
+
+
+def test_a_redraw_says_which_cards_went_and_which_came():
+    """ "discards 2 cards and draws as many: Tavern, Watchtower, Monument, Watchtower" read as four
+    cards drawn: the line names the discarded cards and the drawn ones apart (to the Magician's
+    player; the others still read only how many)."""
+    from engine.events import Event
+    from ui.i18n import Catalogue
+    from ui.log_text import LogWriter
+
+    ev = Event("redrew", seat=0, count=2, cards=["Tavern", "Watchtower", "Monument", "Watchtower"], private=[0])
+    names = ["ana", "bruno"]
+    mine = LogWriter(Catalogue("en"), 0).line(ev, names).text
+    assert mine == "ana discards Tavern, Watchtower and draws Monument, Watchtower.", mine
+    theirs = LogWriter(Catalogue("en"), 1).line(ev, names).text
+    assert theirs == "ana discards 2 cards and draws as many.", theirs
+    es = LogWriter(Catalogue("es"), 0).line(ev, names).text
+    assert "descarta" in es and "Monumento" in es and es.index("Taberna") < es.index("roba"), es
