@@ -131,3 +131,24 @@ def test_a_redraw_says_which_cards_went_and_which_came():
     assert theirs == "ana discards 2 cards and draws as many.", theirs
     es = LogWriter(Catalogue("es"), 0).line(ev, names).text
     assert "descarta" in es and "Monumento" in es and es.index("Taberna") < es.index("roba"), es
+
+
+async def test_a_spectators_prompt_panel_is_not_called_your_move():
+    """A spectator has no move to make: the panel that says what the game waits for is titled "Now"."""
+    from test_ui_feedback import spectator_app
+    from ui_helpers import screen_text
+
+    from ui.link import ViewUpdate
+
+    app, (v, events) = spectator_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.post_message(ViewUpdate(v, events))
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Your move" not in text and "Now" in text, text
+    app, _ = make_app(players=4, seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(10):
+            await pilot.pause()
+        assert "Your move" in screen_text(app)

@@ -182,8 +182,16 @@ class TableScreen(TableKeys):
         self.query_one("#players").border_title = cat.t("ui.table")
         self.query_one("#hand").border_title = cat.t("ui.your_hand")
         self.query_one("#log").border_title = cat.t("ui.log")
-        self.query_one("#prompt").border_title = cat.t("ui.prompt")
+        self._prompt_title()
         self._chat_title()
+
+    def _prompt_title(self) -> None:
+        """ "Your move" for a player; a spectator has none to make: what the game is at now."""
+        watching = self._view is not None and self._view.seat is None
+        title = self.cat.t("ui.prompt_watching" if watching else "ui.prompt")
+        prompt = self.query_one("#prompt")
+        if prompt.border_title != title:
+            prompt.border_title = title
 
     def _chat_title(self) -> None:
         """The chat's title, with the count of unread lines on large screens (small ones: the status bar)."""
@@ -238,6 +246,7 @@ class TableScreen(TableKeys):
         self.query_one(HandPanel).show(view, cat)
         if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
             self.update_keys()
+            self._prompt_title()
         if rows:
             self.query_one(LogView).add_rows(rows)
         self.refresh_feedback()
