@@ -152,3 +152,24 @@ async def test_a_spectators_prompt_panel_is_not_called_your_move():
         for _ in range(10):
             await pilot.pause()
         assert "Your move" in screen_text(app)
+
+
+def test_a_folded_seat_head_never_parts_a_rank_from_its_character():
+    """The fold once left "Coin-Counting Carla (bot) 4" on one line and "Emperor [bewitched]" on the
+    next: it folds at a space that does not follow a rank."""
+    import msgspec
+
+    from engine import GameConfig, new_game, view
+    from ui.i18n import Catalogue
+    from ui.widgets.players import _head_lines
+
+    g, _ = new_game(GameConfig(players=["bruno", "Coin-Counting Carla (bot)", "Wendel (bot)"], seed=1))
+    v = view(g, 0)
+    carla = msgspec.structs.replace(v.players[1], characters=["Emperor"], revealed=["Emperor"])
+    cat = Catalogue("en")
+    for width in range(26, 44):
+        data = (carla, False, 7, None, (None, None, "Emperor"), 0, [], cat, None)
+        lines = [t.plain for t in _head_lines(data, "short", width)]
+        assert all(t.cell_len <= width for t in _head_lines(data, "short", width)), (width, lines)
+        assert not any(line.rstrip().endswith(" 4") for line in lines), (width, lines)
+        assert "4 Emperor" in " ".join(lines), (width, lines)

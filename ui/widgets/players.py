@@ -217,7 +217,10 @@ def _head_lines(data: tuple, form: str, width: int) -> list[Text]:
         head.stylize("reverse", 0, 1)
     lines: list[Text] = []
     while head.cell_len > width > 8:
-        at = head.plain.rfind(" ", 5, width + 1)  # after the marks and the name's first letters
+        plain = head.plain  # a space after the marks and the name's first letters, not after a rank ("4 Emperor")
+        at = next(
+            (i for i in range(min(width, len(plain) - 1), 4, -1) if plain[i] == " " and not plain[i - 1].isdigit()), 0
+        )
         first_part, rest = head.divide([at if at > 4 else width])
         first_part.rstrip()
         lines.append(first_part)
