@@ -173,3 +173,26 @@ def test_a_folded_seat_head_never_parts_a_rank_from_its_character():
         assert all(t.cell_len <= width for t in _head_lines(data, "short", width)), (width, lines)
         assert not any(line.rstrip().endswith(" 4") for line in lines), (width, lines)
         assert "4 Emperor" in " ".join(lines), (width, lines)
+
+
+async def test_arrows_and_enter_work_again_after_the_window_was_too_small():
+    """Seen over SSH: after "Window too small" and back, the focus was gone (nothing focused), so ↑↓
+    and Enter did nothing while the footer still offered them."""
+    from ui.widgets.prompt import PromptPanel
+
+    app, _ = make_app(players=4, seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        prompt = app.table.query_one(PromptPanel)
+        for _ in range(50):
+            await pilot.pause()
+            if prompt.menu is not None and len(prompt.menu.entries) > 1 and not prompt.sent:
+                break
+        assert app.focused is prompt
+        for size in ((60, 18), (120, 40), (60, 18), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+        assert app.focused is prompt
+        at = prompt.highlighted
+        await pilot.press("down")
+        assert prompt.highlighted == at + 1

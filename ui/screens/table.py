@@ -18,6 +18,7 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..feedback import TableFeedback
@@ -78,6 +79,7 @@ class TableScreen(TableKeys):
         self.compact = True
         self.plan: Plan | None = None
         self._laying_out = False
+        self._refocus: Widget | None = None  # the focused panel while the window is too small
         self._view: Any = None
         self._ready = False
         self._early_rows: list[Row] = []
@@ -163,11 +165,22 @@ class TableScreen(TableKeys):
             if box != before or not widget.display:
                 _place(widget, box)
                 widget.display = True
+        self._keep_focus(new)
         self.update_keys()
         if mode_changed and self._view is not None and old is not None:
             self.show(self._view, [])
         elif mode_changed:
             self.refresh_feedback()
+
+    def _keep_focus(self, new: Plan) -> None:
+        """The "too small" notice hides every panel, and the focus with them: when the window grows
+        again, the panel that had it gets it back (else the prompt), so that arrows and Enter work."""
+        if new.mode == "small":
+            self._refocus = self.focused or self._refocus
+        elif self.focused is None or not self.focused.display:
+            back = self._refocus if self._refocus is not None and self._refocus.display else None
+            self.set_focus(back or self.query_one(PromptPanel))
+            self._refocus = None
 
     def _small_text(self, width: int, height: int) -> str:
         cat = self.cat
