@@ -191,3 +191,14 @@ async def test_after_a_restart_a_player_who_comes_back_finds_the_games_log(tmp_p
             assert not any(f"chose the {cat.character(c)}" in line for line in after)
     finally:
         await gs.close()
+
+
+async def test_my_profile_is_titled_with_the_name_i_play_under(gs, open_terminal):
+    """Without a claimed name the profile said "#2 · your profile" while the lobby said "You: ana": it
+    says the name the player plays under."""
+    k = new_key()
+    a = await lobby(open_terminal, gs, k, "ana", size=(80, 24))
+    pid = await player_known(gs, k)
+    await press(gs, k, a, "My profile")
+    await a.wait_for("ana · your profile")
+    assert f"#{pid} · your profile" not in a.text()
