@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..prompt_keys import DIGITS  # one home for the digit keys
+from .key_bar import KeyBar
 from .line_widget import LineWidget
 from .text_panel import wrap
 
@@ -301,6 +302,7 @@ class TextPrompt:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
         self.on_done: Callable[[str], Any] | None = None
+        self._bar_before: str | None = None  # the key bar's words while a text is typed
 
     @property
     def input(self) -> Input:
@@ -314,11 +316,28 @@ class TextPrompt:
         inp.border_title = prompt
         inp.display = True
         inp.focus()
+        self._bar_before = self._bar_say(self._typing_keys())  # not the menu's digits: they would type
+
+    def _typing_keys(self) -> str:
+        cat = getattr(self.screen, "cat", None)
+        return cat.t("lobby.keys_typing") if cat is not None else "Enter ⏎ · Esc"
+
+    def _bar_say(self, text: str | None) -> str | None:
+        """Show `text` on the screen's key bar (if it has one); what it said before."""
+        bars = self.screen.query(KeyBar)
+        if not bars or text is None:
+            return None
+        bar = bars.first()
+        before = bar.plain
+        bar.show(text)
+        return before
 
     def done(self, value: str | None) -> None:
         fn, self.on_done = self.on_done, None
         inp = self.input
         inp.display = False
+        self._bar_say(self._bar_before)
+        self._bar_before = None
         self.screen.query_one(MenuList).focus()
         if fn is not None and value is not None:
             fn(value)
