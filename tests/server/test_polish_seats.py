@@ -52,7 +52,7 @@ async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, op
     a.mark()
     b = Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
     await wait_until(lambda: gs.app_of(fingerprint(k2)).at_table, what="the laptop at the seat")
-    await a.wait_for("Your seat is now played from your newer connection with another of your keys.")
+    await a.wait_for("Your seat was taken over by a new connection with another of your keys.")
     assert "with your key" not in a.text()
 
     # The same key again, in Spanish: said in Spanish.
@@ -60,7 +60,7 @@ async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, op
     await asyncio.sleep(0.3)
     b.mark()
     Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
-    await b.wait_for("Tu asiento se juega ahora desde una conexión más reciente con esta misma clave.")
+    await b.wait_for("Una conexión nueva con esta misma clave ha tomado tu asiento.")
 
 
 async def test_a_player_who_comes_back_reads_the_tables_last_chat_lines(tmp_path, open_terminal):
