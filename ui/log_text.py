@@ -99,7 +99,17 @@ class LogWriter:
             keys.append(f"event.{kind}_hidden")
         if kind == "characters_discarded" and not ev.cards:
             keys.append("event.characters_discarded_none")
-        if ev.option:
+        if kind == "income":  # a zero is not said: "takes income: 2 gold", not "2 gold and 0 cards"
+            if not ev.gold and not ev.count:
+                keys.append("event.income_nothing")
+            elif not ev.count:
+                keys.append("event.income_gold")
+            elif not ev.gold:
+                keys.append("event.income_cards")
+        if kind == "taxed" and not ev.district and ev.player >= 0:
+            keys.append("event.taxed_to")  # 2000: the tax is paid to the Tax Collector's player
+        if ev.option and not (kind == "built" and ev.option == ev.district):
+            # a way of building is named only when it is not the card itself (the Thieves' Den)
             keys.append(f"event.{kind}_{ev.option}")
             if kind == "built":
                 keys.append("event.built_via")
@@ -119,7 +129,7 @@ class LogWriter:
         if kind not in PLAIN_WHO:
             actor = ev.character if kind in ACTOR_KINDS and ev.character else self.playing.get(ev.seat)
             if actor:
-                who = f"{who} ({cat.character(actor)})"
+                who = cat.player_as(who, actor)
         fields = {
             "who": who,
             "seat": self._name(names, ev.seat),

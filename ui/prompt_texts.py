@@ -15,7 +15,7 @@ def who(view: Any, cat: Catalogue, seat: int, character: str | None = None) -> s
     p = view.players[seat]
     if character is None and p.revealed:
         character = p.revealed[-1]
-    return f"{p.name} ({cat.character(character)})" if character else p.name
+    return cat.player_as(p.name, character) if character else p.name
 
 
 def waiting_sentence(view: Any, cat: Catalogue) -> str:

@@ -286,8 +286,9 @@ def test_every_card_has_its_rule_text_and_every_key_both_languages():
     assert not [k for k in cards if k not in en], [k for k in cards if k not in en]
     for lang, texts in (("en", en), ("es", es)):
         for k, v in texts.items():  # every {placeholder} must be one the UI fills
-            for name in re.findall(r"\{(\w*)\}", v):
-                assert name, f"{lang}: {k}: empty placeholder"
+            for form in v if isinstance(v, tuple) else (v,):  # a text with plural forms: each of them
+                for name in re.findall(r"\{(\w*)(?::\w+)?\}", form):
+                    assert name, f"{lang}: {k}: empty placeholder"
 
 
 def test_every_event_kind_the_engine_emits_has_a_sentence():

@@ -147,7 +147,7 @@ def test_log_sentences_private_hidden_and_unknown():
     es = LogWriter(ES, seat=0)
     assert (
         es.line(Event("built", seat=0, district="Watchtower", gold=1), names).text
-        == "Ana construye Atalaya por 1 de oro."
+        == "Ana construye la Atalaya por 1 moneda de oro."  # the article, the plural form (issue 17 item 7)
     )
 
 

@@ -14,6 +14,9 @@ from . import compiled
 from .grammar import FORMATTER, CardName, Fields, contract
 
 LANGUAGES = ("en", "es")
+# A bot seat's name ends with this mark (the server's `BOT_MARK`; ui does not import server): a
+# player's character goes inside the same brackets, "Mason (bot, Architect)", never "(bot) (Architect)".
+BOT_SUFFIX = " (bot)"
 Text = compiled.Text
 
 # Keys whose text is a generic stand-in for something the catalogue does not know.
@@ -228,6 +231,12 @@ class Catalogue:
 
     def district_text(self, name: str) -> str:
         return self.t(f"district_text.{name}", fallback="")
+
+    def player_as(self, name: str, character: str) -> str:
+        """A player's name with the character they play: "Ana (King)", "Mason (bot, Architect)"."""
+        if name.endswith(BOT_SUFFIX):
+            return self.t("ui.who_bot_as", name=name[: -len(BOT_SUFFIX)], character=self.character(character))
+        return self.t("ui.who_as", name=name, character=self.character(character))
 
     def names(self, names: list[str], empty: str | None = None) -> str:
         if not names:

@@ -22,7 +22,6 @@ from babel.messages.pofile import read_po, write_po
 
 from .compiled import DOMAIN, LOCALE_DIR, po_path, template_path
 
-
 HEADER = """\
 # Citadels over SSH: every user-facing text of the UI (domain citadels).
 # msgctxt: the key the code looks up ("section.key", see ui/README.md);
