@@ -3,7 +3,7 @@
 `Ctx` holds the view and the catalogue; `ability_label`/`ability_does`, `build_does` and
 `value_label` turn a command (or one of its target values) into the words the prompt shows,
 from the catalogue's keys (`ability.<Card>`, `ability.<Card>_does`, `build.<via>` ...; see
-`ui/i18n/cards.en.toml`), with generic stand-ins for cards the catalogue does not know.
+the catalogues, `ui/i18n/locale/`), with generic stand-ins for cards the catalogue does not know.
 """
 
 from __future__ import annotations

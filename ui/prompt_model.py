@@ -6,7 +6,7 @@ Income, each `Ability` by card name and option); a group whose commands differ
 in their target fields becomes a sub-menu that narrows one field at a time
 (player, then character, district, card, type), so every list shows only
 legal targets. A new card needs only catalogue entries in
-`ui/i18n/cards.<lang>.toml` (`ability.<Card>`, `ability.<Card>_does`,
+the catalogues (`ui/i18n/locale/`) (`ability.<Card>`, `ability.<Card>_does`,
 `ability.<Card>.<option>`, `build.<Card>`, `choice.<about>.<option>`,
 `select.<purpose>` ...), never code here: unknown cards, options, choices and
 command kinds get generic labels.

@@ -303,7 +303,7 @@ def test_every_event_kind_the_engine_emits_has_a_sentence():
 
 
 def test_card_texts_have_one_home():
-    """Card texts live in ui/i18n/cards.<lang>.toml only (they once were in engine/cards/texts.py)."""
+    """Card texts live in the catalogues only (ui/i18n/locale/) (they once were in engine/cards/texts.py)."""
     assert not (ROOT / "engine" / "cards" / "texts.py").exists(), (
-        "card texts belong in ui/i18n/cards.en.toml and cards.es.toml (same keys), not in the engine"
+        "card texts belong in the catalogues (ui/i18n/locale/citadels.pot and its .po), not in the engine"
     )
