@@ -4,7 +4,9 @@
 `babel.extractors` entry points; `ui/i18n/babel.cfg` maps it to the UI's Python files): it reads a
 source file with `ast` and yields every key given as a literal to a lookup (`cat.t("ui.round")`,
 `self.L("f_seats")` is "lobby.f_seats"), and for a key built at run time (an f-string,
-`cat.t(f"event.{kind}")`) the key with `*` where the field goes ("event.*"). The messages' text is
+`cat.t(f"event.{kind}")`, a sum `"ui." + label`) the key with `*` where the variable goes
+("event.*"; a key held in a variable, `cat.t(key)`, is not seen: its literals are, wherever they
+are written). The messages' text is
 the template's English, not the code's, so extracting does not write the template: it proves it
 (tests/ui/test_catalogue_keys.py: every literal key is in the template; every template key is used,
 literally or by one of `FAMILIES`; every built key's pattern is one of `FAMILIES`).
@@ -88,6 +90,9 @@ def _key(node: ast.expr, prefix: str) -> str | None:
     if isinstance(node, ast.JoinedStr):
         parts = [v.value if isinstance(v, ast.Constant) else "*" for v in node.values]
         return prefix + "".join(str(p) for p in parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # "ui." + label, key + "_does"
+        left, right = _key(node.left, prefix), _key(node.right, "")
+        return (left if left is not None else prefix + "*") + (right if right is not None else "*")
     return None
 
 
@@ -102,7 +107,7 @@ def keys_in(source: str) -> Iterator[tuple[int, str, str]]:
         args = node.args if name == "first" else node.args[:1]
         for arg in args:
             key = _key(arg, KEYWORDS[name])
-            if key is not None and "." in key:
+            if key is not None and "." in key and key != "*.*":
                 yield node.lineno, name, key
 
 
