@@ -63,6 +63,7 @@ class Catalogue:
         self.edition = "2016"
         self._pre = ""  # "<edition>:" for an older edition: its keys are looked up first
         self._names: dict[str, CardName] = {}
+        self._articles: dict[tuple[str, str], str] = {}
         self.palette = palette  # the card colours (ui/cards.py: "printed" or "colour-blind")
         self.key = lang  # what rendered text depends on (widgets' caches): language, edition, palette
         self.set_rules(rules)
@@ -79,6 +80,7 @@ class Catalogue:
         self.edition = edition
         self._pre = "" if edition == "2016" else edition + ":"
         self._names = {}  # card names in this edition and language, as asked
+        self._articles: dict[tuple[str, str], str] = {}  # (card, form) -> "la Reina", "a la Reina"
         self._rekey()
         return True
 
@@ -132,7 +134,11 @@ class Catalogue:
             fields["n"] = n
         if not fields and "{" not in text:
             return text  # type: ignore[return-value]
-        return FORMATTER.vformat(text, (), Fields(fields, self, key))  # type: ignore[arg-type]
+        values = Fields(fields, self, key)
+        try:  # str.format_map: C speed; amounts and card names format themselves (grammar.py)
+            return text.format_map(values)  # type: ignore[union-attr]
+        except (ValueError, TypeError, IndexError):  # a spec that does not fit its value: shown plain
+            return FORMATTER.vformat(text, (), values)  # type: ignore[arg-type]
 
     def _form(self, key: str, forms: tuple[str, ...], n: int | None) -> str:
         if n is None:
@@ -146,10 +152,15 @@ class Catalogue:
     def article(self, name: CardName, form: str = "the") -> str:
         """A card's name with its definite article ("the": "la Reina"), after "to" ("to_the": "a la
         Reina", "al Rey") or "of" ("of_the": "del Templo"): `the.<Card>` and `grammar.<form>`."""
+        done = self._articles.get((name.card, form))
+        if done is not None:
+            return done
         the = self.t(f"the.{name.card}", fallback=str(name), name=str(name))
-        if form == "the":
-            return the
-        return contract(self.lang, self.t(f"grammar.{form}", the=the))
+        if form != "the":
+            the = contract(self.lang, self.t(f"grammar.{form}", the=the))
+        if self.audit is None:  # an audited catalogue records every lookup
+            self._articles[(name.card, form)] = the
+        return the
 
     # --- card names and types --------------------------------------------------
     def character(self, name: str | None) -> str:
