@@ -146,7 +146,7 @@ class LogWriter:
         }
         key = cat.first(*self.keys(ev, hidden))
         if key is not None:
-            text = cat.t(key, **fields)
+            text = cat.t(key, n=ev.count, **fields)  # a sentence with plural forms follows its count
         else:
             detail = []
             for f in ("player", "character", "district", "card"):

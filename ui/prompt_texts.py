@@ -34,7 +34,7 @@ def waiting_sentence(view: Any, cat: Catalogue) -> str:
         key = "waiting.discard_character" if pd.mode == "discard" else "waiting.pick_character"
         return cat.t(key, name=name)
     if kind in ("play_turn", "keep_cards"):
-        return cat.t(f"waiting.{kind}", name=name, character=cat.character(character))
+        return cat.t(f"waiting.{kind}", name=who(view, cat, pd.seat, character))
     if kind == "choice":
         return cat.t("waiting.choice", name=who(view, cat, pd.seat, character), about=about_label(cat, pd.about))
     if kind == "select_cards":
