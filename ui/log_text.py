@@ -40,6 +40,9 @@ ACTOR_KINDS = {
     "seized",
     "destroyed",
 }
+# Kinds told by another sentence when no gold changes hands (`event.<kind>_free`; the Magician's
+# redraw of no card: `event.redrew_none`).
+FREE_KINDS = {"built", "destroyed", "exchanged", "stole", "thieves_den", "redrew"}
 # Kinds that name the actor alone, without a character.
 PLAIN_WHO = {
     "revealed",
@@ -114,6 +117,13 @@ class LogWriter:
             if kind == "built":
                 keys.append("event.built_via")
         keys.append(f"event.{kind}")
+        way = kind == "built" and ev.option and ev.option != ev.district  # "using the Framework" says more
+        if kind in FREE_KINDS and not ev.gold and not way:
+            # told first: "builds the Den without paying gold", not "for 0 gold"
+            if kind == "redrew":
+                keys[:0] = ["event.redrew_none"] if not ev.count else []
+            else:
+                keys.insert(0, f"event.{kind}_free_hidden" if hidden else f"event.{kind}_free")
         return keys
 
     def line(self, ev: Any, names: list[str]) -> LogLine:
@@ -134,6 +144,8 @@ class LogWriter:
             "who": who,
             "seat": self._name(names, ev.seat),
             "player": self._name(names, ev.player),
+            # the player with the character they were hit as: "Ben (bot, King)", named once
+            "victim": cat.player_as(self._name(names, ev.player), ev.character) if ev.character else None,
             "character": cat.character(ev.character) if ev.character else None,
             "rank": cat.rank(ev.character) or ev.count,
             "district": cat.district(ev.district) if ev.district else None,

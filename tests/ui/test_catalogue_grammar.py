@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import redact_event
 from engine.events import Event
 from ui.i18n import Catalogue
 from ui.log_text import LogWriter
@@ -92,3 +93,57 @@ def test_tax_paid_to_a_player_names_the_player():
     assert line == "Ana pays 1 gold of tax to Mason (bot)."
     on = w.line(Event("taxed", seat=0, district="Market", gold=1, character="Tax Collector"), NAMES).text
     assert on == "Ana pays 1 gold of tax on the Market."
+
+
+def test_no_zero_amounts_and_the_thiefs_victim_named_once():
+    w = LogWriter(EN, seat=0)
+    den = Event("thieves_den", seat=0, count=6, gold=0, cards=["Market"] * 6, private=[0])
+    assert w.line(den, NAMES).text.startswith("Ana pays for the Thieves' Den with 6 cards (")
+    other = LogWriter(EN, seat=1).line(redact_event(den, 1), NAMES).text
+    assert other == "Ana pays for the Thieves' Den with 6 cards."
+    built = w.line(Event("built", seat=0, district="Thieves' Den", option="Thieves' Den", gold=0), NAMES).text
+    assert built == "Ana builds the Thieves' Den without paying gold."
+    stole = w.line(Event("stole", seat=0, player=1, gold=0, character="King"), NAMES).text
+    assert stole == "Ana robs Mason (bot, King), who has no gold."
+    stole = LogWriter(ES, seat=0).line(Event("stole", seat=0, player=1, gold=3, character="King"), NAMES).text
+    assert stole == "Ana roba 3 monedas de oro a Mason (bot, Rey)."
+    assert w.line(Event("redrew", seat=0, count=0), NAMES).text == "Ana discards no cards."
+    one = LogWriter(ES, seat=0).line(Event("redrew", seat=0, count=1, cards=["Market"], private=[0]), NAMES).text
+    assert one == "Ana descarta 1 carta y roba otra: Mercado."
+
+
+BAD = [
+    r"\b0 (cards|gold|cartas|monedas?)\b",  # a zero said as an amount
+    r"\b1 (cards|cartas|monedas|points|puntos)\b",  # a singular count with a plural unit
+    r"\b[02-9] (card|carta|moneda|point|punto)\b",
+    r"\(bot\) \(",  # a bot's name marked twice
+    r"\?|\{",  # an unfilled field
+    r"\b(the the|el el|la la|a el|de el)\b",
+]
+
+
+@pytest.mark.parametrize("rules", ["2016", "classic", "original-2000"])
+def test_random_games_read_right_in_both_languages(rules):
+    """Every log line of random games, for a player and a spectator, in English and Spanish."""
+    import random
+    import re
+
+    from engine import GameConfig, apply, legal_commands, new_game
+
+    names = ["Ana", "Ben (bot)", "Cid", "Dee (bot)"]
+    lines = 0
+    for seed in range(3):
+        g, evs = new_game(GameConfig(players=names[: 3 + seed % 2], seed=seed, rules=rules))
+        rng = random.Random(seed)
+        writers = [LogWriter(Catalogue(lang, rules), seat) for lang in ("en", "es") for seat in (0, None)]
+        while True:
+            for ev in evs:
+                for w in writers:
+                    text = w.line(redact_event(ev, w.seat), names).text
+                    lines += 1
+                    bad = [p for p in BAD if re.search(p, text)]
+                    assert not bad, (text, bad)
+            if g.phase == "over":
+                break
+            evs = apply(g, rng.choice(legal_commands(g, g.pending.seat)), check=False)
+    assert lines > 1000
