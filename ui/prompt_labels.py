@@ -138,10 +138,19 @@ def ability_label(ctx: Ctx, cmd: Ability) -> Text:
     return t
 
 
+# `<ability key>_does<suffix>`, told instead when the field is 0.
+ZERO_SENTENCES = (("_does_free", "price"), ("_does_they_have_none", "their_cards"), ("_does_you_have_none", "my_cards"))
+
+
 def ability_does(ctx: Ctx, cmd: Ability) -> str:
     cat = ctx.cat
     f = ctx.fields(cmd)
+    # a zero is another sentence: "it costs you nothing", not "you pay 0 gold"
+    zero = [s for s, field in ZERO_SENTENCES if f.get(field) == 0]
     for k in _ability_keys(cmd):
+        for suffix in zero:
+            if cat.has(k + suffix):
+                return cat.t(k + suffix, **f)
         if cat.has(k + "_does"):
             return cat.t(k + "_does", **f)
     text = cat.character_text(cmd.name) if cmd.name in CHARACTERS else cat.district_text(cmd.name)

@@ -147,3 +147,43 @@ def test_random_games_read_right_in_both_languages(rules):
                 break
             evs = apply(g, rng.choice(legal_commands(g, g.pending.seat)), check=False)
     assert lines > 1000
+
+
+@pytest.mark.parametrize("rules", ["2016", "original-2000", "dark-city"])
+def test_random_games_menus_and_waiting_lines_read_right(rules):
+    """Every menu entry (label and what it does) and waiting line of random games, en and es."""
+    import random
+    import re
+
+    from engine import GameConfig, apply, legal_commands, new_game, view
+    from ui.prompt_model import build_menu, waiting_sentence
+
+    names = ["Ana", "Ben (bot)", "Cid", "Dee (bot)"]
+    cats = [Catalogue(lang, rules) for lang in ("en", "es")]
+    bad_marks = [p for p in BAD if p != r"\?|\{"] + [r"\{"]  # "?" ends a question here
+    texts = 0
+
+    def check(text: str) -> None:
+        nonlocal texts
+        texts += 1
+        bad = [p for p in bad_marks if re.search(p, text)]
+        assert not bad, (text, bad)
+
+    def walk(menu, depth=0):
+        for e in menu.entries:
+            check(e.label.plain)
+            check(e.detail or "")
+            if e.submenu is not None and depth < 3:
+                walk(e.submenu, depth + 1)
+
+    for seed in range(2):
+        g, _ = new_game(GameConfig(players=names[: 3 + seed], seed=seed, rules=rules))
+        rng = random.Random(seed)
+        while g.phase != "over":
+            seat = g.pending.seat
+            mine, other = view(g, seat), view(g, (seat + 1) % len(g.players))
+            for cat in cats:
+                walk(build_menu(mine, cat))
+                check(waiting_sentence(other, cat))
+            apply(g, rng.choice(legal_commands(g, seat)), check=False)
+    assert texts > 1000
