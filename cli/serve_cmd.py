@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-KINDS = ("random", "easy", "normal", "hard")
+KINDS = ("random", "easy", "normal", "hard", "expert")  # engine.bots.registry.KINDS, without importing the engine
 
 
 def add_parser(subparsers) -> None:
@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
         "--bots",
         choices=KINDS,
         default=None,
-        help="the bots' level (default normal; hard thinks in a pool of worker processes)",
+        help="the bots' level (default normal; hard and expert think in a pool of worker processes)",
     )
     p.add_argument(
         "--idle-wait",

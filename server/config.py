@@ -40,8 +40,8 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
 
     # Used by the game layer (server/lobby/lobby.py, server/tables/table.py); the transport
     # does not read these. How long a disconnected player's seat waits before
-    # a bot plays it; the bots' level (random, easy, normal, hard: hard runs in
-    # a pool of bot_workers processes, 0 = hard bots play as normal); the delay
+    # a bot plays it; the bots' level (random, easy, normal, hard, expert: hard and expert run in
+    # a pool of bot_workers processes, 0 = they play as normal); the delay
     # before a bot moves; the turn timers a table may choose; table limits.
     idle_wait_seconds: PositiveFloat = 60.0
     bot_kind: str = "normal"
