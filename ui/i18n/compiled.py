@@ -70,9 +70,9 @@ def compile_catalogue(lang: str, source: bytes) -> bytes:
     return buf.getvalue()
 
 
-def _stamp_of(mo: bytes) -> str | None:
+def _read(mo: bytes) -> Catalog | None:
     try:
-        return read_mo(io.BytesIO(mo)).version
+        return read_mo(io.BytesIO(mo))
     except Exception:  # an unreadable .mo is compiled again
         return None
 
@@ -88,28 +88,29 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def compiled(lang: str) -> bytes:
-    """The up-to-date `.mo` of one language, compiled (and written, if possible) when stale."""
+def compiled(lang: str) -> Catalog:
+    """The up-to-date compiled catalogue of one language (its `.mo` parsed once), compiled (and
+    written, if possible) when stale."""
     source = source_path(lang).read_bytes()
     mo = mo_path(lang)
     try:
-        data = mo.read_bytes()
+        cat = _read(mo.read_bytes())
     except OSError:
-        data = b""
-    if data and _stamp_of(data) == _digest(source):
-        return data
+        cat = None
+    if cat is not None and cat.version == _digest(source):
+        return cat
     data = compile_catalogue(lang, source)
     try:
         mo.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(mo, data)
     except OSError:  # a read-only install: the catalogue lives in memory only
         pass
-    return data
+    return read_mo(io.BytesIO(data))
 
 
 def load(lang: str) -> tuple[dict[str, Text], Callable[[int], int]]:
     """(key -> text or plural forms, the language's plural function n -> form index)."""
-    cat: Catalog = read_mo(io.BytesIO(compiled(lang)))
+    cat = compiled(lang)
     texts: dict[str, Text] = {}
     for m in cat:
         if not m.id or m.context is None:
