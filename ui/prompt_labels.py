@@ -56,7 +56,7 @@ class Ctx:
                 return str(base + (1 if b.beautified else 0))
         return str(base) if d else "?"
 
-    def fields(self, cmd: Any) -> dict[str, object]:
+    def fields(self, cmd: Any) -> dict[str, Any]:
         """The command's fields as words: names for seats, translated card names; None when absent
         (a sentence that needs an absent field shows "?"). Also {cost} (a targeted district's),
         {price}/{to_owner} (what a rank-8 ability pays), {my_cards}/{their_cards} (hand sizes)."""

@@ -58,7 +58,7 @@ def choice_texts(view: Any, cat: Catalogue, about: str | None, option: str) -> t
     Keys, first found: `choice.<about>.<option>`; `choice.<about>.*:*` for "<seat>:<character>";
     `choice.<about>.*` for a seat ({player}) or any other value ({option}, translated);
     `choice.<option>` (yes/no ...). `_does` after the same key says what it does."""
-    fields: dict[str, object] = {"option": cat.value(option)}
+    fields: dict[str, Any] = {"option": cat.value(option)}
     seat, _, rest = option.partition(":")
     generic = "*"
     if seat.isdigit():  # a seat, or "<seat>:<character>"

@@ -80,7 +80,7 @@ class Catalogue:
         self.edition = edition
         self._pre = "" if edition == "2016" else edition + ":"
         self._names = {}  # card names in this edition and language, as asked
-        self._articles: dict[tuple[str, str], str] = {}  # (card, form) -> "la Reina", "a la Reina"
+        self._articles = {}  # (card, form) -> "la Reina", "a la Reina"
         self._rekey()
         return True
 

@@ -117,5 +117,5 @@ def load(lang: str) -> tuple[dict[str, Text], Callable[[int], int]]:
             continue
         key = m.context.decode() if isinstance(m.context, bytes) else m.context  # read_mo leaves it bytes
         string = m.string
-        texts[key] = tuple(string) if isinstance(string, (tuple, list)) else string
+        texts[key] = tuple(string) if isinstance(string, (tuple, list)) else string or ""
     return texts, gettext.c2py(cat.plural_expr)
