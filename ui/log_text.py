@@ -102,7 +102,7 @@ class LogWriter:
             keys.append(f"event.{kind}_hidden")
         if kind == "characters_discarded" and not ev.cards:
             keys.append("event.characters_discarded_none")
-        if kind == "redrew" and not hidden:  # the cards are the discarded ones then the drawn ones
+        if kind == "redrew" and not hidden and len(ev.cards) > ev.count:  # the cards: the discarded, then the drawn
             keys.append("event.redrew_named")
         if kind == "income":  # a zero is not said: "takes income: 2 gold", not "2 gold and 0 cards"
             if not ev.gold and not ev.count:
