@@ -196,3 +196,22 @@ async def test_arrows_and_enter_work_again_after_the_window_was_too_small():
         at = prompt.highlighted
         await pilot.press("down")
         assert prompt.highlighted == at + 1
+
+
+def test_a_profile_with_one_game_says_one_game():
+    """The profile said "1 games · 1 wins": the counts take their plural forms from the language."""
+    import io
+
+    from rich.console import Console
+
+    from ui.i18n import Catalogue
+    from ui.players_data import ProfileData
+    from ui.screens.profile import profile_renderable
+
+    data = ProfileData(
+        player_id=2, name="ana", bot=False, games=1, wins=1, average_score=12.0, ratings=[], favourites=[], you=True
+    )
+    for lang, want in (("en", "1 game · 1 win (100%)"), ("es", "1 partida · 1 victoria (100 %)")):
+        console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
+        console.print(profile_renderable(Catalogue(lang), data))
+        assert want in console.export_text(), console.export_text()
