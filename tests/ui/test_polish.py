@@ -215,3 +215,14 @@ def test_a_profile_with_one_game_says_one_game():
         console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
         console.print(profile_renderable(Catalogue(lang), data))
         assert want in console.export_text(), console.export_text()
+
+
+def test_open_seats_are_counted_in_words_not_seat_s():
+    """The room said "1 seat(s) open": the count takes its plural form (Spanish: the adjective too)."""
+    from ui.i18n import Catalogue
+
+    en, es = Catalogue("en"), Catalogue("es")
+    assert en.t("lobby.waiting_players", open=1).startswith("1 seat open:")
+    assert en.t("lobby.waiting_players", open=2).startswith("2 seats open:")
+    assert es.t("lobby.waiting_players", open=1).startswith("1 asiento libre:")
+    assert es.t("lobby.waiting_players", open=3).startswith("3 asientos libres:")
