@@ -8,6 +8,9 @@ reconnect with their keys), each `--load FILE` becomes a table, then the
 host key's fingerprint and the ssh command to connect are printed. On SIGINT
 or SIGTERM every session is told the server is stopping and closed, the
 tables stop, and the process exits within a few seconds.
+
+What stops it from starting (a busy port, an unreadable or invalid host key, a
+saves folder in use) is one line on stderr and exit status 1, not a traceback.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from server.config import ServerConfig
 from server.lobby.lobby import Lobby
 from server.logging_setup import configure_logging, log_event
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.ssh import _display_host, start_server
+from server.transport.ssh import StartError, _display_host, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -32,7 +35,7 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
         return asyncio.run(serve(config, load or []))
-    except PersistenceError as e:
+    except (PersistenceError, StartError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 
@@ -41,27 +44,40 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     store = SaveStore(config.saves_dir)
     store.lock()
     pool = None
-    if config.bot_kind == "hard" and config.bot_workers > 0:
-        from server.tables.bot_pool import BotPool
+    lobby: Lobby | None = None
+    try:
+        if config.bot_kind == "hard" and config.bot_workers > 0:
+            from server.tables.bot_pool import BotPool
 
-        pool = BotPool(workers=config.bot_workers)
-    lobby = Lobby(config, store, pool)
-    resumed = lobby.resume_saved()
-    for problem in lobby.problems:
-        print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
-    for path in load:
-        try:
-            lobby.load_file(path)
-        except Exception as e:  # a bad file is reported, the server runs anyway
-            print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
-    server = await start_server(config, make_app_factory(lobby))
-    host = _display_host(config.host)
-    print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
-    port_part = "" if server.port == 22 else f"-p {server.port} "
-    print(f"Connect with: ssh {port_part}{host}", flush=True)
-    if resumed:
-        print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
-    log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
+            pool = BotPool(workers=config.bot_workers)
+        lobby = Lobby(config, store, pool)
+        resumed = lobby.resume_saved()
+        for problem in lobby.problems:
+            print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
+        for path in load:
+            try:
+                lobby.load_file(path)
+            except Exception as e:  # a bad file is reported, the server runs anyway
+                print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
+        server = await start_server(config, make_app_factory(lobby))
+        host = _display_host(config.host)
+        print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
+        port_part = "" if server.port == 22 else f"-p {server.port} "
+        print(f"Connect with: ssh {port_part}{host}", flush=True)
+        if resumed:
+            print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
+        log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
+        await _run_until_stopped(server, lobby, ready, stop)
+    finally:
+        if lobby is not None:
+            await lobby.close()
+        if pool is not None:
+            await pool.close()
+        store.unlock()
+    return 0
+
+
+async def _run_until_stopped(server: Any, lobby: Lobby, ready: Any, stop: asyncio.Event | None) -> None:
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     signals = (signal.SIGINT, signal.SIGTERM)
@@ -82,8 +98,3 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
                 loop.remove_signal_handler(signum)
             except (RuntimeError, ValueError):
                 pass
-        await lobby.close()
-        if pool is not None:
-            await pool.close()
-        store.unlock()
-    return 0

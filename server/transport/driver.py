@@ -15,6 +15,13 @@ then stops reading its channel, so a paste flood waits in the client instead
 of growing the server's memory. A bracketed paste longer than the configured
 limit is truncated.
 
+Fair input (server/transport/input_budget.py): keys past the session's key
+bucket are dropped (the app is told, at most once per notice interval); while
+the session's loop-time budget is spent nothing more is read, so its input
+waits in its client. Window changes are merged: the last size within a frame
+wins, and it waits while the budget is spent. Resize reports typed into the
+input stream (xterm's in-band mode 2048, which we never enable) are ignored.
+
 ``textual._xterm_parser`` and ``textual._parser`` are private modules: this
 file is written against Textual 8.2.8 (pinned in pyproject.toml).
 """
@@ -27,7 +34,7 @@ import contextlib
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 from textual import constants, events
 from textual._xterm_parser import XTermParser
@@ -36,6 +43,9 @@ from textual.geometry import Size
 from textual.message import Message
 
 from .colour import make_colour_downgrade
+from .input_budget import InputBudget, ensure_metering
+from .input_events import PasteLimiter, is_input, key_cost
+from .session_info import ChannelLink, DriverLimits, InputThrottled
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -45,15 +55,18 @@ log = logging.getLogger("citadels.server.transport.driver")
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/ (as LinuxDriver: 1|8|16)
 _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
 
-_PASTE_START = "\x1b[200~"
-_PASTE_END = "\x1b[201~"
-_ESC = "\x1b"
-
 # Bytes of input handed to the parser between checks of the app's queue.
 INPUT_SLICE_BYTES = 512
 # How often a blocked output or a full input queue is re-examined.
 BLOCKED_POLL_SECONDS = 0.25
 INPUT_RETRY_SECONDS = 0.01
+# Window changes within one frame are merged.
+RESIZE_MERGE_SECONDS = 1 / constants.MAX_FPS
+
+KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
+INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
+
+_clock = time.perf_counter
 
 
 class _SessionParser(XTermParser):
@@ -72,34 +85,6 @@ class _SessionParser(XTermParser):
         return self._parse_uncached(sequence)
 
 
-class ChannelLink(Protocol):
-    """What the driver needs from its SSH session (see server/transport/session.py)."""
-
-    def send_output(self, data: bytes) -> None: ...
-
-    def output_backlog(self) -> int: ...
-
-    def transport_backlog(self) -> int: ...
-
-    def pause_input(self) -> None: ...
-
-    def resume_input(self) -> None: ...
-
-    def abort(self, reason: str) -> None: ...
-
-    def driver_attached(self, driver: SSHDriver) -> bytes: ...
-
-    def first_frame_sent(self) -> None: ...
-
-
-class DriverLimits(Protocol):
-    output_high_water_bytes: int
-    max_output_backlog_bytes: int
-    output_stall_timeout_seconds: float
-    max_queued_input_events: int
-    max_paste_chars: int
-
-
 class SSHDriver(Driver):
     """Driver for one Textual app served over one SSH session channel."""
 
@@ -112,6 +97,7 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
         link: ChannelLink,
         limits: DriverLimits,
+        budget: InputBudget,
         color_system: str | None = "truecolor",
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size or (80, 24))
@@ -130,9 +116,14 @@ class SSHDriver(Driver):
         self._input_handle: asyncio.TimerHandle | None = None
         self._escape_handle: asyncio.TimerHandle | None = None
         self._input_paused = False
-        self._in_paste = False
-        self._paste_len = 0
-        self._marker = ""
+        self._paste = PasteLimiter(limits.max_paste_chars)
+        # Fair input
+        self._budget = budget
+        self._dropped_unreported = 0
+        self._notice_keys = 0
+        self._notice_at = 0.0
+        self._wanted_size: tuple[int, int] | None = None
+        self._resize_handle: asyncio.TimerHandle | None = None
         # Output back-pressure
         self._write_paused = False
         self._blocked_since: float | None = None
@@ -143,6 +134,10 @@ class SSHDriver(Driver):
         self.frames_dropped = 0
         self.bytes_sent = 0
         self.max_backlog_seen = 0
+        self.resize_requests = 0
+        self.resizes_posted = 0
+        self.input_holds = 0
+        self.in_band_resizes_ignored = 0
         early = link.driver_attached(self)
         if early:
             self._pending_input.extend(early)
@@ -245,6 +240,7 @@ class SSHDriver(Driver):
     # ------------------------------------------------------------- app mode
 
     def start_application_mode(self) -> None:
+        ensure_metering(self._loop)  # Textual's run_async may have set its own task factory
         self._in_app_mode = True
         width, height = self._size or (80, 24)
         size = Size(width, height)
@@ -309,11 +305,12 @@ class SSHDriver(Driver):
             self._parser._gen.close()
 
     def _cancel_input_timers(self) -> None:
-        for handle in (self._input_handle, self._escape_handle):
+        for handle in (self._input_handle, self._escape_handle, self._resize_handle):
             if handle is not None:
                 handle.cancel()
         self._input_handle = None
         self._escape_handle = None
+        self._resize_handle = None
 
     # ------------------------------------------------------------ server-side
 
@@ -368,85 +365,78 @@ class SSHDriver(Driver):
             return
         pending = self._pending_input
         limit = self._limits.max_queued_input_events
+        budget = self._budget
         while pending:
             if self._queued_events() >= limit:
-                if not self._input_paused:
-                    self._input_paused = True
-                    self._link.pause_input()
-                self._input_handle = self._loop.call_later(INPUT_RETRY_SECONDS, self._drain_input)
+                self._hold_input(INPUT_RETRY_SECONDS)
+                return
+            now = _clock()
+            if budget.spent(now):
+                # This session's input has cost its share of the loop: read nothing until it is back.
+                self.input_holds += 1
+                budget.throttles += 1
+                self._report_throttle(now)
+                self._hold_input(max(INPUT_RETRY_SECONDS, budget.seconds_until_back(now)))
                 return
             chunk = bytes(pending[:INPUT_SLICE_BYTES])
             del pending[:INPUT_SLICE_BYTES]
             text = self._decoder.decode(chunk)
             if text:
-                self._feed_parser(self._limit_paste(text))
+                self._feed_parser(self._paste(text))
+                end = _clock()
+                budget.charge(end - now, end)
         if self._input_paused:
             self._input_paused = False
             self._link.resume_input()
         self._schedule_escape_tick()
+
+    def _hold_input(self, delay: float) -> None:
+        """Stop reading the channel (its input waits in the client) and try again after ``delay``."""
+        if not self._input_paused:
+            self._input_paused = True
+            self._link.pause_input()
+        self._input_handle = self._loop.call_later(delay, self._drain_input)
 
     def _feed_parser(self, text: str) -> None:
         if not text:
             return
         try:
             for event in self._parser.feed(text):
-                self.process_message(event)
+                self._deliver(event)
         except Exception:
             # The parser is a generator: after an error it is finished. Start a
             # fresh one so that the session keeps working.
             log.warning("input parser failed; resetting it", exc_info=True)
             self._parser = _SessionParser(False)
-            self._in_paste = False
-            self._marker = ""
+            self._paste.reset()
 
-    def _limit_paste(self, text: str) -> str:
-        """Follow bracketed-paste markers; drop paste characters past the limit."""
-        if not self._in_paste and not self._marker and _ESC not in text:
-            return text
-        out: list[str] = []
-        limit = self._limits.max_paste_chars
-        i, n = 0, len(text)
-        while i < n:
-            if not self._marker:
-                # Up to the next ESC nothing can start or end a paste: copy or skip in bulk.
-                j = text.find(_ESC, i)
-                if j == -1:
-                    j = n
-                if j > i:
-                    if not self._in_paste:
-                        out.append(text[i:j])
-                    else:
-                        room = limit - self._paste_len
-                        if room > 0:
-                            taken = text[i : min(j, i + room)]
-                            out.append(taken)
-                            self._paste_len += len(taken)
-                    i = j
-                    continue
-            ch = text[i]
-            i += 1
-            if ch == _ESC:
-                self._marker = _ESC
-            else:
-                self._marker += ch
-                if not (_PASTE_START.startswith(self._marker) or _PASTE_END.startswith(self._marker)):
-                    self._marker = ""
-            if not self._in_paste:
-                out.append(ch)
-                if self._marker == _PASTE_START:
-                    self._in_paste = True
-                    self._paste_len = 0
-                    self._marker = ""
-                continue
-            if self._paste_len < limit:
-                out.append(ch)
-                self._paste_len += 1
-            elif self._marker == _PASTE_END:
-                out.append(_PASTE_END)  # its first characters were dropped
-            if self._marker == _PASTE_END:
-                self._in_paste = False
-                self._marker = ""
-        return "".join(out)
+    def _deliver(self, event: Message) -> None:
+        """An event from the parser: through the key bucket to the app, or dropped."""
+        if isinstance(event, events.Resize):
+            self.in_band_resizes_ignored += 1  # typed by the client, not its window: unclamped, unmerged
+            return
+        if is_input(event):
+            now = _clock()
+            cost = key_cost(event)
+            if cost and not self._budget.keys.take(cost, now):
+                self._budget.keys_dropped += 1
+                self._dropped_unreported += 1
+                self._report_throttle(now)
+                return
+            self._budget.arm(now)
+        self.process_message(event)
+
+    def _report_throttle(self, now: float) -> None:
+        """Count dropped keys and tell the app, at most once per notice interval."""
+        if self._dropped_unreported:
+            self._link.keys_dropped(self._dropped_unreported)
+            self._notice_keys += self._dropped_unreported
+            self._dropped_unreported = 0
+        if now < self._notice_at or self._closed:
+            return
+        self._notice_at = now + self._limits.input_notice_interval_seconds
+        dropped, self._notice_keys = self._notice_keys, 0
+        self._app.post_message(InputThrottled(KEYS_DROPPED_NOTICE if dropped else INPUT_HELD_NOTICE, dropped))
 
     def _schedule_escape_tick(self) -> None:
         """Resolve a lone ESC after the escape delay with a one-shot timer."""
@@ -465,7 +455,7 @@ class SSHDriver(Driver):
             return
         try:
             for event in self._parser.tick():
-                self.process_message(event)
+                self._deliver(event)
         except Exception:
             log.warning("input parser failed on tick; resetting it", exc_info=True)
             self._parser = _SessionParser(False)
@@ -475,10 +465,32 @@ class SSHDriver(Driver):
     # ----------------------------------------------------------------- resize
 
     def resize(self, width: int, height: int) -> None:
-        """The client's window changed (already clamped by the session)."""
-        if (width, height) == self._size:
+        """The client's window changed (already clamped by the session).
+
+        Applied one frame later, with the last size asked for by then; while the session's
+        loop-time budget is spent, later still.
+        """
+        self.resize_requests += 1
+        if not self._in_app_mode:
+            self._size = (width, height)
             return
-        self._size = (width, height)
-        if self._in_app_mode and not self._closed:
-            size = Size(width, height)
-            self._app.post_message(events.Resize(size, size))
+        self._wanted_size = (width, height)
+        if self._resize_handle is None and not self._closed:
+            self._resize_handle = self._loop.call_later(RESIZE_MERGE_SECONDS, self._apply_resize)
+
+    def _apply_resize(self) -> None:
+        self._resize_handle = None
+        wanted, self._wanted_size = self._wanted_size, None
+        if wanted is None or self._closed or not self._in_app_mode or wanted == self._size:
+            return
+        now = _clock()
+        if self._budget.spent(now):
+            self._wanted_size = wanted
+            delay = max(RESIZE_MERGE_SECONDS, self._budget.seconds_until_back(now))
+            self._resize_handle = self._loop.call_later(delay, self._apply_resize)
+            return
+        self._size = wanted
+        self.resizes_posted += 1
+        self._budget.arm(now)
+        size = Size(*wanted)
+        self._app.post_message(events.Resize(size, size))

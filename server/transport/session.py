@@ -5,7 +5,9 @@ Only ``pty-req`` + ``shell`` is served. ``exec`` (scp included) and subsystems
 status 1; a shell without a PTY is refused the same way.
 
 Each app is built by the app factory and run with ``run_async(size=(w, h))``
-inside a fresh ``contextvars.Context()``; it draws through
+inside a fresh ``contextvars.Context()`` that carries the session's input budget
+(server/transport/input_budget.py: its tasks' loop time after its input is
+charged to it); it draws through
 :class:`server.transport.driver.SSHDriver`. Colours follow the *client* (TERM /
 COLORTERM / NO_COLOR): apps render in true colour and the driver converts each
 frame to the client's colour system (one process cannot render with several
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 import itertools
 import logging
@@ -40,12 +41,14 @@ from textual.app import App
 from server.logging_setup import log_event
 from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
-from server.transport.client_env import DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for, sanitize_text  # noqa: F401
+from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, sanitize_text
+from server.transport.compat import connection_transport
 from server.transport.driver import SSHDriver
+from server.transport.input_budget import InputBudget, session_context
 from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
 
 if TYPE_CHECKING:
-    from server.transport.driver import DriverLimits
+    from server.transport.session_info import DriverLimits
 
 log = logging.getLogger("citadels.server.transport.session")
 
@@ -91,6 +94,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._started_at = time.monotonic()
         self._opened = False
         self._final_stats: dict[str, Any] | None = None
+        self.budget = InputBudget(host.config)
+        self.started = False  # shell, exec or subsystem asked for (refused or not)
         self.info: SessionInfo | None = None
         self.end_reason: str | None = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -122,6 +127,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def session_started(self) -> None:
         assert self._chan is not None
+        self.started = True
         if self._refusal is None and self._term is None:
             self._refusal = NO_PTY_MESSAGE
         if self._refusal is None and self._host.closing:
@@ -141,8 +147,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._opened = True
         self._host.session_opened(self)
         loop = asyncio.get_running_loop()
+        # A fresh context (never another app's) whose tasks charge this session's input budget.
         self._task = loop.create_task(
-            self._run(), name=f"citadels-session-{self.session_id}", context=contextvars.Context()
+            self._run(), name=f"citadels-session-{self.session_id}", context=session_context(self.budget)
         )
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -208,8 +215,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def transport_backlog(self) -> int:
         if self._chan is None:
             return 0
-        conn = self._chan.get_connection()
-        transport = getattr(conn, "_transport", None)  # asyncssh ignores transport pauses
+        transport = connection_transport(self._chan.get_connection())  # asyncssh ignores transport pauses
         if transport is None:
             return 0
         try:
@@ -228,6 +234,14 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def first_frame_sent(self) -> None:
         self._release_slot()
         self._host.app_started(self)
+
+    def keys_dropped(self, count: int) -> None:
+        self._host.keys_dropped(count)
+
+    @property
+    def live(self) -> bool:
+        """Its app is starting or running."""
+        return self._opened and not self.closed.done()
 
     def abort(self, reason: str) -> None:
         """Drop a client that cannot keep up: close its connection at once."""
@@ -352,7 +366,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.info = info
             app = self._host.app_factory(info)
             limits: DriverLimits = self._config
-            driver_class = functools.partial(SSHDriver, link=self, limits=limits, color_system=info.color_system)
+            driver_class = functools.partial(
+                SSHDriver, link=self, limits=limits, budget=self.budget, color_system=info.color_system
+            )
             prepare_app(app, info, driver_class)
             self._app = app
             log_event(
@@ -462,6 +478,11 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "bytes_sent": driver.bytes_sent,
             "max_backlog_seen": driver.max_backlog_seen,
             "backlog": self.output_backlog(),
+            "resize_requests": driver.resize_requests,
+            "resizes_posted": driver.resizes_posted,
+            "input_holds": driver.input_holds,
+            "keys_dropped": self.budget.keys_dropped,
+            "input_cpu_charged_s": round(self.budget.charged_seconds, 3),
         }
 
 

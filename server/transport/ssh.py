@@ -1,25 +1,25 @@
-"""The asyncssh server: one process, one event loop, one Textual app per session.
+"""The SSH server: one process, one event loop, one Textual app per session.
 
 Entry points::
 
     server = await start_server(config, app_factory)   # app_factory(SessionInfo) -> App
     server.port, server.host_key_fingerprint
+    server.admission_stats()    # startups, sessions, penalties, refusals by cause
     await server.close()        # graceful: every session is told, then closed
     await server.wait_closed()
 
     serve_forever(config, app_factory)   # blocking; until SIGINT / SIGTERM
 
-Identity: any public key is accepted; its SHA256 fingerprint, with the SSH
-user name, reaches the app factory. A client without a key gets in as a guest
-through keyboard-interactive (no prompts) when ``allow_guests`` is on. (Plain
-"none" authentication cannot be offered as well: clients try it first, and
-accepting it would mean never seeing their keys.)
+Connections are admitted at accept, before any SSH work (gate.py, admission.py: startups,
+the login grace, per-source penalties); then asyncssh runs them (connection.py: identity, the
+session caps, the session channel) and each session runs its app (session.py, driver.py).
 
-Refused with a one-line message: connections past the per-address or global
-cap (SSH disconnect reason), exec/scp/sftp and shells without a PTY (stderr
-line, exit status 1), port forwarding (channel-open failure reason). Remote
-forwarding, agent and X11 forwarding are refused (the protocol carries no
-message for those requests). One session channel per connection.
+Refused with a one-line message: connections past the per-address or global session cap
+(SSH disconnect reason), exec/scp/sftp and shells without a PTY (stderr line, exit status 1),
+port forwarding (channel-open failure reason). Remote forwarding, agent and X11 forwarding are
+refused (the protocol carries no message for those requests). One session channel per
+connection. Starting fails with :class:`StartError` (one line) when the host key cannot be
+read or the address cannot be listened on.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import os
 import signal
 import socket
 import sys
@@ -41,26 +42,24 @@ from textual.app import App
 
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
+from server.transport import compat
+from server.transport.admission import REFUSAL_LINES, Admission, Startup
+from server.transport.connection import ConnectionHandler
+from server.transport.gate import Gate
 from server.transport.gc_tuning import GcTuner
-from server.transport.hostkey import load_or_create_host_key
-from server.transport.session import (
-    STOPPING_MESSAGE,
-    BoundedEnvChannel,
-    Identity,
-    ServerStopping,
-    SessionInfo,
-    SSHSession,
-    sanitize_text,
-)
+from server.transport.hostkey import HostKeyError, load_or_create_host_key
+from server.transport.input_budget import start_metering, stop_metering
+from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
-__all__ = ["Server", "ServerStopping", "SessionInfo", "serve_forever", "start_server"]
+__all__ = ["Server", "ServerStopping", "SessionInfo", "StartError", "serve_forever", "start_server"]
 
 log = logging.getLogger("citadels.server")
 
 AppFactory = Callable[[SessionInfo], App[Any]]
 
-FORWARDING_REFUSED = "Port forwarding is disabled on this server."
-ONE_SESSION_ONLY = "Only one session per connection."
+
+class StartError(RuntimeError):
+    """The server cannot start (host key, address in use...): the message is one line."""
 
 
 # ------------------------------------------------------------------ join slots
@@ -81,141 +80,6 @@ class _StartSlot:
             self._semaphore.release()
 
 
-# ----------------------------------------------------------------- gc tuning
-
-
-def _stop_reading(conn: asyncssh.SSHServerConnection, transport: Any) -> None:
-    conn._recv_handler = _read_nothing  # type: ignore[attr-defined]
-    if transport is not None and transport.is_closing() and hasattr(transport, "_read_ready_cb"):
-        transport._read_ready_cb = _read_nothing
-
-
-def _read_nothing() -> bool:
-    return False
-
-
-class _ConnectionHandler(asyncssh.SSHServer):
-    """asyncssh's per-connection callbacks: admission, identity, channels."""
-
-    def __init__(self, server: Server) -> None:
-        self._server = server
-        self._conn: asyncssh.SSHServerConnection | None = None
-        self._addr = "?"
-        self._port = 0
-        self._admitted = False
-        self._refusal: str | None = None
-        self._pending: tuple[str | None, bool] = (None, True)
-        self._identity: Identity | None = None
-        self._session_opened = False
-        self._transport: Any = None
-
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self._conn = conn
-        self._transport = getattr(conn, "_transport", None)  # asyncssh drops it before connection_lost
-        peer = conn.get_extra_info("peername") or ("?", 0)
-        self._addr, self._port = str(peer[0]), int(peer[1])
-        self._refusal = self._server._admit(self._addr)
-        self._admitted = self._refusal is None
-        self._server._connections.add(conn)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self._conn is not None:
-            self._server._connections.discard(self._conn)
-            # asyncssh's connection keeps its packet reader as a bound method of
-            # itself, and asyncio's socket transport its read callback: cycles
-            # holding the transport, socket, ciphers and logger that only a full
-            # collection of the (frozen) heap would free. Broken once asyncssh
-            # has finished its own clean-up (it does the same when it stops reading).
-            asyncio.get_running_loop().call_soon(_stop_reading, self._conn, self._transport)
-            self._transport = None
-        if self._admitted:
-            self._admitted = False
-            self._server._release(self._addr)
-
-    def begin_auth(self, username: str) -> bool:
-        if self._refusal is None and self._server.closing:
-            self._refusal = STOPPING_MESSAGE
-        if self._refusal is not None and self._conn is not None:
-            log_event(log, logging.INFO, "connection refused", peer=self._addr, reason=self._refusal)
-            code = asyncssh.DISC_BY_APPLICATION if self._server.closing else asyncssh.DISC_TOO_MANY_CONNECTIONS
-            self._conn.disconnect(code, self._refusal)
-        return True
-
-    # Public keys: all accepted; the last key validated before success is the one used.
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        self._pending = (key.get_fingerprint("sha256"), False)
-        return True
-
-    def validate_ca_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        return False
-
-    # Guests: keyboard-interactive with no prompts.
-    def kbdint_auth_supported(self) -> bool:
-        return self._server.config.allow_guests
-
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        if not self._server.config.allow_guests:
-            return False
-        self._pending = (None, True)
-        return True
-
-    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
-        return False
-
-    def password_auth_supported(self) -> bool:
-        return False
-
-    def host_based_auth_supported(self) -> bool:
-        return False
-
-    def auth_completed(self) -> None:
-        assert self._conn is not None
-        fingerprint, is_guest = self._pending
-        username = sanitize_text(str(self._conn.get_extra_info("username") or "")) or "guest"
-        self._identity = Identity(
-            username=username,
-            key_fingerprint=fingerprint,
-            is_guest=is_guest,
-            peer_host=self._addr,
-            peer_port=self._port,
-        )
-
-    # Channels
-    def session_requested(self) -> Any:
-        if self._identity is None or self._conn is None:
-            return False
-        if self._session_opened:
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ONE_SESSION_ONLY)
-        self._session_opened = True
-        config = self._server.config
-        chan = self._conn.create_server_channel(encoding=None, window=config.input_window_bytes)
-        chan.__class__ = BoundedEnvChannel
-        chan._citadels_max_env_vars = config.max_env_vars  # type: ignore[attr-defined]
-        chan._citadels_max_env_bytes = config.max_env_bytes  # type: ignore[attr-defined]
-        return chan, SSHSession(self._server, self._identity)
-
-    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        return False
-
-    def unix_connection_requested(self, dest_path: str) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def unix_server_requested(self, listen_path: str) -> bool:
-        return False
-
-    def tun_requested(self, unit: int | None) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def tap_requested(self, unit: int | None) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-
 # ---------------------------------------------------------------------- server
 
 
@@ -228,7 +92,10 @@ class Server:
         self.host_key_fingerprint = host_key_fingerprint
         self.host = config.host
         self.port = config.port
-        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._listener: asyncio.Server | None = None
+        self._conn_factory: Callable[[], asyncio.Protocol] | None = None
+        self._arriving: Startup | None = None
+        self.admission = Admission(config)
         self._per_address: Counter[str] = Counter()
         self._admitted_total = 0
         self._connections: set[asyncssh.SSHServerConnection] = set()
@@ -267,19 +134,61 @@ class Server:
     def note_input(self) -> None:
         self.gc.note_input()
 
-    # --- admission
-    def _admit(self, addr: str) -> str | None:
+    def keys_dropped(self, count: int) -> None:
+        self.admission.count("rate", count)
+
+    # --- admission at accept (gate.py) and at login (connection.py)
+    def admit_transport(self, transport: asyncio.Transport) -> None:
+        """A TCP connection was accepted: refuse it with one line, or hand it to asyncssh."""
+        peer = transport.get_extra_info("peername")
+        addr = str(peer[0]) if peer else "?"
+        verdict = self.admission.accept(addr)
+        if isinstance(verdict, str) or self._conn_factory is None:
+            cause = verdict if isinstance(verdict, str) else "stopping"
+            try:
+                transport.write((REFUSAL_LINES[cause] + "\r\n").encode())
+            finally:
+                transport.close()
+            return
+        conn = self._conn_factory()
+        self._arriving = verdict
+        try:
+            transport.set_protocol(conn)
+            conn.connection_made(transport)  # asyncssh makes its handler, which takes the startup
+        finally:
+            self._arriving = None
+
+    def take_arriving(self) -> Startup | None:
+        """The startup of the connection being handed to asyncssh (ConnectionHandler)."""
+        startup, self._arriving = self._arriving, None
+        return startup
+
+    def connection_opened(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.add(conn)
+
+    def connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.discard(conn)
+
+    def session_refusal(self, addr: str) -> tuple[str, str] | None:
+        """Why a login from ``addr`` would be refused now (cause, one line), or None."""
+        config = self.config
         if self._closing:
-            return STOPPING_MESSAGE
-        if self._admitted_total >= self.config.max_sessions:
-            return f"The server is full ({self.config.max_sessions} sessions); please try again later."
-        if self._per_address[addr] >= self.config.max_sessions_per_address:
-            return f"Too many sessions from your address (limit {self.config.max_sessions_per_address})."
-        self._admitted_total += 1
-        self._per_address[addr] += 1
+            return "stopping", STOPPING_MESSAGE
+        if self._admitted_total >= config.max_sessions:
+            return "full", f"The server is full ({config.max_sessions} sessions); please try again later."
+        if self._per_address[addr] >= config.max_sessions_per_address:
+            return "per_address", f"Too many sessions from your address (limit {config.max_sessions_per_address})."
         return None
 
-    def _release(self, addr: str) -> None:
+    def take_session(self, addr: str) -> tuple[str, str] | None:
+        """Count an authenticated connection as a session, unless the caps are reached."""
+        refusal = self.session_refusal(addr)
+        if refusal is None:
+            self._admitted_total += 1
+            self._per_address[addr] += 1
+        return refusal
+
+    def release_session(self, addr: str) -> None:
         self._admitted_total -= 1
         self._per_address[addr] -= 1
         if self._per_address[addr] <= 0:
@@ -301,11 +210,26 @@ class Server:
     def sessions(self) -> list[SessionInfo]:
         return [s.info for s in list(self._sessions) if s.info is not None]
 
+    @property
+    def refusals(self) -> Counter[str]:
+        """Connections (and, for "rate", keys) refused or closed, by cause (admission.CAUSES)."""
+        return self.admission.refusals
+
+    def admission_stats(self) -> dict[str, Any]:
+        """Figures for the admin tools and benchmarks: startups, sessions, penalties, refusals."""
+        stats = self.admission.stats()
+        stats.update(
+            sessions=self._admitted_total,
+            apps=len(self._sessions),
+            connections=len(self._connections),
+        )
+        return stats
+
     # --- lifecycle
     async def _start(self, host_key: asyncssh.SSHKey) -> None:
         config = self.config
         options: dict[str, Any] = dict(
-            server_factory=lambda: _ConnectionHandler(self),
+            server_factory=lambda: ConnectionHandler(self),
             server_host_keys=[host_key],
             line_editor=False,
             encoding=None,
@@ -320,24 +244,37 @@ class Server:
             host_based_auth=False,
             gss_host=None,
             rdns_lookup=False,
-            login_timeout=config.login_timeout_seconds,
+            # The admission's grace closes startups first (and counts them); asyncssh's own
+            # timer is a backstop.
+            login_timeout=config.login_timeout_seconds + 5,
             keepalive_interval=config.keepalive_interval_seconds,
             keepalive_count_max=config.keepalive_count_max,
             window=config.input_window_bytes,
-            reuse_address=True,
+            host=config.host,
+            port=config.port,
         )
         if not config.ssh_compression:
             options["compression_algs"] = ["none"]
-        # Accepting connections from a clean context: the callbacks asyncio and
-        # asyncssh schedule for each connection copy the context they were
-        # registered in, and must never carry a Textual app's context vars.
         loop = asyncio.get_running_loop()
+        self._conn_factory = await compat.connection_factory(**options)
+        self.admission.start(loop)
 
-        async def listen() -> asyncssh.SSHAcceptor:
-            return await asyncssh.listen(config.host, config.port, **options)
+        # Listening from a clean context: the accept callbacks (and what they schedule for each
+        # connection) copy the context they were registered in, and must never carry an app's.
+        async def listen() -> asyncio.Server:
+            return await loop.create_server(
+                lambda: Gate(self), config.host, config.port, backlog=config.listen_backlog, reuse_address=True
+            )
 
-        self._acceptor = await loop.create_task(listen(), context=contextvars.Context())
-        self.port = self._acceptor.get_port()
+        try:
+            self._listener = await loop.create_task(listen(), context=contextvars.Context())
+        except OSError as error:
+            self.admission.close()
+            where = f"{config.host or '*'}:{config.port}"
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            raise StartError(f"cannot listen on {where}: {reason}") from None
+        self.port = self._listener.sockets[0].getsockname()[1]
+        start_metering(loop)
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
 
@@ -361,10 +298,11 @@ class Server:
 
     async def _shutdown(self, message: str) -> None:
         self._closing = True
+        self.admission.stopping = True
         started = time.monotonic()
         try:
-            if self._acceptor is not None:
-                self._acceptor.close()
+            if self._listener is not None:
+                self._listener.close()
             sessions = list(self._sessions)
             log_event(log, logging.INFO, "shutting down", sessions=len(sessions), connections=len(self._connections))
             for session in sessions:
@@ -383,6 +321,9 @@ class Server:
                     conn.abort()
             await _wait_until(lambda: not self._connections, 0.5)
         finally:
+            self.admission.close()
+            if self._listener is not None:
+                stop_metering(asyncio.get_running_loop())
             self.gc.stop()
             self._closed.set()
             log_event(log, logging.INFO, "stopped", seconds=round(time.monotonic() - started, 2))
@@ -411,8 +352,16 @@ def _clear_textual_instance_caches() -> None:
 
 
 async def start_server(config: ServerConfig, app_factory: AppFactory) -> Server:
-    """Start serving ``app_factory(info)`` apps over SSH; returns once listening."""
-    key, fingerprint = load_or_create_host_key(config.keys_dir)
+    """Start serving ``app_factory(info)`` apps over SSH; returns once listening.
+
+    Raises :class:`StartError` (one line) when the host key cannot be read or made, or the
+    address cannot be listened on.
+    """
+    try:
+        compat.check_asyncssh_version()
+        key, fingerprint = load_or_create_host_key(config.keys_dir)
+    except (HostKeyError, compat.AsyncsshVersionError) as error:
+        raise StartError(str(error)) from None
     server = Server(config, app_factory, fingerprint)
     await server._start(key)
     return server
@@ -431,7 +380,11 @@ def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:
     exit status for the CLI.
     """
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
-    return asyncio.run(_serve(config, app_factory))
+    try:
+        return asyncio.run(_serve(config, app_factory))
+    except StartError as error:
+        print(f"citadels serve: {error}", file=sys.stderr, flush=True)
+        return 1
 
 
 async def _serve(config: ServerConfig, app_factory: AppFactory) -> int:
