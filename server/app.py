@@ -32,6 +32,7 @@ from server.lobby.lobby import Lobby, LobbyError, clean_name
 from server.logging_setup import log_event
 from server.tables.table import Displaced, Table, Toast
 from server.transport.session import ServerStopping, SessionInfo
+from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.link import ChatLine, CommandRefused, ViewUpdate
@@ -319,6 +320,10 @@ class ServerApp(CitadelsApp):
 
     def on_server_stopping(self, msg: ServerStopping) -> None:
         self.notify(msg.text, severity="warning")
+
+    def on_input_throttled(self, msg: InputThrottled) -> None:
+        # Posted at most once every few seconds (server/transport/driver.py): one toast is cheap.
+        self.notify(msg.text, severity="warning", timeout=4)
 
     # --- messages from the table: only those of the current table ----------------------------------------
     def _stale(self, msg: Message) -> bool:

@@ -337,6 +337,6 @@ class Admission:
             logging.INFO,
             "refusals",
             **counts,
-            startups=len(self._inflight),
-            penalised=self.penalised_sources(),
+            logging_in=len(self._inflight),
+            penalised_sources=self.penalised_sources(),
         )

@@ -6,30 +6,18 @@ connection's transport has a large backlog) frames are dropped and, once it
 reads again, the screen is repainted in full. A backlog past a bound, or
 output blocked for too long, closes the session.
 
-Input: bytes from the channel go through an incremental UTF-8 decoder (errors
-replaced) into Textual's own ``XTermParser``; a lone ESC is resolved by a
-one-shot ``loop.call_later`` that calls the parser's ``tick``. Events are
-posted with ``app.post_message`` (we are already on the app's loop). Input is
-fed in slices and stops while the app has many messages queued; the session
-then stops reading its channel, so a paste flood waits in the client instead
-of growing the server's memory. A bracketed paste longer than the configured
-limit is truncated.
+Input: the session's bytes go through an :class:`~server.transport.input_pipeline.InputPipeline`
+(decoder, paste limit, Textual's parser, the key bucket and the loop-time budget of
+server/transport/input_budget.py); its events are posted with ``app.post_message`` (we are
+already on the app's loop).
 
-Fair input (server/transport/input_budget.py): keys past the session's key
-bucket are dropped (the app is told, at most once per notice interval); while
-the session's loop-time budget is spent nothing more is read, so its input
-waits in its client. Window changes are merged: the last size within a frame
-wins, and it waits while the budget is spent. Resize reports typed into the
-input stream (xterm's in-band mode 2048, which we never enable) are ignored.
-
-``textual._xterm_parser`` and ``textual._parser`` are private modules: this
-file is written against Textual 8.2.8 (pinned in pyproject.toml).
+Window changes are merged: the last size asked for within a frame wins, and while the session's
+loop-time budget is spent it waits.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import logging
 import time
@@ -37,15 +25,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from .colour import make_colour_downgrade
 from .input_budget import InputBudget, ensure_metering
-from .input_events import PasteLimiter, is_input, key_cost
-from .session_info import ChannelLink, DriverLimits, InputThrottled
+from .input_pipeline import InputPipeline
+from .session_info import ChannelLink, DriverLimits
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -55,34 +42,12 @@ log = logging.getLogger("citadels.server.transport.driver")
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/ (as LinuxDriver: 1|8|16)
 _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
 
-# Bytes of input handed to the parser between checks of the app's queue.
-INPUT_SLICE_BYTES = 512
-# How often a blocked output or a full input queue is re-examined.
+# How often a blocked output is re-examined.
 BLOCKED_POLL_SECONDS = 0.25
-INPUT_RETRY_SECONDS = 0.01
 # Window changes within one frame are merged.
 RESIZE_MERGE_SECONDS = 1 / constants.MAX_FPS
 
-KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
-INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
-
 _clock = time.perf_counter
-
-
-class _SessionParser(XTermParser):
-    """Textual's parser without its class-level cache of kitty key sequences.
-
-    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on an instance
-    method (Textual 8.2.8): its keys hold parser instances, which hold their
-    suspended generator and the last Key event, whose sender is the app. Every
-    session that typed a key would stay in memory, app and all, until 1024
-    later sequences pushed it out. Parsing a sequence again costs microseconds.
-    """
-
-    _parse_uncached = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
-
-    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
-        return self._parse_uncached(sequence)
 
 
 class SSHDriver(Driver):
@@ -109,19 +74,16 @@ class SSHDriver(Driver):
         self._in_app_mode = False
         self._input_enabled = False
         self._first_frame = False
-        # Input
-        self._parser = _SessionParser(False)  # debug=True would open keys.log in the cwd
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._pending_input = bytearray()
-        self._input_handle: asyncio.TimerHandle | None = None
-        self._escape_handle: asyncio.TimerHandle | None = None
-        self._input_paused = False
-        self._paste = PasteLimiter(limits.max_paste_chars)
-        # Fair input
+        self._input = InputPipeline(
+            loop=self._loop,
+            link=link,
+            limits=limits,
+            budget=budget,
+            deliver=self.process_message,
+            post=app.post_message,
+            queued_events=self._queued_events,
+        )
         self._budget = budget
-        self._dropped_unreported = 0
-        self._notice_keys = 0
-        self._notice_at = 0.0
         self._wanted_size: tuple[int, int] | None = None
         self._resize_handle: asyncio.TimerHandle | None = None
         # Output back-pressure
@@ -136,11 +98,9 @@ class SSHDriver(Driver):
         self.max_backlog_seen = 0
         self.resize_requests = 0
         self.resizes_posted = 0
-        self.input_holds = 0
-        self.in_band_resizes_ignored = 0
         early = link.driver_attached(self)
         if early:
-            self._pending_input.extend(early)
+            self._input.add_early(early)
 
     # ------------------------------------------------------------------ output
 
@@ -256,8 +216,7 @@ class SSHDriver(Driver):
         seq += self._mouse_on()  # again, as LinuxDriver does for iTerm 3.5
         self._send_now("".join(seq))
         self._input_enabled = True
-        if self._pending_input:
-            self._drain_input()
+        self._input.enable()
 
     def _mouse_on(self) -> list[str]:
         if not self._mouse:
@@ -273,8 +232,8 @@ class SSHDriver(Driver):
         if not self._input_enabled:
             return
         self._input_enabled = False
-        self._pending_input.clear()
-        self._cancel_input_timers()
+        self._input.disable()
+        self._cancel_resize()
         if self._in_app_mode:
             self._send_now("".join(self._mouse_off()))
 
@@ -292,25 +251,18 @@ class SSHDriver(Driver):
 
     def close(self) -> None:
         self._input_enabled = False
-        self._cancel_input_timers()
+        self._input.close()
+        self._cancel_resize()
         if self._blocked_handle is not None:
             self._blocked_handle.cancel()
             self._blocked_handle = None
         self._closed = True
         self._buffer.clear()
-        self._pending_input.clear()
-        # The parser is a generator whose frame holds the parser (a cycle) and the
-        # last event it made (which leads to the app): closing it frees both now.
-        with contextlib.suppress(Exception):
-            self._parser._gen.close()
 
-    def _cancel_input_timers(self) -> None:
-        for handle in (self._input_handle, self._escape_handle, self._resize_handle):
-            if handle is not None:
-                handle.cancel()
-        self._input_handle = None
-        self._escape_handle = None
-        self._resize_handle = None
+    def _cancel_resize(self) -> None:
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
 
     # ------------------------------------------------------------ server-side
 
@@ -347,11 +299,8 @@ class SSHDriver(Driver):
 
     def feed_input(self, data: bytes) -> None:
         """Bytes from the SSH channel (called by the session)."""
-        if self._closed:
-            return
-        self._pending_input.extend(data)
-        if self._input_enabled and self._input_handle is None:
-            self._drain_input()
+        if not self._closed:
+            self._input.feed(data)
 
     def _queued_events(self) -> int:
         try:
@@ -359,108 +308,8 @@ class SSHDriver(Driver):
         except Exception:  # pragma: no cover - private Textual attribute
             return 0
 
-    def _drain_input(self) -> None:
-        self._input_handle = None
-        if not self._input_enabled:
-            return
-        pending = self._pending_input
-        limit = self._limits.max_queued_input_events
-        budget = self._budget
-        while pending:
-            if self._queued_events() >= limit:
-                self._hold_input(INPUT_RETRY_SECONDS)
-                return
-            now = _clock()
-            if budget.spent(now):
-                # This session's input has cost its share of the loop: read nothing until it is back.
-                self.input_holds += 1
-                budget.throttles += 1
-                self._report_throttle(now)
-                self._hold_input(max(INPUT_RETRY_SECONDS, budget.seconds_until_back(now)))
-                return
-            chunk = bytes(pending[:INPUT_SLICE_BYTES])
-            del pending[:INPUT_SLICE_BYTES]
-            text = self._decoder.decode(chunk)
-            if text:
-                self._feed_parser(self._paste(text))
-                end = _clock()
-                budget.charge(end - now, end)
-        if self._input_paused:
-            self._input_paused = False
-            self._link.resume_input()
-        self._schedule_escape_tick()
-
-    def _hold_input(self, delay: float) -> None:
-        """Stop reading the channel (its input waits in the client) and try again after ``delay``."""
-        if not self._input_paused:
-            self._input_paused = True
-            self._link.pause_input()
-        self._input_handle = self._loop.call_later(delay, self._drain_input)
-
-    def _feed_parser(self, text: str) -> None:
-        if not text:
-            return
-        try:
-            for event in self._parser.feed(text):
-                self._deliver(event)
-        except Exception:
-            # The parser is a generator: after an error it is finished. Start a
-            # fresh one so that the session keeps working.
-            log.warning("input parser failed; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
-            self._paste.reset()
-
-    def _deliver(self, event: Message) -> None:
-        """An event from the parser: through the key bucket to the app, or dropped."""
-        if isinstance(event, events.Resize):
-            self.in_band_resizes_ignored += 1  # typed by the client, not its window: unclamped, unmerged
-            return
-        if is_input(event):
-            now = _clock()
-            cost = key_cost(event)
-            if cost and not self._budget.keys.take(cost, now):
-                self._budget.keys_dropped += 1
-                self._dropped_unreported += 1
-                self._report_throttle(now)
-                return
-            self._budget.arm(now)
-        self.process_message(event)
-
-    def _report_throttle(self, now: float) -> None:
-        """Count dropped keys and tell the app, at most once per notice interval."""
-        if self._dropped_unreported:
-            self._link.keys_dropped(self._dropped_unreported)
-            self._notice_keys += self._dropped_unreported
-            self._dropped_unreported = 0
-        if now < self._notice_at or self._closed:
-            return
-        self._notice_at = now + self._limits.input_notice_interval_seconds
-        dropped, self._notice_keys = self._notice_keys, 0
-        self._app.post_message(InputThrottled(KEYS_DROPPED_NOTICE if dropped else INPUT_HELD_NOTICE, dropped))
-
-    def _schedule_escape_tick(self) -> None:
-        """Resolve a lone ESC after the escape delay with a one-shot timer."""
-        timeout_time = self._parser._timeout_time
-        if self._escape_handle is not None:
-            self._escape_handle.cancel()
-            self._escape_handle = None
-        if timeout_time is None or not self._input_enabled:
-            return
-        delay = max(0.0, timeout_time - time.monotonic()) + 0.002
-        self._escape_handle = self._loop.call_later(delay, self._escape_tick)
-
-    def _escape_tick(self) -> None:
-        self._escape_handle = None
-        if not self._input_enabled:
-            return
-        try:
-            for event in self._parser.tick():
-                self._deliver(event)
-        except Exception:
-            log.warning("input parser failed on tick; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
-            return
-        self._schedule_escape_tick()
+    def input_stats(self) -> dict[str, Any]:
+        return self._input.stats()
 
     # ----------------------------------------------------------------- resize
 

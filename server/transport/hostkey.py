@@ -52,6 +52,8 @@ def _load_or_create(keys_dir: Path) -> tuple[asyncssh.SSHKey, str]:
     if not keys_dir.exists():
         keys_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     if path.exists():
+        if not path.is_file():
+            raise HostKeyError(f"host key: {path}: not a file")
         mode = stat.S_IMODE(path.stat().st_mode)
         if mode & 0o077:
             log.warning("host key %s had mode %o; setting 0600", path, mode)

@@ -480,9 +480,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "backlog": self.output_backlog(),
             "resize_requests": driver.resize_requests,
             "resizes_posted": driver.resizes_posted,
-            "input_holds": driver.input_holds,
             "keys_dropped": self.budget.keys_dropped,
             "input_cpu_charged_s": round(self.budget.charged_seconds, 3),
+            **driver.input_stats(),
         }
 
 

@@ -1,0 +1,142 @@
+"""Fair input through real asyncssh sessions: window changes merged (the Resize events an app
+gets are counted), resize reports typed into the input ignored, a key flood limited with a
+notice while another session stays responsive, and the loop time an abusive session's input
+costs bounded by its budget."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from textual.events import Key
+
+from server.transport.demo_app import DemoApp
+from server.transport.input_pipeline import MAX_EVENTS_PER_TURN
+from server.transport.session import SessionInfo
+
+
+class Recorder:
+    """An app factory that keeps the apps it made."""
+
+    def __init__(self, app_class: type[DemoApp] = DemoApp) -> None:
+        self.app_class = app_class
+        self.apps: list[DemoApp] = []
+
+    def __call__(self, info: SessionInfo) -> DemoApp:
+        app = self.app_class(info)
+        self.apps.append(app)
+        return app
+
+
+async def _echo_time(term, key: str, timeout: float = 10.0) -> float:
+    term.mark()
+    t0 = time.monotonic()
+    term.send(key)
+    await term.wait_for(f"last key: {key}", timeout)
+    return time.monotonic() - t0
+
+
+async def test_a_resize_storm_is_merged_and_the_last_size_wins(start, open_terminal, wait_until):
+    apps = Recorder()
+    server = await start(app_factory=apps)
+    term = await open_terminal(server, size=(80, 24))
+    await term.wait_for("size: 80x24")
+    app = apps.apps[0]
+    before = app.resizes
+    sizes = [(100, 30), (90, 28)] * 150
+    for width, height in sizes:
+        term.resize(width, height)
+    term.resize(120, 40)
+    term.mark()
+    await term.wait_for("size: 120x40", timeout=10)
+    stats = server.session_stats()[0]
+    await wait_until(lambda: server.session_stats()[0]["resize_requests"] >= len(sizes) + 1, what="requests seen")
+    got = app.resizes - before
+    assert 1 <= got <= 30, got  # 301 window changes, a handful of Resize events
+    assert stats["resizes_posted"] == got
+    # Another change later is applied on its own.
+    term.resize(81, 25)
+    await term.wait_for("size: 81x25")
+
+
+async def test_resize_reports_typed_into_the_input_are_ignored(start, open_terminal):
+    apps = Recorder()
+    server = await start(app_factory=apps)
+    term = await open_terminal(server, size=(80, 24))
+    await term.wait_for("size: 80x24")
+    before = apps.apps[0].resizes
+    term.send(b"\x1b[48;20000;20000;0;0t")  # xterm's in-band resize report, 20000x20000: never asked for
+    await _echo_time(term, "k")
+    assert apps.apps[0].resizes == before
+    assert apps.apps[0].term_size == (80, 24)
+
+
+async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(start, open_terminal):
+    # A loop-time share that lets the flood's bytes be read (and dropped) within seconds.
+    server = await start(key_rate_per_second=30, key_burst=60, input_cpu_share=0.1)
+    flooder = await open_terminal(server, username="flood")
+    other = await open_terminal(server, username="other")
+    await flooder.wait_for("size: 80x24")
+    await other.wait_for("size: 80x24")
+    flooder.mark()
+    t0 = time.monotonic()
+    for _ in range(40):
+        flooder.send(b"x" * 500)  # 20,000 keys at once
+    slowest = 0.0
+    for key in "abcde":
+        slowest = max(slowest, await _echo_time(other, key))
+    await flooder.wait_for("some keys were ignored", timeout=10)
+    assert server.refusals["rate"] > 10_000
+    # The flood reached the app no faster than the bucket allows: burst + rate x elapsed.
+    stats = [s for s in server.session_stats() if s["user"] == "flood"][0]
+    elapsed = time.monotonic() - t0
+    assert stats["keys_accepted"] <= 60 + 30 * elapsed + 1
+    assert stats["keys_dropped"] > 10_000
+    assert slowest < 2.0, slowest
+    await asyncio.sleep(0.5)
+    await _echo_time(flooder, "z", timeout=20)  # the flooder's session still works
+
+
+class Costly(DemoApp):
+    """Every key costs 30 ms of the event loop (a screen that is expensive to change)."""
+
+    handled = 0
+
+    def on_key(self, event: Key) -> None:
+        Costly.handled += 1
+        end = time.perf_counter() + 0.03
+        while time.perf_counter() < end:
+            pass
+        super().on_key(event)
+
+
+async def test_expensive_input_is_held_to_the_sessions_budget(start, open_terminal):
+    Costly.handled = 0
+    server = await start(
+        app_factory=Recorder(Costly),
+        input_cpu_share=0.02,
+        input_cpu_burst_seconds=0.3,
+        key_rate_per_second=1000,
+        key_burst=1000,
+    )
+    abuser = await open_terminal(server, username="abuser")
+    other = await open_terminal(server, username="other")
+    await abuser.wait_for("size: 80x24")
+    await other.wait_for("size: 80x24")
+    base = Costly.handled
+    t0 = time.monotonic()
+    abuser.send(b"q" * 500)  # 15 s of loop time if every key were handled
+    await asyncio.sleep(2.0)
+    slowest = 0.0
+    for key in "vwxyz":
+        slowest = max(slowest, await _echo_time(other, key))
+    elapsed = time.monotonic() - t0
+    handled = Costly.handled - base - 5  # the other session's own five keys
+    # Burst + share x elapsed, in 30 ms keys, + one turn's keys handed over before their cost was
+    # known (the first turn guesses a cheap key) + the turns the estimate takes to learn.
+    bound = (0.3 + 0.02 * elapsed) / 0.03 + MAX_EVENTS_PER_TURN + 3
+    assert handled <= bound, (handled, bound)
+    stats = [s for s in server.session_stats() if s["user"] == "abuser"][0]
+    assert stats["input_holds"] >= 1
+    await abuser.wait_for("holds your input", timeout=5)
+    assert slowest < 1.0, slowest
