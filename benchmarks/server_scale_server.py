@@ -20,9 +20,9 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
 from game_helpers import key_path
 
 from engine import view as engine_view
-from server.tables import table as table_mod
 from server.config import ServerConfig
 from server.serve import serve
+from server.tables import table as table_mod
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
 

@@ -88,7 +88,7 @@ async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(s
     await flooder.wait_for("some keys were ignored", timeout=10)
     assert server.refusals["rate"] > 10_000
     # The flood reached the app no faster than the bucket allows: burst + rate x elapsed.
-    stats = [s for s in server.session_stats() if s["user"] == "flood"][0]
+    stats = next(s for s in server.session_stats() if s["user"] == "flood")
     elapsed = time.monotonic() - t0
     assert stats["keys_accepted"] <= 60 + 30 * elapsed + 1
     assert stats["keys_dropped"] > 10_000
@@ -136,7 +136,7 @@ async def test_expensive_input_is_held_to_the_sessions_budget(start, open_termin
     # known (the first turn guesses a cheap key) + the turns the estimate takes to learn.
     bound = (0.3 + 0.02 * elapsed) / 0.03 + MAX_EVENTS_PER_TURN + 3
     assert handled <= bound, (handled, bound)
-    stats = [s for s in server.session_stats() if s["user"] == "abuser"][0]
+    stats = next(s for s in server.session_stats() if s["user"] == "abuser")
     assert stats["input_holds"] >= 1
     await abuser.wait_for("holds your input", timeout=5)
     assert slowest < 1.0, slowest
