@@ -72,9 +72,10 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # Connections still logging in ("startups"): from startups_begin on, a new connection from a
     # source that already has one logging in is refused with a probability of startups_refuse_percent,
     # rising linearly to 100 % at max_startups. A source with none logging in is not refused early;
-    # at max_startups it takes the place of the oldest connection still logging in, if that one is
+    # at max_startups it takes the place of the oldest connection of the source holding the most (if
+    # that one holds two or more), else of the oldest connection still logging in if that one is
     # older than startup_displace_after_seconds (silent connections are old; real logins take a
-    # fraction of a second), else it is refused.
+    # fraction of a second); else it is refused.
     max_startups: PositiveInt = 100
     startups_begin: PositiveInt = 30
     startups_refuse_percent: Annotated[int, Meta(ge=0, le=100)] = 30
@@ -112,7 +113,7 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # session whose budget is spent is not read (its input waits in its client) and its window
     # changes wait until the budget is back: a storm costs the server at most that share.
     input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
-    input_cpu_burst_seconds: PositiveFloat = 0.4
+    input_cpu_burst_seconds: PositiveFloat = 0.2
     input_cost_window_seconds: PositiveFloat = 0.15
     input_notice_interval_seconds: PositiveFloat = 5.0
     # Offer zlib compression (costs ~300 KB of memory per connection).

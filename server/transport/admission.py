@@ -8,8 +8,9 @@ per source (an IPv4 address or an IPv6 /64) and in all. At accept, before any SS
 - from ``startups_begin`` startups on, a connection from a source that already holds one is
   refused at random (``startups_refuse_percent``, rising linearly to 100 % at ``max_startups``);
   a source holding none is never refused early: it is how a real player arrives;
-- at ``max_startups``, a source holding none takes the place of the oldest startup if that one is
-  older than ``startup_displace_after_seconds``; otherwise the connection is refused.
+- at ``max_startups``, a source holding none takes the place of the oldest startup of the source
+  holding the most (if it holds two or more), else of the oldest startup if that one is older than
+  ``startup_displace_after_seconds``; otherwise the connection is refused.
 
 A startup that reaches the login grace is closed. Sources earn penalty seconds when one of their
 startups reaches the grace, is displaced, or is closed by the client before authenticating; a
@@ -144,11 +145,11 @@ class Admission:
             return self._refuse("source_startups")
         count = len(self._inflight)
         if count >= cfg.max_startups:
-            oldest = next(iter(self._inflight.values()))
-            if held or now - oldest.started < cfg.startup_displace_after_seconds:
+            victim = None if held else self._displaceable(now)
+            if victim is None:
                 return self._refuse("full")
-            self._close(oldest, "displaced")
-            self._penalise(oldest.source, oldest.address, cfg.penalty_displaced_seconds, "displaced", now)
+            self._close(victim, "displaced")
+            self._penalise(victim.source, victim.address, cfg.penalty_displaced_seconds, "displaced", now)
         elif held and count >= cfg.startups_begin:
             span = cfg.max_startups - cfg.startups_begin
             rate = cfg.startups_refuse_percent
@@ -160,6 +161,17 @@ class Admission:
         self._per_source[source] += 1
         self._schedule()
         return startup
+
+    def _displaceable(self, now: float) -> Startup | None:
+        """The startup a newcomer may take the place of: the oldest of the source holding the most
+        (if it holds two or more), else the oldest of all if it is old enough."""
+        source, held = self._per_source.most_common(1)[0]
+        if held >= 2:
+            return next(s for s in self._inflight.values() if s.source == source)
+        oldest = next(iter(self._inflight.values()))
+        if now - oldest.started >= self.config.startup_displace_after_seconds:
+            return oldest
+        return None
 
     # ------------------------------------------------------------------ afterwards
 

@@ -3,6 +3,8 @@ or sanitised before the server uses it (its environment requests: compat.Bounded
 
 from __future__ import annotations
 
+import socket
+
 from server.config import ServerConfig
 
 DEFAULT_SIZE = (80, 24)
@@ -11,6 +13,13 @@ DEFAULT_SIZE = (80, 24)
 def sanitize_text(text: str, limit: int = 64) -> str:
     """Printable characters only, at most ``limit`` of them."""
     return "".join(ch for ch in text if ch.isprintable())[:limit]
+
+
+def display_host(host: str) -> str:
+    """The host name to show in "ssh -p PORT HOST" for a listening address."""
+    if host in ("", "0.0.0.0", "::"):
+        return socket.gethostname()
+    return host
 
 
 def clamp_size(width: int, height: int, config: ServerConfig) -> tuple[int, int]:

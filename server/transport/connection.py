@@ -175,6 +175,8 @@ class ConnectionHandler(asyncssh.SSHServer):
             max_env_bytes=config.max_env_bytes,
         )
         self._session = SSHSession(self._server, self._identity)
+        if self._startup is not None:
+            self._session.accepted_at = self._startup.started
         return chan, self._session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:

@@ -7,10 +7,10 @@ in the client, not in the server's memory), while the app has many messages queu
 parsed events wait, or while the session's loop-time budget is spent.
 
 Parsed events pass the session's key bucket (keys past it are dropped, and counted) and wait in a
-short queue from which they are handed to the app in turns: at each turn, as many input events as
-the budget can pay for at their measured cost (at most ``MAX_EVENTS_PER_TURN``), none while it is
-spent; the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
-charged. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
+short queue from which they are handed to the app in turns: at each turn, one input event, or a
+few cheap ones (their measured cost under ``TURN_COST_SECONDS``), none while the budget is spent;
+the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
+charged. So one session's input never holds the loop for more than one event at a time. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
@@ -43,9 +43,13 @@ INPUT_SLICE_BYTES = 512
 INPUT_RETRY_SECONDS = 0.01
 # Parsed events waiting for the app past which parsing (and reading) stops.
 MAX_WAITING_EVENTS = 64
-# Input events handed to the app per turn at most, and the time between turns.
+# Input events handed to the app per turn: at least one, more while their measured cost stays
+# under TURN_COST_SECONDS (cheap keys go together, an expensive one alone), at most
+# MAX_EVENTS_PER_TURN; the next turn TURN_SECONDS later. An event's cost is first guessed high.
 MAX_EVENTS_PER_TURN = 8
+TURN_COST_SECONDS = 0.004
 TURN_SECONDS = 0.002
+FIRST_COST_GUESS = 0.005
 
 KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
 INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
@@ -110,7 +114,7 @@ class InputPipeline:
         self._escape_handle: asyncio.TimerHandle | None = None
         self._turn_handle: asyncio.TimerHandle | None = None
         # The measured loop time an input event costs (charged per turn / events handed).
-        self._cost_estimate = 0.002
+        self._cost_estimate = FIRST_COST_GUESS
         self._turn_charged = 0.0
         self._turn_events = 0
         self._dropped_unreported = 0
@@ -281,7 +285,8 @@ class InputPipeline:
                     self._note_hold(now)
                     delay = max(TURN_SECONDS, budget.seconds_until_back(now))
                     break
-                affordable = budget.cpu.level / max(self._cost_estimate, 1e-4)
+                estimate = max(self._cost_estimate, 1e-4)
+                affordable = min(budget.cpu.level, TURN_COST_SECONDS) / estimate
                 if self._turn_events >= min(MAX_EVENTS_PER_TURN, max(1, affordable)):
                     break
                 self._turn_events += 1

@@ -29,10 +29,8 @@ import contextlib
 import functools
 import itertools
 import logging
-import socket
 import time
-import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -41,11 +39,11 @@ from textual.app import App
 from server.logging_setup import log_event
 from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
-from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, sanitize_text
+from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
 from server.transport.compat import connection_transport
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget, session_context
-from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
+from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot, weak_closer
 
 if TYPE_CHECKING:
     from server.transport.session_info import DriverLimits
@@ -95,6 +93,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._opened = False
         self._final_stats: dict[str, Any] | None = None
         self.budget = InputBudget(host.config)
+        self.accepted_at = time.monotonic()  # the TCP accept (set by the connection handler)
+        self.first_frame_ms: float | None = None  # from the accept to the app's first frame
         self.started = False  # shell, exec or subsystem asked for (refused or not)
         self.info: SessionInfo | None = None
         self.end_reason: str | None = None
@@ -118,7 +118,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace("HOST", self._host_name())
+        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace(
+            "HOST", display_host(self._config.host)
+        )
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -232,6 +234,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._chan.resume_reading()
 
     def first_frame_sent(self) -> None:
+        self.first_frame_ms = round((time.monotonic() - self.accepted_at) * 1000, 1)
         self._release_slot()
         self._host.app_started(self)
 
@@ -327,12 +330,6 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             return self._config.port
 
-    def _host_name(self) -> str:
-        host = self._config.host
-        if host in ("", "0.0.0.0", "::"):
-            return socket.gethostname()
-        return host
-
     async def _run(self) -> None:
         """The session task, in a fresh context: start slot, app, goodbye."""
         status = 0
@@ -361,7 +358,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 size=self._size,
                 lang=sanitize_text(env["LANG"]) if "LANG" in env else None,
                 env=env,
-                _closer=_weak_closer(self),
+                _closer=weak_closer(self),
             )
             self.info = info
             app = self._host.app_factory(info)
@@ -388,6 +385,13 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             status = app.return_code or 0
             if status and self.end_reason is None:
                 self.end_reason = f"app exited with status {status}"
+            # Textual keeps an app's unhandled error (a private attribute, Textual 8.2.8) and would
+            # print it richly; its error console is silenced (app_setup.py): one plain log record.
+            error = getattr(app, "_exception", None)
+            if isinstance(error, BaseException):
+                self.end_reason = "app crashed"
+                message = CRASH_MESSAGE
+                log.error("session %s: app failed", self.session_id, exc_info=error)
         except asyncio.CancelledError:
             status = 1
             if self.end_reason is None:
@@ -480,19 +484,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "backlog": self.output_backlog(),
             "resize_requests": driver.resize_requests,
             "resizes_posted": driver.resizes_posted,
+            "first_frame_ms": self.first_frame_ms,
             "keys_dropped": self.budget.keys_dropped,
             "input_cpu_charged_s": round(self.budget.charged_seconds, 3),
             **driver.input_stats(),
         }
-
-
-def _weak_closer(session: SSHSession) -> Callable[[str | None], None]:
-    """A close callable that does not keep the session alive."""
-    ref = weakref.ref(session)
-
-    def close(message: str | None = None) -> None:
-        target = ref()
-        if target is not None:
-            target.request_close(message)
-
-    return close

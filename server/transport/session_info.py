@@ -5,6 +5,7 @@ the driver needs from its session (`ChannelLink`, `DriverLimits`)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -87,6 +88,18 @@ class Identity:
     is_guest: bool
     peer_host: str
     peer_port: int
+
+
+def weak_closer(session: SSHSession) -> Callable[[str | None], None]:
+    """A close callable for ``SessionInfo`` that does not keep the session alive."""
+    ref = weakref.ref(session)
+
+    def close(message: str | None = None) -> None:
+        target = ref()
+        if target is not None:
+            target.request_close(message)
+
+    return close
 
 
 class StartSlot(Protocol):

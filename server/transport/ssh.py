@@ -30,7 +30,6 @@ import contextvars
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from collections import Counter, deque
@@ -44,6 +43,7 @@ from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
 from server.transport.admission import REFUSAL_LINES, Admission, Startup
+from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Gate
 from server.transport.gc_tuning import GcTuner
@@ -365,12 +365,6 @@ async def start_server(config: ServerConfig, app_factory: AppFactory) -> Server:
     server = Server(config, app_factory, fingerprint)
     await server._start(key)
     return server
-
-
-def _display_host(host: str) -> str:
-    if host in ("", "0.0.0.0", "::"):
-        return socket.gethostname()
-    return host
 
 
 def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:

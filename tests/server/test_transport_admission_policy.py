@@ -74,6 +74,20 @@ def test_full_refuses_unless_the_oldest_is_old_enough_to_displace():
     assert adm.refusals["displaced"] == 1 and adm.startups == 2
 
 
+def test_at_full_a_newcomer_displaces_the_heaviest_source_whatever_its_age():
+    adm, _ = make(startups_begin=3, max_startups=3, max_startups_per_source=3)
+    closed = []
+    heavy = [adm.accept("10.0.0.1") for _ in range(2)]
+    light = adm.accept("10.0.0.2")
+    for s in (*heavy, light):
+        assert isinstance(s, Startup)
+        s.closer = lambda s=s: closed.append(s)
+    assert isinstance(adm.accept("10.0.0.3"), Startup)  # all are young: the heaviest source gives way
+    assert closed == [heavy[0]]
+    assert adm.accept("10.0.0.4") == "full"  # now one each, all young: refused
+    assert closed == [heavy[0]] and adm.refusals["displaced"] == 1
+
+
 def test_grace_closes_and_penalties_block_a_source_and_close_its_startups():
     adm, clock = make(
         login_timeout_seconds=10, penalty_grace_seconds=10, penalty_min_seconds=15, max_startups_per_source=5
