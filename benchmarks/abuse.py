@@ -7,7 +7,8 @@ control pipe) runs in a subprocess pinned to CPU 0; the benchmark's players and 
 (their own processes, niced) share the other CPU. Each group of clients connects from its own
 loopback addresses (127.0.x.y), so the server's per-address limits are its real ones.
 
-Victims: two tables of five people (keys, 120x40) playing in the background; each try is one
+Victims: six tables of five people (keys, 120x40) playing in the background (a move every 2 s
+per table: each person moves every 10 s, faster than people play); each try is one
 move's key press to the first bytes of the change at another seat's terminal (server_scale's
 probes). A legitimate player (a new key, 127.0.0.1) connects now and then: "time to lobby" is
 from connect to the lobby's first line. For each phase: those figures, the server's CPU and RSS,
@@ -37,8 +38,6 @@ import time
 import asyncssh
 from abuse_clients import AbuseBench, Player, attack_line, open_player, start_attack
 from server_scale_clients import machine
-
-VICTIM_TABLES = 2
 
 
 class Abuse:
@@ -85,14 +84,14 @@ class Abuse:
         return await self.bench.call("admission", cmd="admission")
 
     async def victims(self) -> list:
-        """Two fresh tables of five people (each from its own address), their games started."""
+        """Fresh tables of five people (each from its own address), their games started."""
         self.victim_round += 1
         clients = []
-        for i in range(5 * VICTIM_TABLES):
+        for i in range(5 * self.args.victim_tables):
             player, _ = await open_player(
                 self.port,
                 f"v{self.victim_round}x{i}",
-                f"127.0.1.{(self.victim_round * 10 + i) % 250 + 1}",
+                f"127.0.{self.victim_round % 50 + 10}.{i + 1}",
                 asyncssh.generate_private_key("ssh-ed25519"),
             )
             clients.append(player)
@@ -141,6 +140,7 @@ class Abuse:
             "startups_at_end": after.get("startups"),
             "app_crashes": self.bench.server_stderr().count("app failed") - crashes_before,
             **{k: after.get(k) for k in ("loop_lag_ms_p50", "loop_lag_ms_p95", "loop_lag_ms_max")},
+            "loop_lags_over_100ms": after.get("loop_lags_over_100ms"),
         }
         if after.get("storm_sessions"):
             out["storm_sessions"] = after["storm_sessions"]
@@ -199,7 +199,10 @@ class Abuse:
             for p in self.players:
                 p.close()
             await self.bench.stop_server()
-            shutil.rmtree(self.bench.tmp, ignore_errors=True)
+            if args.keep:
+                print(f"kept: {self.bench.tmp}", file=sys.stderr)
+            else:
+                shutil.rmtree(self.bench.tmp, ignore_errors=True)
         result.update(machine(), seconds=round(time.monotonic() - started, 1))
         return result
 
@@ -264,13 +267,15 @@ class StormAttack:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--window", type=float, default=20.0, help="seconds each attack phase is measured")
+    parser.add_argument("--window", type=float, default=30.0, help="seconds each attack phase is measured")
     parser.add_argument("--tries", type=int, default=60, help="key-to-screen tries per phase")
-    parser.add_argument("--rate", type=float, default=2.0, help="victims' moves per second per table (mean)")
+    parser.add_argument("--victim-tables", type=int, default=6, help="tables of five people playing")
+    parser.add_argument("--rate", type=float, default=0.5, help="victims' moves per second per table (mean)")
     parser.add_argument("--silent-addresses", type=int, default=100)
     parser.add_argument("--silent-per-address", type=int, default=10)
     parser.add_argument("--abandon-wait", type=float, default=20.0, help="seconds to wait for abandoned tables")
     parser.add_argument("--only", default="", help="comma-separated phases: quiet,silent,resize,keys,service")
+    parser.add_argument("--keep", action="store_true", help="keep the server's folders (its stderr) at the end")
     parser.add_argument("--profile", default="", help="phases to cProfile the server in (/tmp/abuse-PHASE.prof)")
     parser.add_argument("--server-config", default="{}", help="JSON object of ServerConfig fields (experiments)")
     parser.add_argument("--gc-interval", type=float, default=60.0, help=argparse.SUPPRESS)

@@ -21,6 +21,8 @@ from ui.lobby_link import TableSpec
 
 state = base.state
 lags: list = []  # the server loop's lateness (ms) waking a 10 ms sleep, since the last "admission"
+long_lags: list = []  # [seconds since the last "admission", ms] of lags over 100 ms
+lag_origin = [0.0]
 
 
 async def lag_monitor():
@@ -29,7 +31,10 @@ async def lag_monitor():
     while True:
         t0 = loop.time()
         await asyncio.sleep(0.01)
-        lags.append((loop.time() - t0 - 0.01) * 1000)
+        lag = (loop.time() - t0 - 0.01) * 1000
+        lags.append(lag)
+        if lag > 100 and len(long_lags) < 50:
+            long_lags.append([round(t0 - lag_origin[0], 2), round(lag)])
         if len(lags) > 100_000:
             del lags[:50_000]
 
@@ -37,13 +42,21 @@ async def lag_monitor():
 def lag_summary():
     values = sorted(lags)
     lags.clear()
+    over = list(long_lags)
+    long_lags.clear()
+    lag_origin[0] = asyncio.get_running_loop().time()
     if not values:
         return {}
     at = lambda q: round(values[min(len(values) - 1, int(q * len(values)))], 1)
-    return {"loop_lag_ms_p50": at(0.5), "loop_lag_ms_p95": at(0.95), "loop_lag_ms_max": round(values[-1], 1)}
+    return {
+        "loop_lag_ms_p50": at(0.5),
+        "loop_lag_ms_p95": at(0.95),
+        "loop_lag_ms_max": round(values[-1], 1),
+        "loop_lags_over_100ms": over,
+    }
 
 
-KEEP = ("resize_requests", "resizes_posted", "input_holds", "keys_dropped", "input_cpu_charged_s")
+KEEP = ("resize_requests", "resizes_posted", "input_holds", "input_deferrals", "keys_dropped", "input_cpu_charged_s")
 
 
 def storm_sessions():
@@ -60,10 +73,10 @@ def legit_first_frames():
     last call: the client's own delays (its CPU, its key exchange) left out."""
     out = []
     for s in [*state["server"].ended_session_stats, *state["server"].session_stats()]:
-        if str(s.get("user", "")).startswith("legit") and s.get("session") not in _seen_legit:
-            if s.get("first_frame_ms") is not None:
-                _seen_legit.add(s.get("session"))
-                out.append(s["first_frame_ms"])
+        legit = str(s.get("user", "")).startswith("legit") and s.get("session") not in _seen_legit
+        if legit and s.get("first_frame_ms") is not None:
+            _seen_legit.add(s.get("session"))
+            out.append(s["first_frame_ms"])
     return out
 
 

@@ -107,14 +107,16 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # input_notice_interval_seconds).
     key_rate_per_second: PositiveFloat = 30.0
     key_burst: PositiveInt = 60
-    # The event-loop time a session's app spends within input_cost_window_seconds after an input
-    # event (its keys, clicks, resizes: handlers, layout, rendering) and parsing its input is charged
-    # to a budget of input_cpu_burst_seconds, refilled at input_cpu_share seconds per second. A
+    # The event-loop time a session's app spends after an input event (its keys, clicks, resizes:
+    # handlers, layout, rendering) until it has drawn the frames that show it (at most
+    # input_cost_window_seconds), and parsing its input, is charged to a budget of
+    # input_cpu_burst_seconds, refilled at input_cpu_share seconds per second. A
     # session whose budget is spent is not read (its input waits in its client) and its window
-    # changes wait until the budget is back: a storm costs the server at most that share.
+    # changes wait until the budget is back: a storm costs the server at most that share. Past half
+    # its budget, a session's input is handed to its app only when the loop is idle.
     input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
-    input_cpu_burst_seconds: PositiveFloat = 0.2
-    input_cost_window_seconds: PositiveFloat = 0.15
+    input_cpu_burst_seconds: PositiveFloat = 0.3
+    input_cost_window_seconds: PositiveFloat = 1.0
     input_notice_interval_seconds: PositiveFloat = 5.0
     # Offer zlib compression (costs ~300 KB of memory per connection).
     ssh_compression: bool = False

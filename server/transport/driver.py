@@ -79,7 +79,7 @@ class SSHDriver(Driver):
             link=link,
             limits=limits,
             budget=budget,
-            deliver=self.process_message,
+            deliver=self._deliver,
             post=app.post_message,
             queued_events=self._queued_events,
         )
@@ -110,6 +110,7 @@ class SSHDriver(Driver):
     def flush(self) -> None:
         if not self._buffer:
             return
+        self._budget.frame_drawn(_clock())
         data = "".join(self._buffer)
         self._buffer.clear()
         if self._closed:
@@ -316,8 +317,8 @@ class SSHDriver(Driver):
     def resize(self, width: int, height: int) -> None:
         """The client's window changed (already clamped by the session).
 
-        Applied one frame later, with the last size asked for by then; while the session's
-        loop-time budget is spent, later still.
+        Offered to the app one frame later, with the last size asked for by then, as an input
+        event of the session: within its budget, like its keys (input_pipeline.py).
         """
         self.resize_requests += 1
         if not self._in_app_mode:
@@ -325,21 +326,24 @@ class SSHDriver(Driver):
             return
         self._wanted_size = (width, height)
         if self._resize_handle is None and not self._closed:
-            self._resize_handle = self._loop.call_later(RESIZE_MERGE_SECONDS, self._apply_resize)
+            self._resize_handle = self._loop.call_later(RESIZE_MERGE_SECONDS, self._offer_resize)
 
-    def _apply_resize(self) -> None:
+    def _offer_resize(self) -> None:
         self._resize_handle = None
         wanted, self._wanted_size = self._wanted_size, None
-        if wanted is None or self._closed or not self._in_app_mode or wanted == self._size:
+        if wanted is None or self._closed or not self._in_app_mode:
             return
-        now = _clock()
-        if self._budget.spent(now):
-            self._wanted_size = wanted
-            delay = max(RESIZE_MERGE_SECONDS, self._budget.seconds_until_back(now))
-            self._resize_handle = self._loop.call_later(delay, self._apply_resize)
-            return
-        self._size = wanted
-        self.resizes_posted += 1
-        self._budget.arm(now)
         size = Size(*wanted)
-        self._app.post_message(events.Resize(size, size))
+        self._input.offer_resize(events.Resize(size, size))
+
+    def _deliver(self, message: Message) -> None:
+        """An event from the input pipeline, for the app."""
+        if isinstance(message, events.Resize):
+            size = (message.size.width, message.size.height)
+            if size == self._size:
+                return  # back where it was: nothing to lay out again
+            self._size = size
+            self.resizes_posted += 1
+            self._app.post_message(message)
+            return
+        self.process_message(message)

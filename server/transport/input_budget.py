@@ -4,9 +4,10 @@ Two token buckets per session (:class:`InputBudget`):
 
 - **keys**: each key, mouse click or scroll, and paste takes a token (``key_burst`` at once,
   ``key_rate_per_second`` refilled); past it the event is dropped and the player told.
-- **loop time**: the event-loop time the session's app spends shortly after one of its input
-  events (``input_cost_window_seconds``: the handlers, the layout and the rendering that input
-  caused) and the time spent parsing its bytes are charged to a bucket of
+- **loop time**: the event-loop time the session's app spends after one of its input events until
+  it has drawn the frames that show its effect (two frames, at most ``input_cost_window_seconds``:
+  the handlers, the layout and the rendering that input caused) and the time spent parsing its
+  bytes are charged to a bucket of
   ``input_cpu_burst_seconds`` refilled at ``input_cpu_share`` seconds per second. While it is
   negative the driver reads nothing more from the session (its input waits in its client) and
   holds its window changes: a storm of any kind costs the server at most that share, however
@@ -31,6 +32,9 @@ from typing import Any
 from server.config import ServerConfig
 
 _clock = time.perf_counter
+
+# Frames drawn after an input event whose loop time is still charged to it.
+ARMED_FRAMES = 2
 
 
 class TokenBucket:
@@ -75,6 +79,7 @@ class InputBudget:
         "armed_until",
         "charged_seconds",
         "cpu",
+        "frames_to_charge",
         "keys",
         "keys_dropped",
         "throttles",
@@ -87,13 +92,25 @@ class InputBudget:
         self.cpu = TokenBucket(config.input_cpu_share, config.input_cpu_burst_seconds, now)
         self.window = config.input_cost_window_seconds
         self.armed_until = 0.0
+        self.frames_to_charge = 0
         self.charged_seconds = 0.0
         self.keys_dropped = 0
         self.throttles = 0
 
     def arm(self, now: float) -> None:
-        """An input event reached the app: charge its loop time for the next window."""
+        """An input event reached the app: charge its loop time until the frames that show it.
+
+        The second frame drawn after it (the first may have been under way already), however
+        long the loop takes to get there: on a busy loop a fixed window would end before the work.
+        """
         self.armed_until = now + self.window
+        self.frames_to_charge = ARMED_FRAMES
+
+    def frame_drawn(self, now: float) -> None:
+        if self.frames_to_charge:
+            self.frames_to_charge -= 1
+            if not self.frames_to_charge:
+                self.armed_until = min(self.armed_until, now)
 
     def charge(self, seconds: float, now: float) -> None:
         self.cpu.spend(seconds, now)

@@ -24,8 +24,9 @@ def key_cost(event: object) -> float:
 
 
 def is_input(event: object) -> bool:
-    """An event a person made (its handling is charged to the session's loop-time budget)."""
-    return isinstance(event, (events.Key, events.MouseEvent, events.Paste))
+    """An event a person made, window changes included (its handling is charged to the session's
+    loop-time budget)."""
+    return isinstance(event, (events.Key, events.MouseEvent, events.Paste, events.Resize))
 
 
 class PasteLimiter:

@@ -10,7 +10,8 @@ Parsed events pass the session's key bucket (keys past it are dropped, and count
 short queue from which they are handed to the app in turns: at each turn, one input event, or a
 few cheap ones (their measured cost under ``TURN_COST_SECONDS``), none while the budget is spent;
 the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
-charged. So one session's input never holds the loop for more than one event at a time. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
+charged. So one session's input never holds the loop for more than one event at a time; and once
+a session has spent half its budget, its turns wait for moments when the loop is idle. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
@@ -23,6 +24,7 @@ import asyncio
 import codecs
 import contextlib
 import logging
+import random
 import time
 from collections import deque
 from collections.abc import Callable
@@ -44,12 +46,20 @@ INPUT_RETRY_SECONDS = 0.01
 # Parsed events waiting for the app past which parsing (and reading) stops.
 MAX_WAITING_EVENTS = 64
 # Input events handed to the app per turn: at least one, more while their measured cost stays
-# under TURN_COST_SECONDS (cheap keys go together, an expensive one alone), at most
-# MAX_EVENTS_PER_TURN; the next turn TURN_SECONDS later. An event's cost is first guessed high.
+# under a turn's cost (cheap keys go together and Textual draws them in one frame; an expensive
+# one goes alone); the next turn TURN_SECONDS later. A session with at least half its budget left
+# gets PLENTY_TURN_COST_SECONDS a turn; one with less, TURN_COST_SECONDS and at most
+# MAX_EVENTS_PER_TURN events. An event's cost is first guessed high.
 MAX_EVENTS_PER_TURN = 8
+PLENTY_TURN_COST_SECONDS = 0.02
 TURN_COST_SECONDS = 0.004
 TURN_SECONDS = 0.002
 FIRST_COST_GUESS = 0.005
+# A session that has spent half its budget takes a turn only when the loop is idle (the turn's
+# timer was not held up by other work); otherwise it tries again a little later (at random, so
+# that several such sessions do not line up).
+BUSY_LATENESS_SECONDS = 0.003
+BUSY_RETRY_SECONDS = (0.005, 0.025)
 
 KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
 INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
@@ -113,6 +123,7 @@ class InputPipeline:
         self._drain_handle: asyncio.TimerHandle | None = None
         self._escape_handle: asyncio.TimerHandle | None = None
         self._turn_handle: asyncio.TimerHandle | None = None
+        self._turn_due: float | None = None  # loop time the pending turn was due at
         # The measured loop time an input event costs (charged per turn / events handed).
         self._cost_estimate = FIRST_COST_GUESS
         self._turn_charged = 0.0
@@ -121,6 +132,7 @@ class InputPipeline:
         self._notice_keys = 0
         self._notice_at = 0.0
         self.holds = 0
+        self.deferrals = 0
         self.keys_accepted = 0.0
         self.in_band_resizes_ignored = 0
 
@@ -266,6 +278,18 @@ class InputPipeline:
         if self._turn_handle is None:
             self._turn()
 
+    def offer_resize(self, event: events.Resize) -> None:
+        """A window change (merged by the driver): handed to the app in turn, like a key; a
+        newer one takes the place of one still waiting."""
+        waiting = self._waiting
+        for i, queued in enumerate(waiting):
+            if isinstance(queued, events.Resize):
+                waiting[i] = event
+                return
+        waiting.append(event)
+        if self._turn_handle is None:
+            self._turn()
+
     def _turn(self) -> None:
         """Hand the app what the budget pays for; the next turn once it has handled them."""
         self._turn_handle = None
@@ -278,6 +302,20 @@ class InputPipeline:
         waiting = self._waiting
         now = _clock()
         delay = TURN_SECONDS
+        due, self._turn_due = self._turn_due, None
+        if (
+            waiting
+            and due is not None
+            and budget.cpu.level < budget.cpu.capacity / 2
+            and self._loop.time() - due > BUSY_LATENESS_SECONDS
+            and is_input(waiting[0])
+        ):
+            self.deferrals += 1
+            self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
+            return
+        plenty = budget.cpu.level >= budget.cpu.capacity / 2
+        turn_cost = PLENTY_TURN_COST_SECONDS if plenty else TURN_COST_SECONDS
+        most = MAX_WAITING_EVENTS if plenty else MAX_EVENTS_PER_TURN
         while waiting:
             event = waiting[0]
             if is_input(event):
@@ -286,17 +324,21 @@ class InputPipeline:
                     delay = max(TURN_SECONDS, budget.seconds_until_back(now))
                     break
                 estimate = max(self._cost_estimate, 1e-4)
-                affordable = min(budget.cpu.level, TURN_COST_SECONDS) / estimate
-                if self._turn_events >= min(MAX_EVENTS_PER_TURN, max(1, affordable)):
+                affordable = min(budget.cpu.level, turn_cost) / estimate
+                if self._turn_events >= min(most, max(1, affordable)):
                     break
                 self._turn_events += 1
                 budget.arm(now)
             waiting.popleft()
             self._deliver(event)
         if waiting or self._turn_events:
-            self._turn_handle = self._loop.call_later(delay, self._turn)
+            self._schedule_turn(delay)
         elif self._paused and self._drain_handle is None and self._enabled:
             self._drain()
+
+    def _schedule_turn(self, delay: float) -> None:
+        self._turn_due = self._loop.time() + delay
+        self._turn_handle = self._loop.call_later(delay, self._turn)
 
     # ------------------------------------------------------------------ notices
 
@@ -320,6 +362,7 @@ class InputPipeline:
     def stats(self) -> dict[str, Any]:
         return {
             "input_holds": self.holds,
+            "input_deferrals": self.deferrals,
             "keys_accepted": self.keys_accepted,
             "input_event_cost_ms": round(self._cost_estimate * 1000, 2),
             "in_band_resizes_ignored": self.in_band_resizes_ignored,

@@ -71,9 +71,9 @@ async def test_resize_reports_typed_into_the_input_are_ignored(start, open_termi
     assert apps.apps[0].term_size == (80, 24)
 
 
-async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(start, open_terminal):
+async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(start, open_terminal, wait_until):
     # A loop-time share that lets the flood's bytes be read (and dropped) within seconds.
-    server = await start(key_rate_per_second=30, key_burst=60, input_cpu_share=0.1)
+    server = await start(key_rate_per_second=30, key_burst=60, input_cpu_share=0.5)
     flooder = await open_terminal(server, username="flood")
     other = await open_terminal(server, username="other")
     await flooder.wait_for("size: 80x24")
@@ -86,14 +86,20 @@ async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(s
     for key in "abcde":
         slowest = max(slowest, await _echo_time(other, key))
     await flooder.wait_for("some keys were ignored", timeout=10)
-    assert server.refusals["rate"] > 10_000
+    assert server.refusals["rate"] > 1000
     # The flood reached the app no faster than the bucket allows: burst + rate x elapsed.
     stats = next(s for s in server.session_stats() if s["user"] == "flood")
     elapsed = time.monotonic() - t0
     assert stats["keys_accepted"] <= 60 + 30 * elapsed + 1
-    assert stats["keys_dropped"] > 10_000
+    assert stats["keys_dropped"] > 1000
     assert slowest < 2.0, slowest
-    await asyncio.sleep(0.5)
+
+    def consumed() -> bool:
+        flood = next(s for s in server.session_stats() if s["user"] == "flood")
+        return flood["keys_dropped"] + flood["keys_accepted"] >= 20_000
+
+    await wait_until(consumed, timeout=60, what="the flood read")
+    await asyncio.sleep(0.2)
     await _echo_time(flooder, "z", timeout=20)  # the flooder's session still works
 
 

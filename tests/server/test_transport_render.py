@@ -157,7 +157,8 @@ def _rgb_colours(raw: bytes) -> list[tuple[int, int, int]]:
 
 
 async def test_garbage_input_does_not_break_the_session_or_server(start, open_terminal):
-    server = await start()
+    # Limits as good as none: this is about the parser (the limits: test_transport_fair_input.py).
+    server = await start(key_rate_per_second=1e6, key_burst=1_000_000, input_cpu_share=1.0)
     term = await open_terminal(server)
     await term.wait_for("last key: (none yet)")
     rng = random.Random(7)
