@@ -10,6 +10,7 @@ no longer knows shows as {"error": ...} rather than stopping the benchmark.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import struct
 import time
 from pathlib import Path
@@ -157,27 +158,36 @@ async def same_name_exports(abuse: Any) -> dict:
 
 
 async def chat_controls(abuse: Any) -> dict:
-    """A player types C1, bidi and zero-width characters into the chat; what reaches the other."""
+    """A player types, then pastes, C1, bidi and zero-width characters into the chat; what reaches
+    the other player's terminal."""
     writer = await _player(abuse, "chatter", "127.0.4.5")
     reader = await _player(abuse, "listener", "127.0.4.6")
     await _table_of(abuse, writer, "chatter", players=2, bots=0, others=["listener"])
     await reader.expect(b"Round", 20)
     await asyncio.sleep(0.5)
-    start = len(reader.raw)
-    text = "hi\u009b31mred\u009d0;title\u0007\u202etxet\u200bjoin end"
     writer.send(b"\t\t")  # hand -> log -> chat: the chat input takes the focus
     await asyncio.sleep(0.3)
-    writer.send(text.encode())
-    writer.send(b"\r")
-    seen = True
-    try:
-        await reader.expect(b"end", 10)
-    except Exception:
-        seen = False
-    await asyncio.sleep(0.3)
-    received = bytes(reader.raw[start:]).decode("utf-8", "replace")
-    found = {name: received.count(ch) for name, ch in FORBIDDEN_IN_CHAT.items() if ch in received}
-    return {"line_reached_the_other": seen, "forbidden_received": found, "forbidden_total": sum(found.values())}
+    out = {}
+    for how, end in (("typed", "endtyped"), ("pasted", "endpasted")):
+        start = len(reader.raw)
+        text = f"hi\u009b31mred\u009d0;title\u0007\u202etxet\u200bjoin {end}"
+        if how == "typed":
+            writer.send(text.encode())
+        else:
+            writer.send(b"\x1b[200~" + text.encode() + b"\x1b[201~")
+        await asyncio.sleep(0.2)
+        writer.send(b"\r")
+        seen = True
+        try:
+            await reader.expect(end.encode(), 10)
+        except Exception:
+            seen = False
+        await asyncio.sleep(0.3)
+        received = bytes(reader.raw[start:]).decode("utf-8", "replace")
+        found = {name: received.count(ch) for name, ch in FORBIDDEN_IN_CHAT.items() if ch in received}
+        out[how] = {"line_reached_the_other": seen, "forbidden_received": found}
+    out["forbidden_total"] = sum(sum(v["forbidden_received"].values()) for v in out.values())
+    return out
 
 
 async def star_name(abuse: Any) -> dict:
@@ -213,12 +223,14 @@ async def star_name(abuse: Any) -> dict:
 
 
 def _line_with(plain: str, text: str) -> str:
+    """The chat row that shows ``text``: what precedes it back to the panel's border or a gap."""
     for line in reversed(plain.splitlines()):
-        if text in line:
-            start = line.find(text)
-            # the chat row: from the panel's border to the text's end
-            left = max(line.rfind("│", 0, start), line.rfind("┃", 0, start))
-            return line[left + 1 : start + len(text)].strip()
+        start = line.rfind(text)
+        if start >= 0:
+            left = start
+            while left > 0 and line[left - 1] not in "│┃╭╮╰╯─" and line[left - 2 : left] != "  ":
+                left -= 1
+            return line[left : start + len(text)].strip()
     return ""
 
 
@@ -244,6 +256,7 @@ async def flipped_bit(abuse: Any) -> dict:
     log_path = saves / f"{t}.log"
     files_before = sorted(p.name for p in saves.iterdir() if p.name.startswith(t))
     flipped = flip_a_bit(log_path)
+    damaged = hashlib.sha256(log_path.read_bytes()).hexdigest()
     acknowledged = None
     head = (await _log_base(log_path)) if log_path.exists() else None
     if head is not None:
@@ -252,6 +265,7 @@ async def flipped_bit(abuse: Any) -> dict:
     resumed = await bench.call("resumed", cmd="resumed")
     recovered = (resumed.get("tables") or {}).get(t)
     files_after = sorted(p.name for p in saves.iterdir() if p.name.startswith(t))
+    kept = any(hashlib.sha256(p.read_bytes()).hexdigest() == damaged for p in saves.rglob("*") if p.is_file())
     stderr = bench.server_stderr()
     return {
         "moves_acknowledged": acknowledged,
@@ -261,6 +275,7 @@ async def flipped_bit(abuse: Any) -> dict:
         "flipped_record": flipped["flipped_record"],
         "files_before": files_before,
         "files_after": files_after,
+        "damaged_log_kept": kept,
         "warning_lines_on_stderr": [ln[:200] for ln in stderr.splitlines() if "WARNING" in ln or "warning" in ln][:5],
         "resume_problems": resumed.get("problems"),
     }

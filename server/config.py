@@ -113,7 +113,8 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # input_cpu_burst_seconds, refilled at input_cpu_share seconds per second. A
     # session whose budget is spent is not read (its input waits in its client) and its window
     # changes wait until the budget is back: a storm costs the server at most that share. Past half
-    # its budget, a session's input is handed to its app only when the loop is idle.
+    # its budget, a session's input is handed to its app only when the loop is idle. A new session
+    # starts from what the last one from its address left (reconnecting refills nothing).
     input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
     input_cpu_burst_seconds: PositiveFloat = 0.3
     input_cost_window_seconds: PositiveFloat = 1.0

@@ -27,6 +27,7 @@ import collections.abc
 import contextvars
 import time
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 from server.config import ServerConfig
@@ -122,6 +123,36 @@ class InputBudget:
 
     def seconds_until_back(self, now: float) -> float:
         return self.cpu.seconds_until(0.0, now)
+
+
+class BudgetMemory:
+    """What each source's last session left of its loop-time budget (at most ``size`` sources), so
+    that a new session from the same address starts from there: reconnecting refills nothing."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._levels: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def remember(self, source: str, budget: InputBudget) -> None:
+        now = _clock()
+        level = budget.cpu.refill(now)
+        if level >= budget.cpu.capacity:
+            self._levels.pop(source, None)
+            return
+        self._levels[source] = (level, now)
+        self._levels.move_to_end(source)
+        while len(self._levels) > self.size:
+            self._levels.popitem(last=False)
+
+    def restore(self, source: str, budget: InputBudget) -> None:
+        entry = self._levels.get(source)
+        if entry is None:
+            return
+        level, stamp = entry
+        now = _clock()
+        bucket = budget.cpu
+        bucket.level = min(bucket.capacity, level + (now - stamp) * bucket.rate)
+        bucket.stamp = now
 
 
 _budget: contextvars.ContextVar[InputBudget | None] = contextvars.ContextVar("citadels_input_budget", default=None)

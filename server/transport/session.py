@@ -242,6 +242,10 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._host.keys_dropped(count)
 
     @property
+    def peer_host(self) -> str:
+        return self._identity.peer_host
+
+    @property
     def live(self) -> bool:
         """Its app is starting or running."""
         return self._opened and not self.closed.done()
@@ -487,5 +491,6 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "first_frame_ms": self.first_frame_ms,
             "keys_dropped": self.budget.keys_dropped,
             "input_cpu_charged_s": round(self.budget.charged_seconds, 3),
+            "input_budget_left_s": round(self.budget.cpu.refill(time.perf_counter()), 3),
             **driver.input_stats(),
         }

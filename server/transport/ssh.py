@@ -42,13 +42,13 @@ from textual.app import App
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
-from server.transport.admission import REFUSAL_LINES, Admission, Startup
+from server.transport.admission import REFUSAL_LINES, Admission, Startup, source_of
 from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Gate
 from server.transport.gc_tuning import GcTuner
 from server.transport.hostkey import HostKeyError, load_or_create_host_key
-from server.transport.input_budget import start_metering, stop_metering
+from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
 __all__ = ["Server", "ServerStopping", "SessionInfo", "StartError", "serve_forever", "start_server"]
@@ -96,6 +96,7 @@ class Server:
         self._conn_factory: Callable[[], asyncio.Protocol] | None = None
         self._arriving: Startup | None = None
         self.admission = Admission(config)
+        self._budgets = BudgetMemory()
         self._per_address: Counter[str] = Counter()
         self._admitted_total = 0
         self._connections: set[asyncssh.SSHServerConnection] = set()
@@ -121,9 +122,11 @@ class Server:
 
     def session_opened(self, session: SSHSession) -> None:
         self._sessions.add(session)
+        self._budgets.restore(source_of(session.peer_host), session.budget)
 
     def session_closed(self, session: SSHSession) -> None:
         self._sessions.discard(session)
+        self._budgets.remember(source_of(session.peer_host), session.budget)
         self.ended_session_stats.append(session.stats())
         self.gc.session_closed(len(self._sessions))
         _clear_textual_instance_caches()
