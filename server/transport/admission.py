@@ -19,7 +19,8 @@ startups are closed at once. So silent connections from many addresses cost each
 slots within one grace, and a player from any other address gets in meanwhile.
 
 Refusals and closings are counted by cause (``refusals``) and logged as one line of counts per
-interval, each penalty once; this module does no SSH: the server gives each startup a ``closer``.
+interval, each penalty once (the first few of each interval by source, the others counted); this
+module does no SSH: the server gives each startup a ``closer``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ CAUSES = (
 
 # What a connection refused at accept reads (before the SSH banner; OpenSSH clients do not show
 # it, but it is what a raw connection or a log of the client sees).
+# Penalties logged one by one per log interval; past it they are counted in the interval's line.
+PENALTY_LOG_LINES = 10
+
 REFUSAL_LINES = {
     "full": "The server is busy (too many connections logging in); please try again in a moment.",
     "startups": "The server is busy (too many connections logging in); please try again in a moment.",
@@ -119,6 +123,8 @@ class Admission:
         self._timer: asyncio.TimerHandle | None = None
         self._log_timer: asyncio.TimerHandle | None = None
         self._unlogged: Counter[str] = Counter()
+        self._penalties_logged = 0
+        self._penalties_unlogged = 0
         self.refusals: Counter[str] = Counter()
         self.penalties_given = 0
         self.stopping = False
@@ -303,9 +309,14 @@ class Admission:
             return
         penalty.active = True
         self.penalties_given += 1
-        log_event(
-            log, logging.INFO, "source penalised", source=source, seconds=round(penalty.until - now), reason=reason
-        )
+        if self._penalties_logged < PENALTY_LOG_LINES:
+            self._penalties_logged += 1
+            log_event(
+                log, logging.INFO, "source penalised", source=source, seconds=round(penalty.until - now), reason=reason
+            )
+        else:
+            self._penalties_unlogged += 1
+        self._schedule_log()
         for startup in [s for s in self._inflight.values() if s.source == source]:
             self._close(startup, "penalty")
 
@@ -340,10 +351,12 @@ class Admission:
         self._flush_log()
 
     def _flush_log(self) -> None:
-        if not self._unlogged:
+        self._penalties_logged = 0
+        if not self._unlogged and not self._penalties_unlogged:
             return
         counts = {cause: self._unlogged[cause] for cause in CAUSES if self._unlogged[cause]}
         self._unlogged.clear()
+        unlogged, self._penalties_unlogged = self._penalties_unlogged, 0
         log_event(
             log,
             logging.INFO,
@@ -351,4 +364,5 @@ class Admission:
             **counts,
             logging_in=len(self._inflight),
             penalised_sources=self.penalised_sources(),
+            **({"more_sources_penalised": unlogged} if unlogged else {}),
         )

@@ -163,3 +163,20 @@ def test_the_penalty_table_is_bounded():
 def test_config_refuses_a_begin_past_the_cap():
     with pytest.raises(ValueError):
         ServerConfig(startups_begin=200, max_startups=100)
+
+
+def test_refusals_and_penalties_are_logged_as_counts(caplog):
+    import logging
+
+    caplog.set_level(logging.INFO, logger="citadels.server.admission")
+    adm, _ = make(penalty_noauth_seconds=20, penalty_min_seconds=15, max_startups_per_source=1)
+    for i in range(30):  # thirty sources penalised, and as many refusals
+        s = adm.accept(f"10.0.5.{i}")
+        assert isinstance(s, Startup)
+        adm.gone(s)
+        assert adm.accept(f"10.0.5.{i}") == "penalty"
+    adm.close()  # flushes the counts
+    penalised = [r for r in caplog.records if r.getMessage() == "source penalised"]
+    assert len(penalised) == 10
+    (summary,) = [r for r in caplog.records if r.getMessage() == "refusals"]
+    assert summary.fields["penalty"] == 30 and summary.fields["more_sources_penalised"] == 20
