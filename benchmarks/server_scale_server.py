@@ -227,6 +227,7 @@ async def main():
         max_sessions_per_address=100000,
         max_sessions=100000,
         max_tables=10000,
+        max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
         log_level="WARNING",
         bot_kind=args["bots"],
         gc_collect_interval_seconds=args["gc_interval"],

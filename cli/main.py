@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["serve", "play", "sim", "scenario", "save"]
+SUBCOMMANDS = ["serve", "play", "sim", "scenario", "save", "admin", "db", "history", "ratings"]
 
 
 def build_parser() -> argparse.ArgumentParser:

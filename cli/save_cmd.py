@@ -3,6 +3,12 @@
 Every file is decoded strictly and, unless --no-check, replayed from its seed and
 checked against its stored state before anything is printed. A file that cannot
 be used gets one line on stderr and exit status 1; no traceback.
+
+A save's text (players' names, keys, its id) comes from whoever wrote the file:
+nothing from it reaches the terminal unfiltered. `show`, `verify` and the error
+lines drop control, bidi and zero-width characters (engine/text.py); `export`
+writes them as JSON \\u escapes (the same JSON, read back unchanged); `replay`
+shows cleaned names.
 """
 
 from __future__ import annotations
@@ -85,11 +91,39 @@ def _load(path: str, check: bool):
     try:
         return read_save_file(path, check=check)
     except SaveError as e:
-        print(f"citadels save: {e}", file=sys.stderr)
+        _error(f"citadels save: {e}")
         return None
 
 
-def _write(text: str) -> None:
+def _error(line: str) -> None:
+    from engine.text import strip_controls
+
+    print(strip_controls(line).replace("\n", " "), file=sys.stderr)
+
+
+def _json_safe(text: str) -> str:
+    """JSON text with every control, format, private-use or unassigned character as a \\u escape."""
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn"):
+            cp = ord(ch)
+            if cp > 0xFFFF:  # a surrogate pair, as JSON writes characters beyond the BMP
+                cp -= 0x10000
+                out.append(f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{cp:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _write(text: str, raw: bool = False) -> None:
+    from engine.text import strip_controls
+
+    if not raw:
+        text = strip_controls(text)
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -105,7 +139,7 @@ def run_export(args: argparse.Namespace) -> int:
     save = _load(args.file, not args.no_check)
     if save is None:
         return 1
-    _write(to_json(save, indent=0 if args.compact else 2).decode() + "\n")
+    _write(_json_safe(to_json(save, indent=0 if args.compact else 2).decode()) + "\n", raw=True)
     return 0
 
 
@@ -118,7 +152,7 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         verify(save)
     except SaveError as e:
-        print(f"citadels save: {args.file}: {e}", file=sys.stderr)
+        _error(f"citadels save: {args.file}: {e}")
         return 1
     g = save.state
     status = "finished" if save.finished else f"round {g.round}, {g.phase}"
@@ -143,17 +177,17 @@ def run_replay(args: argparse.Namespace) -> int:
         elif args.seat in names:
             seat = names.index(args.seat)
         else:
-            print(
-                f"citadels save: --seat {args.seat}: no such seat (0-{len(names) - 1} or one of {', '.join(names)})",
-                file=sys.stderr,
-            )
+            _error(f"citadels save: --seat {args.seat}: no such seat (0-{len(names) - 1} or one of {', '.join(names)})")
             return 2
+    from engine.savefile import clean_names
     from ui.screens.replay import ReplayApp, ReplayOptions
+
+    clean_names(save)  # the names as a server would show them
 
     try:
         app = ReplayApp(save, ReplayOptions(lang=args.lang, seat=seat, position=-1 if args.end else 0))
     except SaveError as e:
-        print(f"citadels save: {args.file}: {e}", file=sys.stderr)
+        _error(f"citadels save: {args.file}: {e}")
         return 1
     app.run()
     return 0

@@ -75,15 +75,71 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="write each game's save file in DIR (sim-<players>p-seed<seed>.save; see `citadels save`)",
     )
+    p.add_argument(
+        "--record-to",
+        default=None,
+        metavar="URL",
+        help="record each game in a players database (sqlite:///PATH or postgresql://...; its schema is "
+        "created or brought up to date) as a rated game between bot players, one per bot level; "
+        "then see `citadels ratings --database URL`",
+    )
     p.set_defaults(func=run)
 
 
-def _saver(args: argparse.Namespace):
-    if not args.save_dir:
-        return None
-    from cli.save_cmd import sim_saver
+def _on_game(args: argparse.Namespace, recorder):
+    callbacks = [recorder] if recorder else []
+    if args.save_dir:
+        from cli.save_cmd import sim_saver
 
-    return sim_saver(args.save_dir)
+        callbacks.append(sim_saver(args.save_dir))
+    if len(callbacks) < 2:
+        return callbacks[0] if callbacks else None
+    return lambda *a: [cb(*a) for cb in callbacks]
+
+
+class SimRecorder:
+    """The `on_game` callback of `citadels sim --record-to URL`: each game into the players database,
+    rated between bot players (the store's policy rates bots). The engine does no I/O."""
+
+    def __init__(self, url: str) -> None:
+        import uuid
+        from datetime import UTC, datetime
+
+        from server.players.ratings import RatingPolicy
+        from server.players.store import PlayerStore
+
+        self.store = PlayerStore.open(url, migrate_schema=True, policy=RatingPolicy(rate_bots=True))
+        self.run_id = uuid.uuid4().hex[:12]  # a second run records new games, not the same ones again
+        self.recorded = 0
+        self.rated = 0
+        self._now = lambda: datetime.now(UTC)
+        self._last = self._now()
+
+    def __call__(self, cfg, g, log, bots) -> None:
+        from server.players.game_record import game_record
+
+        if g.phase != "over":  # a game that failed its invariants is not a result
+            return
+        kinds = [getattr(b, "kind", None) or type(b).__name__ for b in bots]
+        end = self._now()
+        record = game_record(
+            f"sim-{self.run_id}-{cfg.seed}",
+            cfg,
+            g,
+            log,
+            player_ids=[None] * len(bots),
+            bots=kinds,
+            started_at=self._last,
+            finished_at=end,
+            source="sim",
+        )
+        self._last = end
+        result = self.store.record_game(record)
+        self.recorded += 1
+        self.rated += result.rated
+
+    def close(self) -> None:
+        self.store.close()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,6 +154,21 @@ def run(args: argparse.Namespace) -> int:
     if args.iterations is not None:
         options["iterations"] = args.iterations
         options.setdefault("budget_ms", None)
+    recorder = None
+    db_errors: tuple[type[Exception], ...] = ()
+    if args.record_to:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from cli.db_cmd import db_error
+        from server.players.url import describe
+
+        db_errors = (SQLAlchemyError,)
+
+        try:
+            recorder = SimRecorder(args.record_to)
+        except Exception as e:  # a bad URL, an unreachable or newer database: one line
+            print(f"citadels sim: --record-to: {db_error(e)}", file=sys.stderr)
+            return 1
     try:
         result = simulate(
             len(seats) if seats else args.players,
@@ -109,12 +180,24 @@ def run(args: argparse.Namespace) -> int:
             check_every=not args.no_check,
             seats=seats,
             bot_options=options,
-            on_game=_saver(args),
+            on_game=_on_game(args, recorder),
             variants=args.variant,
             uniques=[u.strip() for u in args.uniques.split(",")] if args.uniques else None,
         )
     except (SetupError, ValueError) as e:
         print(f"citadels sim: {e}", file=sys.stderr)
         return 2
+    except db_errors as e:
+        print(f"citadels sim: --record-to: {db_error(e)}", file=sys.stderr)
+        return 1
+    finally:
+        if recorder is not None:
+            recorder.close()
+    if recorder is not None:
+        print(
+            f"citadels sim: {recorder.recorded} games recorded ({recorder.rated} rated) in "
+            f"{describe(recorder.store.engine.url)}",
+            file=sys.stderr,
+        )
     sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
     return 1 if result.failures else 0

@@ -32,7 +32,7 @@ from .errors import IllegalCommand
 from .events import Event
 from .hooks import CHOICES, SELECTS, UNIQUES, role_of
 from .legal import legal_commands
-from .state import GameState
+from .state import GameState, current_turn
 
 
 def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
@@ -49,7 +49,7 @@ def _back_to_turn(g: GameState) -> None:
 
 
 def _dispatch(g: GameState, cmd: Command, ev: list[Event]) -> None:
-    t = g.turn
+    p = g.pending
     if isinstance(cmd, Pick):
         selection.pick(g, cmd.seat, cmd.character, ev)
         flow.after_selection_step(g, ev)
@@ -57,33 +57,31 @@ def _dispatch(g: GameState, cmd: Command, ev: list[Event]) -> None:
         selection.discard(g, cmd.seat, cmd.character, ev)
         flow.after_selection_step(g, ev)
     elif isinstance(cmd, TakeGold):
-        turn.take_gold(g, t, ev)
+        turn.take_gold(g, current_turn(g), ev)
     elif isinstance(cmd, DrawCards):
-        turn.draw_cards(g, t, ev)
+        turn.draw_cards(g, current_turn(g), ev)
     elif isinstance(cmd, Keep):
-        turn.keep(g, t, cmd.card, ev)
+        turn.keep(g, current_turn(g), cmd.card, ev)
     elif isinstance(cmd, Income):
-        turn.take_income(g, t, cmd, ev)
+        turn.take_income(g, current_turn(g), cmd, ev)
     elif isinstance(cmd, Build):
         build.do_build(g, cmd, ev)
     elif isinstance(cmd, Ability):
-        turn.act(g, t, cmd, ev)
+        turn.act(g, current_turn(g), cmd, ev)
     elif isinstance(cmd, EndTurn):
         flow.end_turn(g, ev)
-    elif isinstance(cmd, Choose):
-        about = g.pending.about
+    elif isinstance(cmd, Choose) and isinstance(p, Choice):
         _back_to_turn(g)
-        CHOICES[about](g, cmd.seat, cmd.option, ev)
-    elif isinstance(cmd, Select):
-        g.pending.selected.append(cmd.card)
-    elif isinstance(cmd, Unselect):
-        g.pending.selected.remove(cmd.card)
-    elif isinstance(cmd, Confirm):
-        p = g.pending
+        CHOICES[p.about](g, cmd.seat, cmd.option, ev)
+    elif isinstance(cmd, Select) and isinstance(p, SelectCards):
+        p.selected.append(cmd.card)
+    elif isinstance(cmd, Unselect) and isinstance(p, SelectCards):
+        p.selected.remove(cmd.card)
+    elif isinstance(cmd, Confirm) and isinstance(p, SelectCards):
         _back_to_turn(g)
         SELECTS[p.purpose](g, cmd.seat, list(p.selected), ev)
-    else:  # pragma: no cover - the union is closed
-        raise IllegalCommand("Unknown command.")
+    else:  # pragma: no cover - legal_commands offers no other pair
+        raise IllegalCommand("That is not a legal move now.")
 
 
 def _who(g: GameState, seat: int) -> str:
@@ -137,9 +135,11 @@ def explain(g: GameState, cmd: Command) -> str:
         if isinstance(cmd, (Select, Unselect)):
             return "You cannot choose that card."
         return "Finish choosing cards first (then confirm)."
-    t = g.turn
     if isinstance(cmd, (Pick, DiscardCharacter)):
         return "Characters are not being chosen now."
+    t = g.turn
+    if t is None:
+        return "That is not a legal move now."
     if isinstance(cmd, (TakeGold, DrawCards)):
         if t.gathered:
             return "You have already gathered resources this turn."
@@ -156,12 +156,9 @@ def explain(g: GameState, cmd: Command) -> str:
         if cmd.via is None and g.players[t.seat].gold < cost:
             return f"The {cmd.district} costs {cost} gold; you have {g.players[t.seat].gold}."
         return f"You cannot build the {cmd.district} that way."
-    if t.bewitched:
-        if g.markers.killed == t.character:
-            return "Killed, you only gather resources (the Hospital); the turn then ends."
-        return "A bewitched character only gathers resources; the turn then ends."
-    if t.gather_first and not t.gathered:
-        return "Gather resources first: take 2 gold or draw cards."
+    limited = turn.only_gathering(g, t)  # a card restricts this turn (the Witch, the Hospital, a threat)
+    if limited is not None:
+        return limited
     if isinstance(cmd, Income):
         c = CHARACTERS.get(t.character)
         if c is None or c.income_type is None:
@@ -171,11 +168,7 @@ def explain(g: GameState, cmd: Command) -> str:
         return f"You have no {c.income_type} districts to take income for."
     if isinstance(cmd, Ability):
         if cmd.name in UNIQUES:
-            if not any(b.name == cmd.name for b in g.players[cmd.seat].city):
-                return f"You have no {cmd.name} in your city."
-            if cmd.name in t.used:
-                return f"You have already used the {cmd.name} this turn."
-            return f"You cannot use the {cmd.name} that way now."
+            return turn.district_effect_refusal(g, t, cmd.name) or f"You cannot use the {cmd.name} that way now."
         if cmd.name != t.character:
             return f"You are playing the {t.character}, not the {cmd.name}."
         if cmd.name in t.used:

@@ -9,14 +9,14 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 from __future__ import annotations
 
 from .cards.districts import DISTRICTS
-from .city import complete_at, has, owned_uniques, printed_cost, size
+from .city import complete_at, owned_uniques, printed_cost, size
 from .commands import Build
 from .events import Event
-from .hooks import ROLES, UNIQUES, role_of
+from .hooks import ROLES, UNIQUES, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
-def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) -> int:
+def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = None) -> int:
     """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
     cost = printed_cost(g, name)
     for u in owned_uniques(g, seat) if uniques is None else uniques:
@@ -24,7 +24,7 @@ def cost_for(g: GameState, seat: int, name: str, uniques: list | None = None) ->
     return max(cost, 0)
 
 
-def may_duplicate(g: GameState, t: Turn, uniques: list | None = None) -> bool:
+def may_duplicate(g: GameState, t: Turn, uniques: list[Unique] | None = None) -> bool:
     if role_of(t.character).allows_duplicates(g, t):
         return True
     return any(u.allows_duplicates(g, t.seat) for u in (owned_uniques(g, t.seat) if uniques is None else uniques))
@@ -38,53 +38,76 @@ def exempt(g: GameState, t: Turn, name: str) -> bool:
     return u is not None and u.exempt_from_limit(g, t)
 
 
-def why_not(g: GameState, t: Turn, name: str) -> str | None:
-    """Why `name` cannot be built at all now (before any payment), or None."""
-    p = g.players[t.seat]
-    label = DISTRICTS[name].name if name in DISTRICTS else name
+CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusal's codes
+
+
+def turn_refusal(g: GameState, t: Turn) -> str | None:
+    """Why nothing can be built in this turn now, or None. One home for it: `options` (the
+    legal builds) and `why_not` (the sentence for a refused build) both ask it."""
     if not t.gathered:
         return "Gather resources first: take 2 gold or draw cards."
-    if t.bewitched:
-        if g.markers.killed == t.character:
-            return "Killed, you only gather resources (the Hospital): no building."
-        return "A bewitched character only gathers resources."
+    if t.gather_only is not None:
+        return card_of(t.gather_only).gather_only_why
+    role = role_of(t.character)
     if t.paused:
-        return "Your turn is paused until the bewitched character is called."
-    if not role_of(t.character).can_build:
+        return role.paused_why or "Your turn is paused."
+    if not role.can_build:
         return f"The {t.character} cannot build this turn."
-    if name not in p.hand:
-        return f"You have no {label} in your hand."
+    return None
+
+
+def district_refusal(
+    g: GameState, t: Turn, name: str, in_city: set[str], uniques: list[Unique], dup_ok: list[bool]
+) -> str | None:
+    """Why `name`, a card in the hand, cannot be built now whatever the payment: a short code
+    (`why_not` words it), or None. `in_city`: the names in the builder's city; `dup_ok` caches
+    may_duplicate (empty: not known yet)."""
     u = UNIQUES.get(name)
     if u is not None and not u.can_build(g, t.seat):
-        return f"The {label} cannot be built now."
-    if has(g, t.seat, name) and not may_duplicate(g, t):
-        return f"Your city already has a {label}."
+        return CANNOT_NOW
+    if name in in_city:
+        if not dup_ok:
+            dup_ok.append(may_duplicate(g, t, uniques))
+        if not dup_ok[0]:
+            return DUPLICATE
     if t.builds >= t.limit and not exempt(g, t, name):
+        return LIMIT
+    return None
+
+
+def why_not(g: GameState, t: Turn, name: str) -> str | None:
+    """Why `name` cannot be built at all now (before any payment), or None."""
+    reason = turn_refusal(g, t)
+    if reason is not None:
+        return reason
+    label = DISTRICTS[name].name if name in DISTRICTS else name
+    if name not in g.players[t.seat].hand:
+        return f"You have no {label} in your hand."
+    city = {b.name for b in g.players[t.seat].city}
+    code = district_refusal(g, t, name, city, owned_uniques(g, t.seat), [])
+    if code == CANNOT_NOW:
+        return f"The {label} cannot be built now."
+    if code == DUPLICATE:
+        return f"Your city already has a {label}."
+    if code == LIMIT:
         return f"You have reached your build limit ({t.limit}) this turn."
     return None
 
 
 def options(g: GameState, t: Turn) -> list[Build]:
-    if not t.gathered or t.bewitched or t.paused or not role_of(t.character).can_build:
+    if turn_refusal(g, t) is not None:
         return []
     seat = t.seat
     p = g.players[seat]
     out: list[Build] = []
     role = role_of(t.character)
     uniques_here = owned_uniques(g, seat)
-    dup_ok = None
-    at_limit = t.builds >= t.limit
+    in_city = {b.name for b in p.city}
+    dup_ok: list[bool] = []
     for name in dict.fromkeys(p.hand):
+        if district_refusal(g, t, name, in_city, uniques_here, dup_ok) is not None:
+            continue
         u = UNIQUES.get(name)
-        if u is not None and not u.can_build(g, seat):
-            continue
-        if at_limit and not exempt(g, t, name):
-            continue
-        if has(g, seat, name):
-            if dup_ok is None:
-                dup_ok = may_duplicate(g, t, uniques_here)
-            if not dup_ok:
-                continue
         cost = cost_for(g, seat, name, uniques_here)
         if p.gold >= cost:
             out.append(Build(seat, name))
@@ -121,8 +144,6 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         t.builds += 1
     t.built.append(name)
     t.build_gold += paid
-    if via is None or via not in UNIQUES or UNIQUES[via].build_is_paid():
-        t.paid_builds += 1
     for r in [ROLES[c] for c in g.lineup if c in ROLES]:
         if r.intercept_build(g, t, name, paid, via, ev):
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .cards.districts import DISTRICTS
 from .cards.editions import COSTS
-from .hooks import ROLES, UNIQUES, unique_of
+from .hooks import ROLES, UNIQUES, Unique, unique_of
 from .rules import complete_size
 from .state import Built, GameState
 
@@ -62,7 +62,7 @@ def find_copy(g: GameState, seat: int, name: str | None, tag: str | None) -> Bui
     return next((b for b in copies if not b.beautified), copies[0] if copies else None)
 
 
-def owned_uniques(g: GameState, seat: int) -> list:
+def owned_uniques(g: GameState, seat: int) -> list[Unique]:
     """The rule objects of the unique districts in `seat`'s city, in city order."""
     return [UNIQUES[b.name] for b in g.players[seat].city if b.name in UNIQUES]
 
@@ -76,8 +76,11 @@ def size(g: GameState, seat: int) -> int:
 
 
 def complete_at(g: GameState) -> int:
-    # g.flags["complete_at"]: a card changed it for this game (the Bell Tower's announcement)
-    return g.flags.get("complete_at") or complete_size(g.rules, len(g.players))
+    for s in g.cards.values():  # a card may change it for the game (the Bell Tower's announcement)
+        n = s.complete_at()
+        if n:
+            return n
+    return complete_size(g.rules, len(g.players))
 
 
 def is_complete(g: GameState, seat: int) -> bool:

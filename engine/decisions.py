@@ -31,8 +31,9 @@ class SelectCards(Struct, tag="select_cards"):
     min: int = 0
     max: int = 99
     selected: list[str] = field(default_factory=list)
-    source: str = "hand"
+    source: str = "hand"  # "hand", "drawn" (the turn's drawn cards) or "offered" (the list below)
     reserved: list[str] = field(default_factory=list)  # copies in the source that may not be selected (Cardinal)
+    offered: list[str] = field(default_factory=list)  # the cards to choose from when `source` is "offered"
 
 
 class Choice(Struct, tag="choice"):

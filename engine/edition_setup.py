@@ -20,23 +20,25 @@ repeated (two Keeps), so the invariants' card count stays `base + uniques`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .cards.characters import ORIGINAL_EIGHT
 from .cards.editions import BASIC_2000_PURPLE, CLASSIC_PURPLE, DARK_CITY_CHARACTERS, DARK_CITY_PURPLE, rank
 from .errors import SetupError
+from .game_config import GameConfig
+from .lineup_check import check_lineup
 from .rng import Rng, seed_state
 from .rules import RuleSet
 
 _STREAM = 0x4441524B4349  # "DARKCI": a stream apart from the game's own
 
 
-def _names(xs) -> str:
+def _names(xs: Iterable[str]) -> str:
     return ", ".join(xs)
 
 
-def older_lineup(cfg, rules: RuleSet) -> tuple[list[str], list[str]]:
+def older_lineup(cfg: GameConfig, rules: RuleSet) -> tuple[list[str], list[str]]:
     """(characters in rank order, purple cards in the deck) for an older rule set."""
-    from .setup import check_lineup
-
     n = len(cfg.players)
     rng = Rng(seed_state(cfg.seed) ^ _STREAM)
     if cfg.preset not in (None, "random"):
@@ -53,7 +55,7 @@ def older_lineup(cfg, rules: RuleSet) -> tuple[list[str], list[str]]:
     return chars, _dark_city_deck(cfg, chars, rng)
 
 
-def _dark_city_characters(cfg, rules: RuleSet, n: int, rng: Rng) -> list[str]:
+def _dark_city_characters(cfg: GameConfig, rules: RuleSet, n: int, rng: Rng) -> list[str]:
     given = list(cfg.characters or [])
     if given and (len(given) >= 8 or any(c not in DARK_CITY_CHARACTERS for c in given)):
         return given  # a whole line-up (check_lineup says what is wrong with it)
@@ -76,7 +78,7 @@ def _dark_city_characters(cfg, rules: RuleSet, n: int, rng: Rng) -> list[str]:
     return chars
 
 
-def _dark_city_deck(cfg, chars: list[str], rng: Rng) -> list[str]:
+def _dark_city_deck(cfg: GameConfig, chars: list[str], rng: Rng) -> list[str]:
     if cfg.uniques is None:
         pool = [u for u in DARK_CITY_PURPLE if not (u == "Hospital" and "Assassin" not in chars)]
         rng.shuffle(pool)

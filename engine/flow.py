@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from . import selection
 from .cards.editions import rank
+from .cardstate import start_new_round
 from .city import owned_uniques
 from .decisions import GameOver, PlayTurn
 from .events import Event
-from .hooks import ROLES, active_variants, role_of
+from .hooks import ROLES, Role, active_variants, role_of
 from .state import GameState, Markers, Turn
 
 
-def lineup_roles(g: GameState) -> list:
+def lineup_roles(g: GameState) -> list[Role]:
     return [ROLES[c] for c in g.lineup if c in ROLES]
 
 
@@ -25,6 +26,7 @@ def start_round(g: GameState, ev: list[Event], order: list[str] | None = None) -
     g.holders = {}
     g.revealed = {}
     g.markers = Markers()
+    start_new_round(g)  # the cards' round states (warrants, threats, a robbery...) go
     selection.start(g, ev, order)
     if not g.selection.steps:
         end_selection(g, ev)
@@ -60,8 +62,9 @@ def call_next(g: GameState, ev: list[Event]) -> None:
         if seat is None:
             continue
         if g.markers.killed == ch:
-            if any(u.killed_may_gather(g, seat) for u in owned_uniques(g, seat)):
-                gather_only_turn(g, seat, ch, ev)  # the Hospital (2000)
+            cause = next((u for u in owned_uniques(g, seat) if u.killed_may_gather(g, seat)), None)
+            if cause is not None:
+                gather_only_turn(g, seat, ch, ev, cause.name)  # the Hospital (2000)
                 return
             continue
         begin_turn(g, seat, ch, ev)
@@ -69,15 +72,16 @@ def call_next(g: GameState, ev: list[Event]) -> None:
     end_round(g, ev)
 
 
-def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event]) -> None:
+def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event], cause: str) -> None:
     """A killed character's player still gathers resources, and nothing else: no reveal, no
-    build, no ability, no end-of-turn effects (the turn ends once resources are gathered)."""
-    begin_turn(g, seat, ch, ev, resumed=True)
-    g.turn.bewitched = True  # "only gathers" (turn.legal, flow.finish_gather)
+    build, no ability, no end-of-turn effects (the turn ends once resources are gathered).
+    `cause` is the card that allows it (the Hospital)."""
+    t = begin_turn(g, seat, ch, ev, resumed=True)
+    t.gather_only = cause  # turn.legal and finish_gather: only gathering, then the turn ends
     ev.append(Event("gather_only", seat=seat, character=ch))  # public: the turn shows who plays
 
 
-def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> None:
+def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> Turn:
     t = Turn(seat=seat, character=ch, resumed=resumed)
     role = role_of(ch)
     t.limit = role.build_limit
@@ -95,6 +99,7 @@ def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool 
                     u.on_any_reveal(g, s, t, ev)
         for v in active_variants(g):
             v.turn_start(g, t, ev)  # the Plague's discard
+    return t
 
 
 def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
@@ -104,14 +109,14 @@ def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
     role_of(t.character).on_gather(g, t, ev)
     for r in lineup_roles(g):
         r.on_any_gather(g, t, ev)
-    if t.bewitched and isinstance(g.pending, PlayTurn):
-        end_turn(g, ev)  # the bewitched player only gathers
+    if t.gather_only is not None and isinstance(g.pending, PlayTurn):
+        end_turn(g, ev)  # a gather-only turn ends once resources are gathered
 
 
 def end_turn(g: GameState, ev: list[Event]) -> None:
     t = g.turn
     assert t is not None
-    if not t.paused and not t.bewitched:
+    if not t.paused and t.gather_only is None:
         for u in owned_uniques(g, t.seat):
             u.end_turn(g, t, ev)  # Park, Poor House: before the Alchemist
         role_of(t.character).end_turn(g, t, ev)
@@ -128,12 +133,13 @@ def end_round(g: GameState, ev: list[Event]) -> None:
 
     A role whose end_round leaves a decision pending (the killed Emperor's crown)
     returns True; the decision's handler calls end_round again, which goes on with
-    the next role (g.flags["end_round_from"])."""
+    the next role (g.end_round_from)."""
     g.turn = None
     roles = lineup_roles(g)
-    for i in range(g.flags.pop("end_round_from", 0), len(roles)):
+    start, g.end_round_from = g.end_round_from, 0
+    for i in range(start, len(roles)):
         if roles[i].end_round(g, ev):
-            g.flags["end_round_from"] = i + 1
+            g.end_round_from = i + 1
             return
     killed = g.markers.killed
     if g.rules.reveal_killed and killed in g.holders:

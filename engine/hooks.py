@@ -6,19 +6,29 @@ unique district one `Unique` subclass in `engine/uniques/<name>.py`. The flow
 hooks. Defaults do nothing, so a card overrides only what it changes.
 `Choice` and `SelectCards` decisions are resolved by the handler registered
 under their `about`/`purpose` key.
+
+What a card remembers is a typed struct in its module (engine/cardstate.py);
+the hooks here are its legality (`abilities`, `why`, ...), its effects (`act`,
+the reactions) and its determinization (`sample`: what a bot, from one seat's
+view, rebuilds of it in a sampled world). Redaction is the state's own `show`.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .commands import Ability, Build
     from .events import Event
     from .state import GameState, Turn
+    from .view import View
 
 Events = list["Event"]
+ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
+ChoiceHandler = Callable[["GameState", int, str, Events], None]  # (g, seat, option, ev)
+SelectHandler = Callable[["GameState", int, list[str], Events], None]  # (g, seat, cards, ev)
 
 
 class Role:
@@ -27,6 +37,11 @@ class Role:
     name: str = ""
     build_limit: int = 1
     can_build: bool = True
+    # When this card limits a turn to gathering (Turn.gather_only): the view's reason and the sentence
+    # that refuses anything else.
+    gather_only_reason: str = ""
+    gather_only_why: str = ""
+    paused_why: str = ""  # when its turn is paused (Turn.paused): why nothing but its ability is allowed
 
     # --- its own turn -------------------------------------------------------
     def on_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
@@ -36,7 +51,7 @@ class Role:
         """The ability commands legal now in its turn."""
         return []
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         """Apply one of its ability commands (already known to be legal)."""
 
     def must(self, g: GameState, t: Turn) -> str | None:
@@ -56,9 +71,10 @@ class Role:
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         """Its turn ends."""
 
-    def end_round(self, g: GameState, ev: Events) -> bool | None:
+    def end_round(self, g: GameState, ev: Events) -> bool:
         """The round ends (its holder may have been killed); return True if a decision is now
         pending (its handler then calls flow.end_round again to go on)."""
+        return False
 
     def allows_duplicates(self, g: GameState, t: Turn) -> bool:
         return False
@@ -102,11 +118,18 @@ class Role:
         """2000 rules (RuleSet.reveal_killed): at round end the killed character was revealed;
         `seat` held it (the Assassin's Plague contact)."""
 
+    # --- determinization (engine/bots/determinize.py) --------------------------
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """Rebuild this card's state in `g`, a world sampled from `view` (one seat's): what the
+        view shows is kept, what it hides is drawn with `rng`. Called in line-up order."""
+
 
 class Unique:
     """The rules of one unique district; `seat` owns it."""
 
     name: str = ""
+    gather_only_reason: str = ""  # as Role's: when this district limits a turn to gathering (Hospital)
+    gather_only_why: str = ""
 
     def gather_gold(self, g: GameState, seat: int) -> int:
         """Extra gold when gathering gold."""
@@ -122,7 +145,7 @@ class Unique:
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         return []
 
-    def act(self, g: GameState, cmd: Ability, ev: Events) -> None:
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         pass
 
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
@@ -173,15 +196,15 @@ class Unique:
         """The selection phase ended; return True if a decision is now pending (Theater)."""
         return False
 
-    def score_options(self, g: GameState, seat: int) -> list[dict]:
+    def score_options(self, g: GameState, seat: int) -> list[ScoreCtx]:
         """End-of-game choices it offers (each a dict merged into the scoring context)."""
         return []
 
-    def score(self, g: GameState, seat: int, ctx: dict) -> int:
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         """Bonus points at game end for this district in `seat`'s city (ctx: the end-of-game choices)."""
         return 0
 
-    def score_from_hand(self, g: GameState, seat: int, ctx: dict) -> int:
+    def score_from_hand(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         """Bonus points at game end for this card in `seat`'s hand (the Secret Vault)."""
         return 0
 
@@ -211,6 +234,9 @@ class Unique:
         `seat` owns this district. Return True if a decision is now pending (Graveyard)."""
         return False
 
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """As Role.sample, for the unique districts of the deck."""
+
 
 class Variant:
     """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
@@ -227,27 +253,35 @@ class Variant:
     def contact(self, g: GameState, a: int, b: int, by: str, ev: Events) -> None:
         """Seats `a` and `b` interacted through the ability of `by` (kill, robbery, tax, ...)."""
 
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        """As Role.sample, for the variants switched on."""
+
 
 ROLES: dict[str, Role] = {}
 UNIQUES: dict[str, Unique] = {}
-CHOICES: dict[str, Callable] = {}  # about -> fn(g, seat, option, ev)
-SELECTS: dict[str, Callable] = {}  # purpose -> fn(g, seat, cards, ev)
+CHOICES: dict[str, ChoiceHandler] = {}  # about -> fn(g, seat, option, ev)
+SELECTS: dict[str, SelectHandler] = {}  # purpose -> fn(g, seat, cards, ev)
 VARIANTS: dict[str, Variant] = {}
 _DEFAULT_ROLE = Role()
 _DEFAULT_UNIQUE = Unique()
 
 
-def role(cls: type[Role]) -> type[Role]:
+R = TypeVar("R", bound=Role)
+U = TypeVar("U", bound=Unique)
+V = TypeVar("V", bound=Variant)
+
+
+def role(cls: type[R]) -> type[R]:
     ROLES[cls.name] = cls()
     return cls
 
 
-def unique(cls: type[Unique]) -> type[Unique]:
+def unique(cls: type[U]) -> type[U]:
     UNIQUES[cls.name] = cls()
     return cls
 
 
-def variant(cls: type[Variant]) -> type[Variant]:
+def variant(cls: type[V]) -> type[V]:
     VARIANTS[cls.name] = cls()
     return cls
 
@@ -264,16 +298,20 @@ def contact(g: GameState, a: int | None, b: int | None, by: str, ev: Events) -> 
         v.contact(g, a, b, by, ev)
 
 
-def choice(about: str) -> Callable:
-    def deco(fn: Callable) -> Callable:
+def choice(about: str) -> Callable[[ChoiceHandler], ChoiceHandler]:
+    """Register the handler of `Choice` decisions about `about`."""
+
+    def deco(fn: ChoiceHandler) -> ChoiceHandler:
         CHOICES[about] = fn
         return fn
 
     return deco
 
 
-def select(purpose: str) -> Callable:
-    def deco(fn: Callable) -> Callable:
+def select(purpose: str) -> Callable[[SelectHandler], SelectHandler]:
+    """Register the handler of `SelectCards` decisions for `purpose`."""
+
+    def deco(fn: SelectHandler) -> SelectHandler:
         SELECTS[purpose] = fn
         return fn
 
@@ -286,3 +324,8 @@ def role_of(name: str) -> Role:
 
 def unique_of(name: str) -> Unique:
     return UNIQUES.get(name, _DEFAULT_UNIQUE)
+
+
+def card_of(name: str) -> Role | Unique:
+    """The rules of a character or a unique district, by name."""
+    return ROLES.get(name) or UNIQUES.get(name) or _DEFAULT_ROLE

@@ -8,8 +8,8 @@ from .cards.districts import base_deck
 from .state import GameState
 
 
-def all_cards(g: GameState) -> Counter:
-    c: Counter = Counter(g.deck)
+def all_cards(g: GameState) -> Counter[str]:
+    c: Counter[str] = Counter(g.deck)
     for p in g.players:
         c.update(p.hand)
         for b in p.city:
@@ -18,16 +18,14 @@ def all_cards(g: GameState) -> Counter:
     if g.turn is not None:
         c.update(g.turn.drawn)
         c.update(g.turn.aside)
-    for cards in g.flags.get("aside", {}).values() if isinstance(g.flags.get("aside"), dict) else []:
-        c.update(cards)
     return c
 
 
-def expected_cards(g: GameState) -> Counter:
-    return Counter(base_deck() + list(g.uniques)) if g.flags.get("deck_kind") is None else Counter()
+def expected_cards(g: GameState) -> Counter[str]:
+    return Counter(base_deck() + list(g.uniques))
 
 
-def check(g: GameState, expected: Counter | None = None) -> list[str]:
+def check(g: GameState, expected: Counter[str] | None = None) -> list[str]:
     """Return the broken invariants (empty when all hold)."""
     bad = []
     exp = expected if expected is not None else expected_cards(g)

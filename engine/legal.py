@@ -17,6 +17,7 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     if p.seat != seat:
         return []
     if isinstance(p, PlayTurn):
+        assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
     if isinstance(p, PickCharacter):
         pool = dict.fromkeys(g.selection.pool)
@@ -24,6 +25,7 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
             return [Pick(seat, c) for c in pool]
         return [DiscardCharacter(seat, c) for c in pool]
     if isinstance(p, KeepCards):
+        assert g.turn is not None  # cards are kept in a turn
         return [Keep(seat, c) for c in dict.fromkeys(g.turn.drawn)]
     if isinstance(p, Choice):
         return [Choose(seat, o) for o in p.options]
@@ -35,9 +37,9 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
 def select_source(g: GameState, p: SelectCards) -> list[str]:
     if p.source == "hand":
         return g.players[p.seat].hand
-    if p.source == "drawn":
+    if p.source == "drawn" and g.turn is not None:
         return g.turn.drawn
-    return list(g.flags.get(p.source, []))  # type: ignore[arg-type]
+    return p.offered
 
 
 def select_commands(g: GameState, p: SelectCards) -> list[Command]:

@@ -7,6 +7,8 @@ count uses. Part 4 adds the older editions as more rows.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 
@@ -127,7 +129,7 @@ OPTIONS = {
 VARIANTS = ("short-7", "short-6", "plague")
 
 
-def catalogue() -> list[dict]:
+def catalogue() -> list[dict[str, Any]]:
     """The rule sets for the lobby: name, title, player counts, and the options each takes."""
     return [
         {
@@ -146,7 +148,7 @@ def with_variants(rules: RuleSet, variants: list[str] | tuple[str, ...]) -> Rule
     """The rule set with its variants applied (the game state keeps this one; same name)."""
     if not variants:
         return rules
-    changes: dict = {"variants": tuple(variants)}
+    changes: dict[str, Any] = {"variants": tuple(variants)}
     for v in variants:
         if v in ("short-7", "short-6"):
             changes["complete_at"] = changes["complete_at_small"] = int(v[-1])

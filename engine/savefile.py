@@ -6,6 +6,9 @@ A save holds everything needed to rebuild a game and to check it:
 - the `GameConfig` (rule set, preset or line-up, unique districts, seed, crown);
 - one `Seat` per player: name, SSH key fingerprint (None for a guest or a bot),
   bot kind (None for a person);
+- its owners: the keys of every player who held a seat (only they, and the
+  host, see and load it; None in saves made before owners were recorded) and
+  whether its table was private;
 - the command log from the start;
 - a snapshot of the current `GameState` (fast loading; checked against a replay);
 - a `finished` flag.
@@ -33,15 +36,23 @@ the log from the config with every command validated by the engine, which must
 reproduce the snapshot byte for byte. A save whose log does not match its
 config or its snapshot ("from another game") is refused. Every refusal is a
 `SaveError` with a one-line message; nothing is changed.
+
+Older formats: format 1 (before cards kept their own typed state: it stored
+card state in string-keyed `GameState.flags` and `Turn.extra`) is loaded by
+falling back to replay: its snapshot is decoded only for the cheap checks, the
+state is rebuilt by replaying the log (whatever `check` says), and with `check`
+the replayed state must match the snapshot in everything both formats store
+alike (`_v1_shared`). The loaded save is then a current one (`version` 2).
 """
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 from msgspec import Meta, Struct, field
@@ -55,13 +66,15 @@ from .state import GameState
 from .state import encode as encode_state
 
 MAGIC = b"CTDLSAVE"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+REPLAYED_FORMATS = (1,)  # older formats whose snapshot is rebuilt by replaying the log
 HEADER = struct.Struct(">8sHHII")  # magic, version, reserved, body length, crc32
 MAX_SAVE_BYTES = 16 * 1024 * 1024  # a real save is a few tens of KB
 MAX_COMMANDS = 20_000  # the simulator calls a game this long endless
 MAX_SEATS = 8
 
 Timestamp = Annotated[datetime, Meta(tz=True)]
+_T = TypeVar("_T")
 
 
 class SaveError(ValueError):
@@ -76,6 +89,9 @@ class Seat(Struct, forbid_unknown_fields=True, omit_defaults=True):
     bot: Annotated[str, Meta(max_length=50)] | None = None  # bot kind ("random", ...), None for a person
 
 
+Key = Annotated[str, Meta(max_length=200)]
+
+
 class Save(Struct, forbid_unknown_fields=True, kw_only=True):
     version: int
     id: Annotated[str, Meta(max_length=200)]  # the table's id
@@ -86,6 +102,22 @@ class Save(Struct, forbid_unknown_fields=True, kw_only=True):
     finished: bool = False
     created: Timestamp
     updated: Timestamp
+    # The keys of every player who held a seat (a player replaced by a bot stays one); None: a save
+    # made before owners were recorded (only the host may load it).
+    owners: Annotated[list[Key], Meta(max_length=64)] | None = None
+    private: bool = False  # the table was private: a loaded game stays so
+
+
+class SaveSummary(Struct, kw_only=True):
+    """What listing a save needs (its owners, its game), decoded without the log and the state."""
+
+    id: Annotated[str, Meta(max_length=200)]
+    config: GameConfig
+    seats: Annotated[list[Seat], Meta(max_length=MAX_SEATS)]
+    finished: bool = False
+    created: Timestamp
+    owners: Annotated[list[Key], Meta(max_length=64)] | None = None
+    private: bool = False
 
 
 def utcnow() -> datetime:
@@ -101,8 +133,11 @@ def new_save(
     *,
     created: datetime,
     updated: datetime | None = None,
+    owners: list[str] | None = None,
+    private: bool = False,
 ) -> Save:
-    """A save of `state`, reached from `config` by `log` (a new game: log empty)."""
+    """A save of `state`, reached from `config` by `log` (a new game: log empty).
+    `owners` defaults to the keys seated now."""
     return Save(
         version=FORMAT_VERSION,
         id=table_id,
@@ -113,7 +148,25 @@ def new_save(
         finished=state.phase == "over",
         created=created,
         updated=updated or created,
+        owners=owners_of(seats) if owners is None else list(owners),
+        private=private,
     )
+
+
+def owners_of(seats: list[Seat], before: list[str] | None = None) -> list[str]:
+    """`before` (the owners so far) and every key seated now, in order, once each."""
+    out = list(before or [])
+    for s in seats:
+        if s.key and s.key not in out:
+            out.append(s.key)
+    return out
+
+
+def game_key(config: GameConfig, created: datetime) -> str:
+    """What identifies one game through its saves, exports and loads: its setup, its seed and when it
+    began (the players' names are left out: they may be cleaned when a file is loaded)."""
+    setup = msgspec.structs.replace(config, players=[str(i) for i in range(len(config.players))])
+    return hashlib.sha256(_enc.encode(setup) + created.isoformat().encode()).hexdigest()[:24]
 
 
 # -- encoding -------------------------------------------------------------------------------------------
@@ -122,6 +175,7 @@ _enc = msgspec.msgpack.Encoder()
 _dec = msgspec.msgpack.Decoder(Save)
 _json_enc = msgspec.json.Encoder()
 _json_dec = msgspec.json.Decoder(Save)
+_summary_dec = msgspec.msgpack.Decoder(SaveSummary)
 
 
 def _check_times(save: Save) -> None:
@@ -173,7 +227,7 @@ def read_header(data: bytes) -> tuple[int, int]:
         )
     if version < 1:
         raise SaveError(f"the save declares format version {version}, which never existed: the file is corrupt")
-    if version < FORMAT_VERSION:  # pragma: no cover - no older format exists yet
+    if version < FORMAT_VERSION and version not in REPLAYED_FORMATS:  # pragma: no cover - none yet
         raise SaveError(
             f"the save uses format version {version}, older than this program's {FORMAT_VERSION}; "
             f"load it with an older citadels and finish the game there"
@@ -190,7 +244,7 @@ def read_header(data: bytes) -> tuple[int, int]:
     return version, length
 
 
-def _decode_typed(decode, data: bytes | memoryview) -> Save:
+def _decode_typed(decode: Callable[[bytes | memoryview], _T], data: bytes | memoryview) -> _T:
     try:
         return decode(data)
     except msgspec.ValidationError as e:
@@ -206,9 +260,9 @@ def _decode_typed(decode, data: bytes | memoryview) -> Save:
 def loads(data: bytes, *, check: bool = True) -> Save:
     """Decode and check a save. `check=True` also replays the log (see `verify`);
     the returned save then holds the replayed state (identical bytes, engine types)."""
-    read_header(data)
+    version, _ = read_header(data)
     save = _decode_typed(_dec.decode, memoryview(data)[HEADER.size :])
-    return _checked(save, check)
+    return _checked(save, check, version)
 
 
 def loads_json(data: bytes, *, check: bool = True) -> Save:
@@ -221,16 +275,76 @@ def loads_json(data: bytes, *, check: bool = True) -> Save:
     return _checked(save, check)
 
 
-def _checked(save: Save, check: bool) -> Save:
-    if save.version != FORMAT_VERSION:
+def read_summary(data: bytes) -> SaveSummary:
+    """A save's summary (owners, game, seats) after the header and checksum checks, without decoding
+    its log and state: cheap enough to list a folder of saves. SaveError as `loads`."""
+    read_header(data)
+    return _decode_typed(_summary_dec.decode, memoryview(data)[HEADER.size :])
+
+
+def clean_names(save: Save) -> list[tuple[str, str]]:
+    """Make the players' names safe to show (engine/text.py), the same in the config, the seats and
+    the state; a name that is empty or not allowed becomes "Player N". Returns (old, new) per change."""
+    from .text import MAX_NAME, clean_text, name_problem
+
+    bot_mark = " (bot)"
+    new: list[str] = []
+    for i, (old, seat) in enumerate(zip(save.config.players, save.seats)):
+        name = clean_text(old, MAX_NAME + len(bot_mark))
+        base = name[: -len(bot_mark)] if seat.bot and name.endswith(bot_mark) else name
+        if name_problem(base) is not None:
+            name = f"Player {i + 1}"
+        while name in new:
+            name = f"{name[: MAX_NAME - 2]} {len(new) + 1}"
+        new.append(name)
+    changes = [(a, b) for a, b in zip(save.config.players, new) if a != b]
+    if changes:
+        save.config.players = list(new)
+        for seat, p, name in zip(save.seats, save.state.players, new):
+            seat.name = name
+            p.name = name
+    return changes
+
+
+def _checked(save: Save, check: bool, header_version: int | None = None) -> Save:
+    """`header_version`: None for JSON, which has only the body's."""
+    if save.version not in (FORMAT_VERSION, *REPLAYED_FORMATS) or save.version != (header_version or save.version):
         raise SaveError(
-            f"the save's body declares format version {save.version}, not {FORMAT_VERSION}: "
+            f"the save's body declares format version {save.version}, not {header_version or FORMAT_VERSION}: "
             "the file is corrupt or from another version"
         )
     consistency(save)
+    if save.version in REPLAYED_FORMATS:
+        return _replayed(save, check)
     if check:
         save.state = verify(save)
     return save
+
+
+def _replayed(save: Save, check: bool) -> Save:
+    """An older format's save: its state rebuilt by replaying the log (the snapshot checks it)."""
+    g = replay(save)
+    if check and encode_state(_v1_shared(g)) != encode_state(_v1_shared(save.state)):
+        where = _first_difference(_v1_shared(g), _v1_shared(save.state))
+        raise SaveError(
+            f"replaying the log does not reproduce the saved state ({where}): the save is from another "
+            "game, was edited, or was made by a different version of the rules"
+        )
+    save.state = g
+    save.version = FORMAT_VERSION
+    return save
+
+
+def _v1_shared(g: GameState) -> GameState:
+    """The state without what format 1 stored otherwise (card states, which card limits a turn, the
+    flow's end-of-round bookkeeping): a format-1 snapshot decodes to this much of the current layout."""
+    t = g.turn
+    return msgspec.structs.replace(
+        g,
+        cards={},
+        end_round_from=0,
+        turn=None if t is None else msgspec.structs.replace(t, cards={}, gather_only=None),
+    )
 
 
 def consistency(save: Save) -> None:

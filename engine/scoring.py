@@ -9,22 +9,27 @@ every combination is tried (there are at most a handful).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 from .cards.districts import DISTRICTS, TYPES
 from .cards.editions import rank
 from .city import complete_at, size, value
-from .hooks import UNIQUES
+from .hooks import UNIQUES, ScoreCtx
 from .state import GameState, Score
 
 
-def _types(g: GameState, seat: int, ctx: dict) -> set[str]:
-    kinds = set()
-    for b in g.players[seat].city:
-        kinds.add(ctx.get("type:" + b.name, DISTRICTS[b.name].type))
-    return kinds
+def type_at_end(name: str, ctx: ScoreCtx) -> str:
+    """A district's type at game end: its printed type unless an end-of-game choice
+    changed it (the Haunted Quarter counted as another type is no longer unique)."""
+    chosen = ctx.get("type:" + name)
+    return chosen if isinstance(chosen, str) else DISTRICTS[name].type
 
 
-def score_player(g: GameState, seat: int, ctx: dict) -> Score:
+def _types(g: GameState, seat: int, ctx: ScoreCtx) -> set[str]:
+    return {type_at_end(b.name, ctx) for b in g.players[seat].city}
+
+
+def score_player(g: GameState, seat: int, ctx: ScoreCtx) -> Score:
     p = g.players[seat]
     s = Score(seat=seat, choices={k: v for k, v in ctx.items() if isinstance(v, str)})
     s.districts = sum(value(b, g) for b in p.city)
@@ -48,9 +53,9 @@ def score_player(g: GameState, seat: int, ctx: dict) -> Score:
     return s
 
 
-def _contexts(g: GameState, seat: int):
+def _contexts(g: GameState, seat: int) -> Iterator[ScoreCtx]:
     """Every combination of the player's end-of-game choices."""
-    options = []
+    options: list[list[ScoreCtx]] = []
     names = [b.name for b in g.players[seat].city] + list(g.players[seat].hand)
     for name in dict.fromkeys(names):
         u = UNIQUES.get(name)
@@ -62,7 +67,7 @@ def _contexts(g: GameState, seat: int):
         yield {}
         return
     for combo in itertools.product(*options):
-        ctx: dict = {}
+        ctx: ScoreCtx = {}
         for part in combo:
             ctx.update(part)
         yield ctx

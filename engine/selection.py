@@ -11,6 +11,8 @@ rest_facedown (the unchosen card goes face down).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards.characters import RANK
 from .decisions import PickCharacter
 from .events import Event
@@ -36,7 +38,8 @@ def _faceup_discards(chars: list[str], n: int, rng: Rng) -> list[str]:
     return out
 
 
-def plan_steps(g: GameState) -> list[list]:
+def plan_steps(g: GameState) -> list[list[Any]]:
+    """The selection's steps, [kind, seat] each, for this round's player count and line-up."""
     n = len(g.players)
     order = [(g.crown + i) % n for i in range(n)]
     k = len(g.lineup)

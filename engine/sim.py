@@ -5,13 +5,17 @@ Pure and synchronous; `citadels sim` prints what `run` returns as one JSON line.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 from msgspec import Struct, field
 
 from .apply import apply
 from .bots.random_bot import RandomBot
+from .bots.registry import Bot
+from .commands import Command
 from .invariants import check, expected_cards
 from .legal import legal_commands
 from .setup import GameConfig, new_game
@@ -19,6 +23,8 @@ from .state import GameState
 from .view import view as seat_view
 
 MAX_COMMANDS = 20_000  # a game longer than this is reported as not ending
+BotFactory = Callable[[int, int, int], Bot]  # (seed, seat, game index) -> the bot at that seat
+KindStats = dict[str, Any]  # one bot kind's results in a tournament (see `tournament_stats`)
 
 
 class SimResult(Struct):
@@ -44,11 +50,14 @@ class SimResult(Struct):
     invariant_checks: int = 0
     failures: list[str] = field(default_factory=list)
     lineups: list[list[str]] = field(default_factory=list)
-    kinds: dict[str, dict] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
+    kinds: dict[str, KindStats] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
 
 
 def play_game(
-    g: GameState, bots: list, check_every: bool = True, on_command: Callable | None = None
+    g: GameState,
+    bots: list[Bot],
+    check_every: bool = True,
+    on_command: Callable[[GameState, Command], None] | None = None,
 ) -> tuple[int, list[str]]:
     """Play `g` to the end; return (commands applied, invariant failures)."""
     expected = expected_cards(g)
@@ -81,10 +90,10 @@ def run(
     characters: list[str] | None = None,
     rules: str = "2016",
     check_every: bool = True,
-    bot_factory: Callable | None = None,
+    bot_factory: BotFactory | None = None,
     seats: list[str] | None = None,
-    bot_options: dict | None = None,
-    on_game: Callable | None = None,
+    bot_options: dict[str, Any] | None = None,
+    on_game: Callable[[GameConfig, GameState, list[Command], list[Bot]], None] | None = None,
     variants: list[str] | None = None,
     uniques: list[str] | None = None,
 ) -> SimResult:
@@ -112,15 +121,14 @@ def run(
         g, _ = new_game(cfg)
         if i == 0:
             lineups.append(list(g.lineup))
-        make = bot_factory or (lambda sd, k: RandomBot(sd))
-        if getattr(make, "seated", False):
-            bots = [make((seed + i) * 10 + s, s, i) for s in range(players)]
-        else:
-            bots = [make((seed + i) * 10 + s, s) for s in range(players)]
-        log: list = []
-        n, bad = play_game(
-            g, bots, check_every, on_command=(lambda _g, cmd, log=log: log.append(cmd)) if on_game else None
-        )
+        make = bot_factory or _random_bots
+        bots = [make((seed + i) * 10 + s, s, i) for s in range(players)]
+        log: list[Command] = []
+
+        def record(_g: GameState, cmd: Command, log: list[Command] = log) -> None:
+            log.append(cmd)
+
+        n, bad = play_game(g, bots, check_every, on_command=record if on_game else None)
         if on_game is not None:  # e.g. `citadels sim --save-dir` writes a save: the I/O stays out of the engine
             on_game(cfg, g, log, bots)
         total_cmds += n
@@ -159,28 +167,29 @@ def seat_kind(seats: list[str], game: int, seat: int) -> str:
     return seats[(seat - game) % n]
 
 
-def _seated_factory(seats: list[str], options: dict) -> Callable:
+def _random_bots(seed: int, seat: int, game: int) -> Bot:
+    return RandomBot(seed)
+
+
+def _seated_factory(seats: list[str], options: dict[str, Any]) -> BotFactory:
     from .bots.registry import make_bot
 
-    def factory(seed: int, seat: int, game: int = 0):
+    def factory(seed: int, seat: int, game: int) -> Bot:
         kind = seat_kind(seats, game, seat)
         return make_bot(kind, seed, **(options if kind == "hard" else {}))
 
-    factory.seated = True  # type: ignore[attr-defined]
     return factory
 
 
-def tournament_stats(seats: list[str], outcomes: list[tuple[int, list[int]]]) -> dict[str, dict]:
+def tournament_stats(seats: list[str], outcomes: list[tuple[int, list[int]]]) -> dict[str, KindStats]:
     """Per kind: seats per game, its win rate per seat with a 95% confidence interval (normal
     approximation over games of the kind's per-seat share of the win), the fair share 1/players and
     the ratio to it."""
-    import math
-
     n = len(seats)
-    out: dict[str, dict] = {}
+    out: dict[str, KindStats] = {}
     for kind in dict.fromkeys(seats):
         k = seats.count(kind)
-        xs = []
+        xs: list[float] = []
         for i, winners in outcomes:
             won = sum(1.0 / len(winners) for w in winners if seat_kind(seats, i, w) == kind) if winners else 0.0
             xs.append(won / k)

@@ -5,13 +5,20 @@ it changes anything, so a refused command leaves the state as it was.
 Cards are identified by name; copies of a base district are interchangeable.
 Decks are lists with the top card at the END (pop() draws) so that drawing is
 cheap; `deck[0]` is the bottom.
+
+What a card remembers is not here: each card declares its own typed state in
+its module, kept in `GameState.cards` and `Turn.cards` (engine/cardstate.py).
 """
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import msgspec
 from msgspec import Struct, field
 
+from . import cardstate
 from .decisions import Decision
 from .rules import RuleSet
 
@@ -38,11 +45,14 @@ class Selection(Struct):
     faceup: list[str] = field(default_factory=list)  # public discards
     facedown: list[str] = field(default_factory=list)  # hidden discards
     pool: list[str] = field(default_factory=list)  # the cards being passed (hidden)
-    steps: list[list] = field(default_factory=list)  # remaining steps: [kind, seat]
+    steps: list[list[Any]] = field(default_factory=list)  # remaining steps: [kind, seat]
 
 
 class Turn(Struct):
-    """The turn being played: `seat` acts as `character`."""
+    """The turn being played: `seat` acts as `character`.
+
+    Restrictions a card puts on the turn are core flags the flow enforces; the card that set
+    them explains them (`gather_only` names it)."""
 
     seat: int
     character: str
@@ -54,29 +64,22 @@ class Turn(Struct):
     drawn: list[str] = field(default_factory=list)  # cards drawn, waiting to be kept
     keep: int = 0  # how many of `drawn` to keep
     gather_first: bool = False  # nothing but gathering until resources are gathered (Witch, threats)
-    paused: bool = False  # the Witch's turn pauses: no end-of-turn effects now
-    bewitched: bool = False  # the bewitched player's short turn: only gathering
-    resumed: bool = False  # the Witch resuming as `character`
-    paid_builds: int = 0  # districts paid for this turn (Magistrate)
-    build_gold: int = 0  # gold paid to build this turn (Alchemist)
+    paused: bool = False  # only the character's own ability after gathering, no end-of-turn effects (Witch)
+    # The card that limits this turn to gathering ("Witch": the bewitched player; "Hospital": a killed
+    # player): its player only gathers, then the turn ends, without any end-of-turn effect.
+    gather_only: str | None = None
+    resumed: bool = False  # a turn without a reveal: the Witch resuming as `character`, a Hospital turn
+    build_gold: int = 0  # gold paid to build this turn (the Alchemist's refund)
     aside: list[str] = field(
         default_factory=list
     )  # cards between places while a decision is pending (a district under a warrant)
-    extra: dict[str, int] = field(default_factory=dict)  # per-card turn counters
+    cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states of this turn
 
 
 class Markers(Struct):
-    """Round markers on characters; hidden ones are redacted in views."""
+    """The round's marks that the flow itself reads (the other cards' marks are their own state)."""
 
-    killed: str | None = None
-    robbed: str | None = None
-    bewitched: str | None = None
-    warrants: list[str] = field(default_factory=list)  # three characters; signed is the real one
-    signed: str | None = None  # hidden until revealed
-    warrant_revealed: bool = False
-    threats: list[str] = field(default_factory=list)  # two characters; flowered is the real one
-    flowered: str | None = None  # hidden until revealed
-    threats_revealed: list[str] = field(default_factory=list)
+    killed: str | None = None  # the Assassin's victim: passed over when called
 
 
 class Score(Struct, omit_defaults=True):
@@ -115,16 +118,30 @@ class GameState(Struct):
     seq: int = 0  # commands applied so far
     scores: list[Score] | None = None  # filled at game end
     winners: list[int] = field(default_factory=list)
-    flags: dict[str, int] = field(default_factory=dict)  # small per-game values for cards
+    end_round_from: int = 0  # the flow: the role whose end of round goes on after a pending decision
+    cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states (game, round)
+
+
+def current_turn(g: GameState) -> Turn:
+    """The turn being played: for the rules that only run inside one (a card's decision handlers)."""
+    t = g.turn
+    if t is None:
+        raise RuntimeError("no turn is being played")
+    return t
 
 
 _enc = msgspec.msgpack.Encoder()
-_dec = msgspec.msgpack.Decoder(GameState)
+
+
+@functools.cache
+def _decoder() -> msgspec.msgpack.Decoder[GameState]:
+    # Built on first use: the card states' union is complete only once every card module is imported.
+    return msgspec.msgpack.Decoder(GameState)
 
 
 def copy_state(state: GameState) -> GameState:
     """A deep copy (via msgpack: fast and exact)."""
-    return _dec.decode(_enc.encode(state))
+    return _decoder().decode(_enc.encode(state))
 
 
 def encode(state: GameState) -> bytes:
@@ -132,4 +149,4 @@ def encode(state: GameState) -> bytes:
 
 
 def decode(data: bytes) -> GameState:
-    return _dec.decode(data)
+    return _decoder().decode(data)

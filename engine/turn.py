@@ -9,8 +9,10 @@ from .city import count_type, owned_uniques
 from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
 from .decisions import KeepCards
 from .events import Event
-from .hooks import UNIQUES, role_of
+from .hooks import UNIQUES, card_of, role_of
 from .state import GameState, Turn
+
+GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
 
 
 def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
@@ -59,6 +61,30 @@ def abilities(g: GameState, t: Turn) -> list[Ability]:
     return out
 
 
+def only_gathering(g: GameState, t: Turn) -> str | None:
+    """Why the turn offers nothing but gathering now (None: it offers more). One home for the
+    restrictions a card puts on a turn: `legal` and `apply.explain` both ask it."""
+    if t.gather_only is not None:
+        return card_of(t.gather_only).gather_only_why
+    if t.gather_first and not t.gathered:
+        return GATHER_FIRST
+    return None
+
+
+def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
+    """Why a "once per turn, in your own turn" district effect (Laboratory, Smithy, Museum, Armory)
+    may not be used now, or None: it is used once a turn, from the player's city, in a full turn
+    (not the bewitched player's short turn nor the Witch's paused one: only gathering-time effects
+    then). The districts' `abilities` and `apply.explain` both ask it."""
+    if not any(b.name == name for b in g.players[t.seat].city):
+        return f"You have no {name} in your city."
+    if name in t.used:
+        return f"You have already used the {name} this turn."
+    if t.paused or t.gather_only is not None:
+        return f"You cannot use the {name} now."
+    return None
+
+
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
     out: list[Command] = []
@@ -66,9 +92,7 @@ def legal(g: GameState, t: Turn) -> list[Command]:
         out.append(TakeGold(seat))
         if g.deck:
             out.append(DrawCards(seat))
-        if t.gather_first or t.bewitched:
-            return out
-    if t.bewitched:
+    if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
     # A paused turn (the Witch's) offers only the character's own ability: no district effects.
     out.extend(role_of(t.character).abilities(g, t) if t.paused else abilities(g, t))
@@ -126,12 +150,12 @@ def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
 
 def act(g: GameState, t: Turn, cmd: Ability, ev: list[Event]) -> None:
     if cmd.name in UNIQUES:
-        UNIQUES[cmd.name].act(g, cmd, ev)
+        UNIQUES[cmd.name].act(g, t, cmd, ev)
     else:
-        role_of(t.character).act(g, cmd, ev)
+        role_of(t.character).act(g, t, cmd, ev)
 
 
 def why_not_end(g: GameState, t: Turn) -> str | None:
     if not t.gathered:
-        return "Gather resources first: take 2 gold or draw cards."
+        return GATHER_FIRST
     return role_of(t.character).must(g, t)

@@ -24,9 +24,9 @@ from .city import complete_at
 from .commands import Command
 from .decisions import Choice, KeepCards, PickCharacter, SelectCards
 from .events import Event
+from .hooks import card_of
 from .legal import legal_commands, select_source
-from .scoring import Score
-from .state import Built, GameState
+from .state import Built, GameState, Score
 
 
 class PlayerView(Struct, omit_defaults=True):
@@ -136,29 +136,9 @@ def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
     )
 
 
-def _markers(g: GameState, me: int | None) -> MarkersView:
-    m = g.markers
-    mv = MarkersView(
-        killed=m.killed,
-        robbed=m.robbed,
-        bewitched=m.bewitched,
-        warrants=list(m.warrants),
-        threats=list(m.threats),
-        threats_revealed=list(m.threats_revealed),
-    )
-    # Markers are placed face down: only the seat that placed them knows the real one.
-    warrant_owner = g.flags.get("warrant_owner", g.holders.get("Magistrate", -1))
-    threat_owner = g.flags.get("threat_owner", g.holders.get("Blackmailer", -1))
-    if m.signed and (m.warrant_revealed or (me is not None and me == warrant_owner)):
-        mv.signed = m.signed
-    if m.flowered and (m.flowered in m.threats_revealed or (me is not None and me == threat_owner)):
-        mv.flowered = m.flowered
-    return mv
-
-
 def _pending(g: GameState, me: int | None) -> PendingView:
     p = g.pending
-    kind = type(p).__struct_config__.tag
+    kind = str(type(p).__struct_config__.tag)
     pv = PendingView(kind=kind, seat=p.seat, waiting=waiting_for(g))
     mine = me is not None and p.seat == me
     if isinstance(p, PickCharacter):
@@ -179,6 +159,10 @@ def _pending(g: GameState, me: int | None) -> PendingView:
 
 
 def view(g: GameState, seat: int | None) -> View:
+    return _view(g, seat, everything=False)
+
+
+def _view(g: GameState, seat: int | None, everything: bool) -> View:
     t = g.turn
     tv = None
     if t is not None:
@@ -190,17 +174,15 @@ def view(g: GameState, seat: int | None) -> View:
             limit=t.limit,
             built=list(t.built),
             used=list(t.used),
-            bewitched=t.bewitched,
+            bewitched=t.gather_only is not None,
             resumed=t.resumed,
             paused=t.paused,
             drawn=list(t.drawn) if seat == t.seat else [],
-            gather_only_reason=(
-                ("hospital" if g.markers.killed == t.character else "bewitched") if t.bewitched else None
-            ),
+            gather_only_reason=card_of(t.gather_only).gather_only_reason if t.gather_only is not None else None,
         )
     sel = g.selection
     my_pick = seat is not None and isinstance(g.pending, PickCharacter) and g.pending.seat == seat
-    return View(
+    v = View(
         seat=seat,
         rules=g.rules.name,
         round=g.round,
@@ -217,10 +199,9 @@ def view(g: GameState, seat: int | None) -> View:
         pool_size=len(sel.pool) if g.phase == "selection" else 0,
         called=g.lineup[g.called - 1] if g.phase == "turns" and g.called else None,
         turn=tv,
-        markers=_markers(g, seat),
+        markers=MarkersView(killed=g.markers.killed),
         tax=g.tax,
         first_complete=g.first_complete,
-        plague=g.flags.get("plague"),
         pending=_pending(g, seat),
         legal=legal_commands(g, seat) if seat is not None else [],
         scores=g.scores,
@@ -228,18 +209,18 @@ def view(g: GameState, seat: int | None) -> View:
         seq=g.seq,
         variants=list(g.rules.variants),
     )
+    for state in g.cards.values():  # what each card lets this seat know of its state (warrants, threats...)
+        state.show(g, seat, v, everything)
+    return v
 
 
 def reveal_all_view(g: GameState) -> View:
     """Everything: a spectator's view plus every hidden card (replays of saves only; never a seat's view)."""
-    v = view(g, None)
+    v = _view(g, None, everything=True)
     for pv, p in zip(v.players, g.players):
         pv.hand = list(p.hand)
         pv.characters = list(p.characters)
         pv.city = list(p.city)  # cards under a Museum included
-    m = g.markers
-    v.markers.signed = m.signed
-    v.markers.flowered = m.flowered
     v.facedown = list(g.selection.facedown)
     v.pool = list(g.selection.pool) if g.phase == "selection" else []
     if v.turn is not None and g.turn is not None:

@@ -18,17 +18,16 @@ table the player has since left is dropped.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
 from textual.message import Message
 
-from server.lobby.lobby import Lobby, LobbyError, clean_name
+from engine.text import player_name
+from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
 from server.tables.table import Displaced, Table, Toast
 from server.transport.session import ServerStopping, SessionInfo
@@ -49,7 +48,6 @@ log = logging.getLogger("citadels.server.app")
 MAX_QUEUED_MESSAGES = 2000  # an app this far behind is not reading: close the session
 CHAT_BURST = 5  # chat lines per CHAT_WINDOW seconds
 CHAT_WINDOW = 5.0
-EXPORT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}\Z")
 
 
 class EnterTable(Message):
@@ -81,13 +79,14 @@ class PlayerSession:
         self.lobby = lobby
         self.guest = info.key_fingerprint is None
         self.key = info.key_fingerprint or f"guest:{info.session_id}"
-        self.name = clean_name(info.username) or "player"
+        self.name = player_name(info.username)  # "*", "server" and the like are refused: "player"
         self.table: Table | None = None
         self.seat: int | None = None
         self.at_table = False
         self.app: Any = None
         self.gen = 0
         self._chat: deque[float] = deque(maxlen=CHAT_BURST)
+        self.connected_at = time.time()  # for the host's list of sessions
 
     # --- Client: the lobby and the table post here -----------------------------------------------
     def post(self, message: Any) -> None:
@@ -128,6 +127,7 @@ class PlayerSession:
             session=self.info.session_id,
             guest=self.guest,
             key=None if self.guest else self.key,
+            peer=self.info.peer_host,
         )
 
     def detach(self, app: Any) -> None:
@@ -162,6 +162,7 @@ class PlayerSession:
         try:
             fn(self, *args)
         except LobbyError as e:
+            self.lobby.note_refusal(self, fn.__name__, e)
             return str(e)
         return None
 
@@ -196,7 +197,7 @@ class PlayerSession:
         return self._call(self.lobby.leave)
 
     def saved_games(self) -> list[str]:
-        return self.lobby.saved_games()
+        return self.lobby.saved_games_for(self)
 
     def load_saved(self, name: str) -> str | None:
         return self._call(self.lobby.load_saved, name)
@@ -234,20 +235,7 @@ class PlayerSession:
         return self._call(self.lobby.set_spectator_chat, allowed)
 
     async def save_as(self, name: str) -> str | None:
-        t = self.table
-        if t is None or t.meta.creator != self.key or self.lobby.store is None:
-            return "Only the table's creator can save the game."
-        name = name.strip()
-        if name.endswith(".save"):
-            name = name[:-5]
-        if not EXPORT_NAME.match(name):
-            return "A file name is letters, digits, '.', '-' or '_' (up to 60)."
-        folder = Path(self.lobby.store.root) / "exports"
-        try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError as e:
-            return f"Cannot save: {e.strerror or e}"
-        return await t.export(str(folder / f"{name}.save"))
+        return await self.lobby.export_game(self, name)
 
     def to_lobby(self) -> None:
         self.gen += 1

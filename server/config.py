@@ -53,6 +53,21 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     max_tables: PositiveInt = 200
     table_queue_size: PositiveInt = 64
 
+    # Tables' owners and lifetimes, join codes, host tools (server/lobby, server/admin).
+    # A waiting table whose creator left closes after this grace (its players are told).
+    abandoned_table_grace_seconds: PositiveFloat = 30.0
+    # Open tables (waiting or playing, created or loaded) per identity (an SSH key; a guest is one
+    # per session) and per source address; guests' tables per address (a looping guest's only bound).
+    max_tables_per_identity: PositiveInt = 2
+    max_tables_per_address: PositiveInt = 10
+    max_guest_tables_per_address: PositiveInt = 3
+    # Wrong join codes allowed per identity and per source address within the window.
+    join_code_attempts_per_identity: PositiveInt = 10
+    join_code_attempts_per_address: PositiveInt = 30
+    join_code_window_seconds: PositiveFloat = 600.0
+    # `citadels admin` talks to the server over a Unix socket in the saves folder (admin.sock, 0600).
+    admin_socket: bool = True
+
     # Logging: JSON lines on stderr instead of plain text.
     json_logs: bool = False
     log_level: str = "INFO"

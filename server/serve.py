@@ -5,12 +5,15 @@
 At start: the saves folder is locked (a second server on it is refused),
 every unfinished game in it is reloaded (players find their seats when they
 reconnect with their keys), each `--load FILE` becomes a table, then the
-host key's fingerprint and the ssh command to connect are printed. On SIGINT
+host key's fingerprint and the ssh command to connect are printed. Bans are
+read from `bans.json` in the saves folder; `citadels admin` reaches the server
+through `admin.sock` there (server/admin/). On SIGINT
 or SIGTERM every session is told the server is stopping and closed, the
 tables stop, and the process exits within a few seconds.
 
 What stops it from starting (a busy port, an unreadable or invalid host key, a
-saves folder in use) is one line on stderr and exit status 1, not a traceback.
+saves folder in use, an unreadable bans file) is one line on stderr and exit
+status 1, not a traceback.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
+from server.admin.bans import BanError, Bans
+from server.admin.socket_server import start_admin
 from server.app import make_app_factory
 from server.config import ServerConfig
 from server.lobby.lobby import Lobby
@@ -35,7 +41,7 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
         return asyncio.run(serve(config, load or []))
-    except (PersistenceError, StartError) as e:
+    except (PersistenceError, BanError, StartError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 
@@ -46,11 +52,12 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     pool = None
     lobby: Lobby | None = None
     try:
+        bans = Bans(Path(config.saves_dir) / "bans.json")
         if config.bot_kind == "hard" and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
 
             pool = BotPool(workers=config.bot_workers)
-        lobby = Lobby(config, store, pool)
+        lobby = Lobby(config, store, pool, bans=bans)
         resumed = lobby.resume_saved()
         for problem in lobby.problems:
             print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
@@ -59,15 +66,30 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
                 lobby.load_file(path)
             except Exception as e:  # a bad file is reported, the server runs anyway
                 print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
+        for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
+            print(f"warning: {warning}", file=sys.stderr, flush=True)
         server = await start_server(config, make_app_factory(lobby))
+        server.admission.banned = lambda address: bans.banned(None, address)  # refused before any SSH work
+        admin = None
+        if config.admin_socket:
+            try:
+                admin = await start_admin(config.saves_dir, lobby, server)
+            except OSError as e:
+                print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
         host = _display_host(config.host)
         print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
         port_part = "" if server.port == 22 else f"-p {server.port} "
         print(f"Connect with: ssh {port_part}{host}", flush=True)
+        if admin is not None:
+            print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
         if resumed:
             print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
-        await _run_until_stopped(server, lobby, ready, stop)
+        try:
+            await _run_until_stopped(server, lobby, ready, stop)
+        finally:
+            if admin is not None:
+                admin.close()
     finally:
         if lobby is not None:
             await lobby.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from engine.decisions import PickCharacter
+from engine.roles import blackmailer, magistrate
 from engine.state import GameState, copy_state
 
 
@@ -65,14 +66,13 @@ def redraw(g: GameState, seat: int, rnd: random.Random) -> GameState:
             h.selection.pool[i] = c
     h.holders = {c: s for s, pl in enumerate(h.players) for c in pl.characters}
     # Hidden markers: which warrant is signed, which threat is flowered (unless revealed or owned by seat).
-    m = h.markers
-    warrant_owner = h.flags.get("warrant_owner", h.holders.get("Magistrate", -1))
-    if m.signed and not m.warrant_revealed and warrant_owner != seat and m.warrants:
-        m.signed = rnd.choice(m.warrants)
-    threat_owner = h.flags.get("threat_owner", h.holders.get("Blackmailer", -1))
-    if m.flowered and threat_owner != seat and m.flowered not in m.threats_revealed:
-        hidden = [t for t in m.threats if t not in m.threats_revealed]
+    w = magistrate.Warrants.get(h)
+    if w is not None and w.signed and not w.revealed and magistrate.owner(h) != seat and w.characters:
+        w.signed = rnd.choice(w.characters)
+    th = blackmailer.Threats.get(h)
+    if th is not None and th.flowered and blackmailer.owner(h) != seat and th.flowered not in th.revealed:
+        hidden = [t for t in th.characters if t not in th.revealed]
         if hidden:
-            m.flowered = rnd.choice(hidden)
+            th.flowered = rnd.choice(hidden)
     h.rng = rnd.getrandbits(64)
     return h

@@ -23,6 +23,7 @@ from engine.cards.editions import BASIC_2000_PURPLE, CLASSIC_PURPLE, DARK_CITY_C
 from engine.commands import Command
 from engine.rules import RULESETS, catalogue
 from engine.state import encode
+from engine.variants.plague import sick_seat
 from engine.view import view
 
 OLDER = ["classic", "classic-variant", "original-2000", "dark-city"]
@@ -153,7 +154,7 @@ def test_variants_are_checked() -> None:
         new_game(GameConfig(players=names(4), rules="classic", variants=["plague"]))
     g, _ = new_game(GameConfig(players=names(4), rules="original-2000", variants=["short-6", "plague"], seed=5))
     assert g.rules.name == "original-2000" and g.rules.complete_at == 6 and g.rules.plague
-    assert g.flags["plague"] in range(4) and view(g, 0).plague == g.flags["plague"]
+    assert sick_seat(g) in range(4) and view(g, 0).plague == sick_seat(g)
 
 
 def test_catalogue_for_the_lobby() -> None:

@@ -25,6 +25,7 @@ import engine  # noqa: F401
 from engine.apply import apply
 from engine.bots.random_bot import RandomBot
 from engine.legal import legal_commands
+from engine.roles import blackmailer, magistrate
 from engine.setup import GameConfig, new_game
 from engine.state import copy_state
 from engine.view import redact_events, view_bytes
@@ -34,32 +35,38 @@ LINEUP = ["Magistrate", "Blackmailer", "Wizard", "King", "Bishop", "Merchant", "
 WITCH_LINEUP = ["Witch", "Blackmailer", "Seer", "Emperor", "Abbot", "Alchemist", "Navigator", "Marshal"]
 
 
-def _owner(g, key: str, holder: str) -> int:
-    return g.flags.get(key, g.holders.get(holder, -1))
-
-
 def variants(g, placed_threats: list[str]) -> list[tuple[object, int]]:
     """Copies of `g` with the real marker moved, each with the seat allowed to see the difference."""
     out = []
-    m = g.markers
-    if m.signed and not m.warrant_revealed:
-        owner = _owner(g, "warrant_owner", "Magistrate")
-        for c in m.warrants:
-            if c != m.signed:
+    w = magistrate.Warrants.get(g)
+    if w is not None and w.signed and not w.revealed:
+        owner = magistrate.owner(g)
+        for c in w.characters:
+            if c != w.signed:
                 v = copy_state(g)
-                v.markers.signed = c
+                magistrate.Warrants.of(v).signed = c
                 out.append((v, owner))
-    if m.flowered and not m.threats_revealed:
-        owner = _owner(g, "threat_owner", "Blackmailer")
+    th = blackmailer.Threats.get(g)
+    if th is not None and th.flowered and not th.revealed:
+        owner = blackmailer.owner(g)
         for c in placed_threats:
-            if c != m.flowered:
+            if c != th.flowered:
                 v = copy_state(g)
-                v.markers.flowered = c
+                blackmailer.Threats.of(v).flowered = c
                 out.append((v, owner))
     return out
 
 
-PLACED = {"warrants_placed": "signed", "threats_placed": "flowered"}
+def _real(g, kind: str) -> str | None:
+    """The real marker just placed: the signed warrant or the flowered threat."""
+    if kind == "warrants_placed":
+        w = magistrate.Warrants.get(g)
+        return w.signed if w is not None else None
+    th = blackmailer.Threats.get(g)
+    return th.flowered if th is not None else None
+
+
+PLACED = {"warrants_placed", "threats_placed"}
 
 
 def _swap(events, a: str, b: str):
@@ -103,7 +110,7 @@ def play_and_check(seed: int, n: int, max_commands: int = 4000, lineup: list[str
             if e.kind == "threats_placed":
                 placed_threats = list(e.cards)
             if e.kind in PLACED:  # the owner's own placing: its events must not tell the real one
-                real = getattr(g.markers, PLACED[e.kind])
+                real = _real(g, e.kind)
                 for alt in e.cards:
                     for s in range(n):
                         if s != e.seat:

@@ -17,8 +17,9 @@ from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.lineups import PRESETS
 from engine.hooks import ROLES, UNIQUES
 from engine.invariants import check, expected_cards
+from engine.lineup_check import check_lineup
 from engine.lineup_random import random_lineup
-from engine.setup import check_lineup, resolve_lineup
+from engine.setup import resolve_lineup
 from engine.sim import MAX_COMMANDS
 
 PLAYER_COUNTS = range(2, 9)

@@ -52,6 +52,7 @@ class Room:
     can_start: bool
     code: str | None = None  # a private table's join code (shown to the people seated)
     spectator_chat: bool = False
+    saved: bool = False  # a loaded saved game: it waits for its own players (or bots where the creator says)
 
 
 @dataclass(frozen=True)

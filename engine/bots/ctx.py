@@ -9,8 +9,15 @@ the view's rule set (`cost`, `rank`, `income`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from . import knowledge as K
 from .styles import Style
+
+if TYPE_CHECKING:
+    from ..view import PlayerView, View
+
 
 POPULAR = {
     "King": 1.4,
@@ -31,7 +38,42 @@ ROBBERS = ("Thief", "Blackmailer", "Magistrate")
 
 
 class Ctx:
-    def __init__(self, view, style: Style, jitter=None) -> None:
+    """One seat's reading of its view (the seat is `me`)."""
+
+    v: View
+    style: Style
+    edition: str
+    me: int
+    players: list[PlayerView]
+    n: int
+    mine: PlayerView
+    hand: list[str]
+    gold: int
+    city: list[str]
+    city_set: set[str]
+    my_crown: bool
+    complete_at: int
+    tax: int
+    others: list[int]
+    type_counts: dict[str, int]
+    my_types: set[str]
+    wild_income: int
+    uniques_in_city: int
+    quarry: bool
+    sizes: list[int]
+    my_size: int
+    rounds_left: int
+    threat: list[float]
+    leader: int | None
+    i_lead: bool
+    leader_margin: float
+    richest: bool
+    needs_gold: bool
+    rank8_possible: bool
+
+    def __init__(self, view: View, style: Style, jitter: Callable[[object], float] | None = None) -> None:
+        if view.seat is None:
+            raise ValueError("a spectator's view has no seat to play")
         self.v = view
         self.style = style
         self.edition = ed = K.edition_of(view)
@@ -83,7 +125,7 @@ class Ctx:
         lineup = view.lineup
         rank8 = [c for c in lineup if self.rank(c) == 8]
         self.rank8_possible = bool(rank8) and rank8[0] not in view.faceup and rank8[0] not in self.my_chars()
-        self._holders = None
+        self._holders: dict[str, dict[int, float]] | None = None
 
     # --- the edition's cards -----------------------------------------------------------------------
     def cost(self, card: str) -> int:
@@ -180,7 +222,7 @@ class Ctx:
     def my_chars(self) -> list[str]:
         return [c for c in self.mine.characters if c]
 
-    def rng_jitter(self, key) -> float:
+    def rng_jitter(self, key: object) -> float:
         return self._jitter(key) if self._jitter else 0.0
 
     # --- hidden characters ---------------------------------------------------------------------

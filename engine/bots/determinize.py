@@ -10,11 +10,15 @@ selection), consistently with what the view shows:
 - a hidden character of another player was not called yet (its rank is above
   the rank being called) unless it is the killed one (a killed character stays
   silent);
-- warrants and threats keep their public positions; the signed warrant and the
-  flowered threat, when the view does not show them, are one of them at random.
+- each card in play rebuilds its own state from the view (its `sample` hook, in
+  line-up order, then the deck's unique districts, then the variants): warrants
+  and threats keep their public positions, the signed warrant and the flowered
+  threat, when the view does not show them, being one of them at random
+  (engine/roles/magistrate.py, blackmailer.py); the robbery, the bewitchment,
+  the Plague, the Bell Tower's announcement, the Hospital's turn likewise.
 
-Per-card state the view does not carry (`flags`, turn counters) starts empty:
-the hard bot treats a sampled world that fails as a failed sample.
+Card state the view does not carry (a pending card's bookkeeping, turn counters)
+starts empty: the hard bot treats a sampled world that fails as a failed sample.
 
 Rule sets: the state's rule set is the view's (`View.rules`) with the view's
 variants (`View.variants`: short games, the Plague), and ranks and costs are
@@ -26,18 +30,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from ..cards.districts import BASE_DISTRICTS, base_deck
-from ..decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
-from ..rules import RULESETS, complete_size, with_variants
+from ..decisions import Choice, Decision, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
+from ..hooks import ROLES, active_variants, unique_of
+from ..rules import RULESETS, with_variants
 from ..selection import plan_steps
 from ..state import Built, GameState, Markers, Player, Selection, Turn
+from ..view import View
 from . import knowledge as K
 
 
-def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
+def _unseen_cards(view: View, me: int, rng: random.Random) -> list[str]:
     full = Counter(base_deck() + list(view.uniques))
-    known: Counter = Counter(view.players[me].hand or [])
+    known: Counter[str] = Counter(view.players[me].hand or [])
     for p in view.players:
         for b in p.city:
             known[b.name] += 1
@@ -56,7 +64,9 @@ def _unseen_cards(view, me: int, rng: random.Random) -> list[str]:
     return unseen
 
 
-def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = None) -> tuple[list[list[str]], list[str]]:
+def _deal_cards(
+    view: View, me: int, rng: random.Random, spare: list[str] | None = None
+) -> tuple[list[list[str]], list[str]]:
     """Deal the unseen cards; `spare` receives one card per face-down card under a Museum."""
     unseen = _unseen_cards(view, me, rng)
     hidden_under = sum(1 for p in view.players for b in p.city for c in b.under if not c)
@@ -76,9 +86,12 @@ def _deal_cards(view, me: int, rng: random.Random, spare: list[str] | None = Non
     return hands, deck
 
 
+Slot = tuple[int, int]  # (seat, index among its characters)
+
+
 def _assign(
-    slots: list[tuple[int, int]], chars: list[str], allowed, rng: random.Random
-) -> dict[tuple[int, int], str] | None:
+    slots: list[Slot], chars: list[str], allowed: Callable[[Slot, str], bool], rng: random.Random
+) -> dict[Slot, str] | None:
     """Deal `chars` to `slots` at random, respecting allowed(slot, char). None if impossible."""
     for _ in range(30):
         pool = list(chars)
@@ -100,7 +113,7 @@ def _assign(
     return None
 
 
-def determinize(view, rng: random.Random) -> GameState:
+def determinize(view: View, rng: random.Random) -> GameState:
     me = view.seat
     if me is None:
         raise ValueError("a spectator's view cannot be determinized for a seat")
@@ -125,7 +138,7 @@ def determinize(view, rng: random.Random) -> GameState:
     called_rank = ranks.get(view.called, 0) if (view.phase == "turns" and view.called) else 0
     killed = view.markers.killed
 
-    def allowed(sl, c):
+    def allowed(sl: Slot, c: str) -> bool:
         return selecting or ranks[c] > called_rank or c == killed
 
     dealt = _assign(slots, hidden, allowed, rng) if len(hidden) >= len(slots) else None
@@ -139,8 +152,8 @@ def determinize(view, rng: random.Random) -> GameState:
     holders: dict[str, int] = {}
     for p in view.players:
         chars = []
-        for i, c in enumerate(p.characters):
-            name = c if c is not None else dealt.get((p.seat, i))
+        for i, shown in enumerate(p.characters):
+            name = shown if shown is not None else dealt.get((p.seat, i))
             if name is not None:
                 chars.append(name)
                 holders[name] = p.seat
@@ -163,20 +176,6 @@ def determinize(view, rng: random.Random) -> GameState:
             rest = rest[view.pool_size :]
     sel.facedown = rest
 
-    m = view.markers
-    markers = Markers(
-        killed=m.killed,
-        robbed=m.robbed,
-        bewitched=m.bewitched,
-        warrants=list(m.warrants),
-        threats=list(m.threats),
-        threats_revealed=list(m.threats_revealed),
-    )
-    markers.signed = m.signed if m.signed else (rng.choice(m.warrants) if m.warrants else None)
-    markers.warrant_revealed = bool(m.signed) and "Magistrate" not in mine
-    unrevealed = [t for t in m.threats if t not in m.threats_revealed]
-    markers.flowered = m.flowered if m.flowered else (rng.choice(unrevealed) if unrevealed else None)
-
     turn = None
     tv = view.turn
     if tv is not None:
@@ -188,12 +187,10 @@ def determinize(view, rng: random.Random) -> GameState:
             limit=tv.limit,
             built=list(tv.built),
             used=list(tv.used),
-            bewitched=tv.bewitched,
             resumed=tv.resumed,
             paused=tv.paused,
             drawn=list(tv.drawn),
         )
-        turn.paid_builds = tv.builds
         turn.build_gold = sum(K.dcost(b, rules.edition) for b in tv.built)
         if tv.seat == me and not tv.gathered and view.legal:
             kinds = {type(c).__name__ for c in view.legal}
@@ -208,7 +205,7 @@ def determinize(view, rng: random.Random) -> GameState:
         players=players,
         deck=deck,
         crown=view.crown,
-        rng=rng.getrandbits(64),
+        rng=0,
         pending=GameOver(),
         round=view.round,
         phase=view.phase,
@@ -216,27 +213,20 @@ def determinize(view, rng: random.Random) -> GameState:
         turn=turn,
         holders=holders,
         revealed=dict(revealed_by),
-        markers=markers,
+        markers=Markers(killed=view.markers.killed),
         first_complete=view.first_complete,
         tax=view.tax,
         seq=view.seq,
     )
-    # Who placed the markers face down (the view shows the real one to them only).
-    for key, char, known, public in (
-        ("warrant_owner", "Magistrate", m.signed, markers.warrant_revealed),
-        ("threat_owner", "Blackmailer", m.flowered, m.flowered in m.threats_revealed),
-    ):
-        if known and not public:
-            g.flags[key] = me
-        else:
-            owner = holders.get(char, -1)
-            if m.bewitched == char:
-                owner = holders.get("Witch", -1)
-            g.flags[key] = owner if owner != me else -1
-    if view.plague is not None:
-        g.flags["plague"] = view.plague  # the sick seat (public)
-    if view.complete_at != complete_size(rules, len(view.players)):
-        g.flags["complete_at"] = view.complete_at  # a card changed it (the Bell Tower's announcement)
+    # Each card rebuilds its own state from the view (the hidden parts drawn with `rng`).
+    for c in view.lineup:
+        if c in ROLES:
+            ROLES[c].sample(view, g, rng)
+    for u in dict.fromkeys(view.uniques):
+        unique_of(u).sample(view, g, rng)
+    for v in active_variants(g):
+        v.sample(view, g, rng)
+    g.rng = rng.getrandbits(64)
     g.called = (view.lineup.index(view.called) + 1) if (view.called and view.called in view.lineup) else 0
     g.pending = _pending(view, g)
     if selecting:
@@ -246,7 +236,7 @@ def determinize(view, rng: random.Random) -> GameState:
     return g
 
 
-def _pending(view, g: GameState):
+def _pending(view: View, g: GameState) -> Decision:
     pv = view.pending
     if pv is None:
         return GameOver()
@@ -261,7 +251,7 @@ def _pending(view, g: GameState):
         return Choice(pv.seat, pv.about or "", list(pv.options))
     if k == "select_cards":
         me = view.seat
-        hand = view.players[me].hand or []
+        hand = (view.players[me].hand if me is not None else None) or []
         drawn = view.turn.drawn if view.turn is not None else []
         opts = list(pv.options)
         if sorted(opts) == sorted(hand):
@@ -269,27 +259,33 @@ def _pending(view, g: GameState):
         elif drawn and sorted(opts) == sorted(drawn):
             source = "drawn"
         else:
-            source = "_bot_select"
-            g.flags[source] = opts  # type: ignore[assignment]
+            source = "offered"
         return SelectCards(
-            pv.seat, purpose=pv.about or "", min=pv.min, max=pv.max, selected=list(pv.selected), source=source
+            pv.seat,
+            purpose=pv.about or "",
+            min=pv.min,
+            max=pv.max,
+            selected=list(pv.selected),
+            source=source,
+            offered=opts if source == "offered" else [],
         )
     return GameOver()
 
 
-def _remaining_steps(g: GameState, view) -> list[list]:
+def _remaining_steps(g: GameState, view: View) -> list[list[Any]]:
     """The selection steps still to come, from the planned list and the picks made so far."""
     planned = plan_steps(g)
     picks = sum(len(p.characters) for p in g.players)
     pv = view.pending
     mode = (pv.mode or "pick") if pv is not None and pv.kind == "pick_character" else None
+    deciding = pv.seat if pv is not None else -1
     seen = 0
     for i, (kind, seat) in enumerate(planned):
         if kind == "pick":
-            if seen == picks and mode == "pick" and seat == pv.seat:
+            if seen == picks and mode == "pick" and seat == deciding:
                 return [list(s) for s in planned[i:]]
             seen += 1
-        elif kind == "discard" and mode == "discard" and seen == picks and seat == pv.seat:
+        elif kind == "discard" and mode == "discard" and seen == picks and seat == deciding:
             return [list(s) for s in planned[i:]]
     # Not found (a procedure this module does not know): the picks still to come, in order.
     seen = 0

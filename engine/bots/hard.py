@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING, Any
 
 from ..apply import apply
-from ..commands import Choose, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
+from ..commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
 from ..legal import legal_commands
 from ..state import copy_state
 from ..view import view as seat_view
@@ -37,6 +38,11 @@ from .determinize import determinize
 from .normal import NormalBot
 from .policy_infer import PickModel
 from .styles import STYLES, Style
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from ..view import View
+
 
 MAX_BUDGET_MS = 1000.0
 DEFAULT_BUDGET_MS = 300.0
@@ -87,9 +93,11 @@ class HardBot:
             raise ValueError(f"Unknown clock {clock!r}: wall or cpu.")
         self.clock = clock
         self.normal = NormalBot(seed, self.style, self.name)
-        self.last_stats: dict = {}
+        self.last_stats: dict[str, Any] = {}
 
-    def choose(self, legal: list, view) -> object:
+    def choose(self, legal: list[Command], view: View | None = None) -> Command:
+        if view is None:
+            raise ValueError("the hard bot decides from its seat's view")
         t0 = time.perf_counter()
         self.last_stats = {"searched": False}
         if len(legal) == 1:
@@ -110,8 +118,9 @@ class HardBot:
         return legal[self.search(legal, view, cands, scores, t0)]
 
     # --- the search -------------------------------------------------------------------------------
-    def search(self, legal: list, view, cands: list[int], prior: list[float], t0: float) -> int:
+    def search(self, legal: list[Command], view: View, cands: list[int], prior: list[float], t0: float) -> int:
         me = view.seat
+        assert me is not None
         rng = random.Random(hash((self.seed, view.seq, me, view.round)) & 0xFFFFFFFF)
         # stop early enough that the last rollout (a few ms) still ends within the budget
         cpu = self.clock == "cpu"
@@ -177,16 +186,19 @@ class HardBot:
 
         return max(cands, key=value)
 
-    def sample(self, view, rng: random.Random):
+    def sample(self, view: View, rng: random.Random) -> GameState:
         """A world consistent with the view; during the selection, drawn among `infer` uniform samples
         in proportion to how plausible their earlier picks are (`policy_infer`)."""
         if self.infer <= 1 or view.phase != "selection":
             return determinize(view, rng)
-        worlds, weights = [], []
+        worlds: list[GameState] = []
+        weights: list[float] = []
+        seat = view.seat
+        assert seat is not None
         for _ in range(self.infer):
             w = determinize(view, rng)
             worlds.append(w)
-            weights.append(self.pick_model.likelihood(w, view.seat))
+            weights.append(self.pick_model.likelihood(w, seat))
         tot = sum(weights)
         if tot <= 0.0:
             return worlds[0]
@@ -197,7 +209,7 @@ class HardBot:
                 return w
         return worlds[-1]
 
-    def rollout(self, g, me: int, seed: int, stop_round: int, bots: list) -> float:
+    def rollout(self, g: GameState, me: int, seed: int, stop_round: int, bots: list[NormalBot]) -> float:
         """Normal bots play every seat of the sampled world to the end of `stop_round - 1`."""
         for s, b in enumerate(bots):
             b.rng.seed(seed * 31 + s)
@@ -216,6 +228,6 @@ class HardBot:
 ROLLOUT_STYLE = STYLES["balanced"]
 
 
-def evaluate(g, me: int) -> float:
+def evaluate(g: GameState, me: int) -> float:
     """`me`'s chance to win: exact once the game is over, else the fitted model of `policy_eval`."""
     return policy_eval.evaluate(g, me)

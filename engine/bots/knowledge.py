@@ -18,11 +18,18 @@ rule set in play (`engine/cards/editions.py`; `Ctx.cost`, `Ctx.rank`,
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..cards import editions
 from ..cards.characters import CHARACTERS
 from ..cards.districts import DISTRICTS
 from ..rules import RULESETS
+
+if TYPE_CHECKING:
+    from ..state import Built
+    from ..view import View
+    from .ctx import Ctx
+
 
 UNIQUE_TYPE = "unique"
 
@@ -32,7 +39,7 @@ RANKS = {ed: {n: editions.rank(ed, n) for n in CHARACTERS} for ed in editions.ED
 INCOMES = {ed: {n: editions.income(ed, n) for n in CHARACTERS} for ed in editions.EDITIONS}
 
 
-def edition_of(view) -> str:
+def edition_of(view: View) -> str:
     """The edition of the view's rule set ("2016", "classic", "2000")."""
     r = RULESETS.get(getattr(view, "rules", "") or "")
     return r.edition if r is not None else "2016"
@@ -47,7 +54,7 @@ def dtype(name: str) -> str:
     return d.type if d is not None else UNIQUE_TYPE
 
 
-def built_value(b, edition: str = "2016") -> int:
+def built_value(b: Built, edition: str = "2016") -> int:
     return dcost(b.name, edition) + (1 if getattr(b, "beautified", False) else 0)
 
 
@@ -55,11 +62,15 @@ def built_value(b, edition: str = "2016") -> int:
 # fn(ctx) -> points. Unknown uniques are worth their cost plus a small bonus.
 
 
-def _u(v: float) -> Callable:
+CtxValue = Callable[["Ctx"], float]  # fn(ctx) -> points
+SeatValue = Callable[["Ctx", int], float]  # fn(ctx, seat) -> weight
+
+
+def _u(v: float) -> CtxValue:
     return lambda ctx: v
 
 
-UNIQUE_WORTH: dict[str, Callable] = {
+UNIQUE_WORTH: dict[str, CtxValue] = {
     "Dragon Gate": _u(2.0),
     "Imperial Treasury": lambda ctx: 0.6 * min(ctx.gold, 6),
     "Map Room": lambda ctx: 0.6 * min(len(ctx.hand), 6),
@@ -98,21 +109,21 @@ UNBUILDABLE = {"Secret Vault"}
 # fn(ctx) -> points (what the turn brings beyond gathering). Unknown: `generic_pick`.
 
 
-def income_of(ctx, name: str, extra_builds: float = 0.5) -> float:
+def income_of(ctx: Ctx, name: str, extra_builds: float = 0.5) -> float:
     income_type, income_kind = ctx.income(name)
     if income_type is None:
         return 0.0
-    n = ctx.type_counts.get(income_type, 0) + ctx.wild_income
+    n: float = ctx.type_counts.get(income_type, 0) + ctx.wild_income
     if any(dtype(h) == income_type and ctx.can_afford_soon(h) for h in ctx.hand):
         n += extra_builds
     return n * (0.8 if income_kind == "cards" else 1.0)
 
 
-def _extra_builds(ctx, limit: int, extra_gold: int = 0, extra_cards: int = 0) -> float:
+def _extra_builds(ctx: Ctx, limit: int, extra_gold: int = 0, extra_cards: int = 0) -> float:
     """How many more districts than one this character lets me build this turn."""
     costs = sorted(ctx.cost(c) for c in set(ctx.hand) if ctx.buildable(c))
     gold = ctx.gold + 2 + extra_gold
-    n = 0
+    n: float = 0
     for c in costs:
         if c <= gold and n < limit:
             gold -= c
@@ -121,26 +132,26 @@ def _extra_builds(ctx, limit: int, extra_gold: int = 0, extra_cards: int = 0) ->
     return max(0.0, n - 1)
 
 
-def _pick_assassin(ctx) -> float:
+def _pick_assassin(ctx: Ctx) -> float:
     return 2.0 + 1.5 * ctx.style.aggression + (1.5 if ctx.leader_margin > 4 else 0.0)
 
 
-def _pick_thief(ctx) -> float:
+def _pick_thief(ctx: Ctx) -> float:
     rich = sorted((ctx.players[s].gold for s in ctx.others), reverse=True)
     return 0.45 * (rich[0] if rich else 0) + 0.25 * (rich[1] if len(rich) > 1 else 0) + 0.5 * ctx.style.aggression
 
 
-def _pick_magician(ctx) -> float:
+def _pick_magician(ctx: Ctx) -> float:
     best_other = max((ctx.players[s].hand_size for s in ctx.others), default=0)
     useless = sum(1 for c in ctx.hand if not ctx.buildable(c))
     return max(0.7 * (best_other - len(ctx.hand)), 0.5 * useless, 0.0) + (1.0 if not ctx.hand else 0.0)
 
 
-def _pick_king(ctx) -> float:
+def _pick_king(ctx: Ctx) -> float:
     return income_of(ctx, "King") + 1.2 + (1.5 if "Statue" in ctx.city else 0.0)
 
 
-def _pick_bishop(ctx) -> float:
+def _pick_bishop(ctx: Ctx) -> float:
     risk = 0.0
     if ctx.rank8_possible and ctx.city:
         risk = 0.15 * sum(ctx.cost(b) for b in ctx.city) * (1.5 if ctx.i_lead else 0.8)
@@ -149,84 +160,84 @@ def _pick_bishop(ctx) -> float:
     return income_of(ctx, "Bishop") + min(risk, 5.0)
 
 
-def _pick_merchant(ctx) -> float:
+def _pick_merchant(ctx: Ctx) -> float:
     return income_of(ctx, "Merchant") + 1.0 + (0.8 if ctx.needs_gold else 0.0)
 
 
-def _pick_architect(ctx) -> float:
+def _pick_architect(ctx: Ctx) -> float:
     return 1.5 + 2.5 * _extra_builds(ctx, 3) + (0.5 * ctx.style.builder)
 
 
-def _pick_warlord(ctx) -> float:
+def _pick_warlord(ctx: Ctx) -> float:
     target = 0.0
     if ctx.leader is not None and ctx.players[ctx.leader].city and not ctx.complete(ctx.leader):
         target = 1.0 + (1.0 if ctx.leader_margin > 3 else 0.0)
     return income_of(ctx, "Warlord") + target + 0.5 * ctx.style.aggression
 
 
-def _pick_alchemist(ctx) -> float:
+def _pick_alchemist(ctx: Ctx) -> float:
     best = max((ctx.cost(c) for c in ctx.hand if ctx.buildable(c) and ctx.cost(c) <= ctx.gold + 2), default=0)
     return 0.8 * best
 
 
-def _pick_navigator(ctx) -> float:
+def _pick_navigator(ctx: Ctx) -> float:
     return 3.0 if ctx.needs_gold or len(ctx.hand) < 2 else 1.5
 
 
-def _pick_scholar(ctx) -> float:
+def _pick_scholar(ctx: Ctx) -> float:
     return 1.5 + 2.0 * _extra_builds(ctx, 2, extra_cards=1)
 
 
-def _pick_seer(ctx) -> float:
+def _pick_seer(ctx: Ctx) -> float:
     return 1.5 + 1.5 * _extra_builds(ctx, 2)
 
 
-def _pick_trader(ctx) -> float:
+def _pick_trader(ctx: Ctx) -> float:
     trades = sum(1 for c in ctx.hand if dtype(c) == "trade" and ctx.buildable(c))
     return income_of(ctx, "Trader") + 1.0 * min(trades, 2)
 
 
-def _pick_abbot(ctx) -> float:
+def _pick_abbot(ctx: Ctx) -> float:
     return income_of(ctx, "Abbot") + (1.0 if not ctx.richest else 0.0)
 
 
-def _pick_emperor(ctx) -> float:
+def _pick_emperor(ctx: Ctx) -> float:
     return income_of(ctx, "Emperor") + 1.0
 
 
-def _pick_witch(ctx) -> float:
+def _pick_witch(ctx: Ctx) -> float:
     return 2.0 + 1.0 * ctx.style.aggression
 
 
-def _pick_magistrate(ctx) -> float:
+def _pick_magistrate(ctx: Ctx) -> float:
     return 2.0 + 1.0 * ctx.style.aggression
 
 
-def _pick_blackmailer(ctx) -> float:
+def _pick_blackmailer(ctx: Ctx) -> float:
     return _pick_thief(ctx) * 0.8 + 0.5
 
 
-def _pick_spy(ctx) -> float:
+def _pick_spy(ctx: Ctx) -> float:
     return 1.5 + 0.2 * max((ctx.players[s].hand_size for s in ctx.others), default=0)
 
 
-def _pick_wizard(ctx) -> float:
+def _pick_wizard(ctx: Ctx) -> float:
     return 1.5 + 0.2 * max((ctx.players[s].hand_size for s in ctx.others), default=0)
 
 
-def _pick_artist(ctx) -> float:
+def _pick_artist(ctx: Ctx) -> float:
     return 1.0 + (1.0 if ctx.gold >= 3 and ctx.city else 0.0)
 
 
-def _pick_tax_collector(ctx) -> float:
+def _pick_tax_collector(ctx: Ctx) -> float:
     return 1.0 + 0.5 * ctx.tax
 
 
-def _pick_queen(ctx) -> float:
+def _pick_queen(ctx: Ctx) -> float:
     return 1.2
 
 
-PICK_VALUE: dict[str, Callable] = {
+PICK_VALUE: dict[str, CtxValue] = {
     "Assassin": _pick_assassin,
     "Thief": _pick_thief,
     "Magician": _pick_magician,
@@ -257,7 +268,7 @@ PICK_VALUE: dict[str, Callable] = {
 }
 
 
-def generic_pick(ctx, name: str) -> float:
+def generic_pick(ctx: Ctx, name: str) -> float:
     return 1.2 + income_of(ctx, name)
 
 
@@ -265,16 +276,16 @@ def generic_pick(ctx, name: str) -> float:
 # who holds what. fn(ctx, seat) -> weight > 0.
 
 
-def _attract_income(name: str) -> Callable:
+def _attract_income(name: str) -> SeatValue:
     kind = CHARACTERS[name].income_type
 
-    def f(ctx, s):
+    def f(ctx: Ctx, s: int) -> float:
         return 1.0 + 0.6 * sum(1 for b in ctx.players[s].city if dtype(b.name) == kind)
 
     return f
 
 
-ATTRACT: dict[str, Callable] = {
+ATTRACT: dict[str, SeatValue] = {
     "Architect": lambda ctx, s: 1.0 + 0.3 * ctx.players[s].hand_size + 0.15 * ctx.players[s].gold,
     "Magician": lambda ctx, s: 1.8 if ctx.players[s].hand_size <= 1 else 0.8,
     "Thief": lambda ctx, s: 1.0 + (0.5 if ctx.players[s].gold <= 2 else 0.0),
@@ -293,7 +304,7 @@ for _n, _c in CHARACTERS.items():
         ATTRACT[_n] = _attract_income(_n)
 
 
-def attract(ctx, name: str, seat: int) -> float:
+def attract(ctx: Ctx, name: str, seat: int) -> float:
     f = ATTRACT.get(name)
     return f(ctx, seat) if f is not None else 1.0
 

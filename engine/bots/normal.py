@@ -15,11 +15,14 @@ the face-up discards, on the characters missing from the pool passed to it
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..commands import (
     Ability,
     Build,
     Choose,
+    Command,
     Confirm,
     DiscardCharacter,
     DrawCards,
@@ -36,6 +39,9 @@ from . import tactics as T
 from .ctx import KILLERS, POPULAR, ROBBERS, Ctx
 from .styles import STYLES, Style
 
+if TYPE_CHECKING:
+    from ..view import TurnView, View
+
 
 class NormalBot:
     kind = "normal"
@@ -48,7 +54,9 @@ class NormalBot:
         self.name = name or self.style.name
 
     # --- the entry point ------------------------------------------------------------------------
-    def choose(self, legal: list, view) -> object:
+    def choose(self, legal: list[Command], view: View | None = None) -> Command:
+        if view is None:
+            raise ValueError("the normal bot decides from its seat's view")
         if len(legal) == 1:
             return legal[0]
         if self.style.mistakes and self.rng.random() < self.style.mistakes:
@@ -58,7 +66,7 @@ class NormalBot:
         best = max(range(len(legal)), key=scores.__getitem__)
         return legal[best]
 
-    def scores(self, legal: list, view, noise: bool = True) -> list[float]:
+    def scores(self, legal: Sequence[Command], view: View, noise: bool = True) -> list[float]:
         """A score for every legal command (higher is better)."""
         ctx = Ctx(view, self.style)
         first = legal[0]
@@ -117,9 +125,10 @@ class NormalBot:
             pass
         return loss * self.style.caution
 
-    def _pick_scores(self, legal: list, ctx: Ctx) -> list[float]:
+    def _pick_scores(self, legal: Sequence[Command], ctx: Ctx) -> list[float]:
         out = []
         for cmd in legal:
+            assert isinstance(cmd, (Pick, DiscardCharacter))
             c = cmd.character
             val = self.pick_value(ctx, c) - self.fear(ctx, c)
             if isinstance(cmd, DiscardCharacter):
@@ -130,13 +139,13 @@ class NormalBot:
         return out
 
     # --- small decisions ------------------------------------------------------------------------
-    def _choose_scores(self, legal: list, ctx: Ctx, view) -> list[float]:
+    def _choose_scores(self, legal: Sequence[Command], ctx: Ctx, view: View) -> list[float]:
         about = view.pending.about if view.pending is not None and view.pending.about else ""
-        options = [c.option for c in legal]
+        options = [c.option for c in legal if isinstance(c, Choose)]
         want = T.choose_option(about, options, ctx)
-        return [1.0 if c.option == want else 0.0 for c in legal]
+        return [1.0 if isinstance(c, Choose) and c.option == want else 0.0 for c in legal]
 
-    def _select_scores(self, legal: list, ctx: Ctx, view) -> list[float]:
+    def _select_scores(self, legal: Sequence[Command], ctx: Ctx, view: View) -> list[float]:
         pv = view.pending
         purpose = pv.about or "" if pv is not None else ""
         options = list(pv.options) if pv is not None else []
@@ -164,7 +173,7 @@ class NormalBot:
         return out
 
     # --- a turn -----------------------------------------------------------------------------------
-    def _gather_pref(self, ctx: Ctx, view) -> float:
+    def _gather_pref(self, ctx: Ctx, view: View) -> float:
         """Positive: draw cards; negative: take gold."""
         buildable = sorted({c for c in ctx.hand if ctx.buildable(c)}, key=ctx.cost)
         if not buildable:
@@ -186,7 +195,7 @@ class NormalBot:
         pref -= 0.4 * self.style.greed
         return pref
 
-    def _best_build(self, legal: list, ctx: Ctx) -> Build | None:
+    def _best_build(self, legal: Sequence[Command], ctx: Ctx) -> Build | None:
         best, bs = None, -1e9
         for cmd in legal:
             if isinstance(cmd, Build):
@@ -195,7 +204,7 @@ class NormalBot:
                     best, bs = cmd, s
         return best
 
-    def _turn_scores(self, legal: list, ctx: Ctx, view) -> list[float]:
+    def _turn_scores(self, legal: Sequence[Command], ctx: Ctx, view: View) -> list[float]:
         t = view.turn
         best_build = None
         if any(isinstance(c, Build) for c in legal):
@@ -228,7 +237,7 @@ class NormalBot:
             out.append(s)
         return out
 
-    def _income_score(self, cmd: Income, ctx: Ctx, t, best_build: Build | None) -> float:
+    def _income_score(self, cmd: Income, ctx: Ctx, t: TurnView | None, best_build: Build | None) -> float:
         kind = ctx.income(t.character)[0] if t else None
         base = 58.0
         if best_build is not None and kind and K.dtype(best_build.district) == kind:

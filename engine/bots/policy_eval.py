@@ -11,25 +11,30 @@ scored by what such positions went on to give, not by a hand-made guess.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..city import complete_at
 from . import knowledge as K
 
+if TYPE_CHECKING:
+    from ..state import GameState, Player
+
+
 FEATURES = ("points", "districts", "gold", "cards", "cards_over_4", "types", "complete", "first", "crown")
 
 
-def stage_of(g) -> int:
+def stage_of(g: GameState) -> int:
     """0: a player needs at most 1 more district; 1: 2-3 more; 2: 4 or more."""
     target = complete_at(g)
     need = target - max(_size(p) for p in g.players)
     return 0 if need <= 1 else (1 if need <= 3 else 2)
 
 
-def _size(p) -> int:
+def _size(p: Player) -> int:
     return len(p.city) + sum(1 for b in p.city if b.name == "Monument")
 
 
-def features(g, s: int, target: int) -> list[float]:
+def features(g: GameState, s: int, target: int) -> list[float]:
     p = g.players[s]
     pts = sum(K.built_value(b) for b in p.city)
     size = _size(p)
@@ -56,7 +61,7 @@ WEIGHTS: dict[int, list[float]] = {  # 16,039 round starts of normal-bot games (
 }
 
 
-def win_chances(g) -> list[float]:
+def win_chances(g: GameState) -> list[float]:
     """Each seat's estimated chance to win; exact (shared in a tie) once the game is over."""
     n = len(g.players)
     if g.phase == "over":
@@ -71,5 +76,5 @@ def win_chances(g) -> list[float]:
     return [e / tot for e in es]
 
 
-def evaluate(g, me: int) -> float:
+def evaluate(g: GameState, me: int) -> float:
     return win_chances(g)[me]

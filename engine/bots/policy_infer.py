@@ -15,6 +15,7 @@ Only the sampled world is read (it is the bot's imagination, built from its view
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..commands import Pick
 from ..decisions import PickCharacter
@@ -23,13 +24,16 @@ from ..view import view as seat_view
 from .normal import NormalBot
 from .styles import STYLES
 
+if TYPE_CHECKING:
+    from ..state import GameState
+
 
 class PickModel:
     def __init__(self, temp: float = 1.0) -> None:
         self.temp = temp
         self.scorer = NormalBot(0, STYLES["balanced"])
 
-    def likelihood(self, world, me: int) -> float:
+    def likelihood(self, world: GameState, me: int) -> float:
         """The probability (up to a constant) of the earlier picks of `world`; 1.0 when not applicable."""
         pend = world.pending
         if world.phase != "selection" or not isinstance(pend, PickCharacter) or pend.mode != "pick":

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..commands import Command
+
+if TYPE_CHECKING:
+    from ..view import View
 
 
 class RandomBot:
@@ -16,5 +20,5 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, legal: list[Command], view=None) -> Command:
+    def choose(self, legal: list[Command], view: View | None = None) -> Command:
         return legal[self.rng.randrange(len(legal))]

@@ -8,8 +8,23 @@ A style left out is chosen from the seed, so a table of bots differs.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .styles import NAMES, STYLES
+
+if TYPE_CHECKING:
+    from ..commands import Command
+    from ..view import View
+
+
+class Bot(Protocol):
+    """What every bot offers: it decides from its legal commands and its seat's view only."""
+
+    kind: str
+    name: str
+
+    def choose(self, legal: list[Command], view: View | None = None) -> Command: ...
+
 
 KINDS = ("random", "easy", "normal", "hard")
 
@@ -26,7 +41,7 @@ def bot_name(seed: int, style: str) -> str:
     return random.Random(seed * 104729 + 3).choice(NAMES[style])
 
 
-def make_bot(kind: str, seed: int = 0, style: str | None = None, **options):
+def make_bot(kind: str, seed: int = 0, style: str | None = None, **options: Any) -> Bot:
     """A new bot. `options` go to the hard bot (budget_ms, iterations, ...)."""
     st = pick_style(seed, style)
     name = bot_name(seed, st)

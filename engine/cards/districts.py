@@ -1,7 +1,9 @@
-"""District cards: the 54 base districts and the 30 unique districts of 2016.
+"""District cards: the 54 base districts, the 30 unique districts of 2016 and the
+purple districts of the older editions only.
 
 Base rows: name, type, cost, copies, Spanish name. Unique rows: name, cost,
-Spanish name, origin gem. Effects live in `engine/uniques/`, one module each.
+Spanish name, origin gem. Effects live in `engine/uniques/`, one module each;
+what else differs by edition is in `engine/cards/editions.py`.
 """
 
 from __future__ import annotations
@@ -84,9 +86,21 @@ assert len(UNIQUE_DISTRICTS) == 30
 
 # Purple districts of the older editions only (Graveyard, University, the Dark City's Lighthouse...):
 # known to every lookup by name, never part of a 2016 deck (engine/cards/editions.py).
-from .editions import OLDER_UNIQUES as _OLDER  # noqa: E402
-
-OLDER_UNIQUE_DISTRICTS: dict[str, District] = {r[0]: District(r[0], "unique", r[1], 1, r[2], r[4]) for r in _OLDER}
+# Name, cost, Spanish, Italian (`004_...`), origin (O: the 2000 basic game, D: The Dark City).
+# Spanish names of these cards are not in any seed (unverified).
+OLDER_UNIQUES = [
+    ("Graveyard", 5, "Cementerio", "Cimitero", "O"),
+    ("University", 6, "Universidad", "Università", "O"),
+    ("Lighthouse", 3, "Faro", "Faro", "D"),
+    ("Bell Tower", 5, "Campanario", "Campanile", "D"),
+    ("Hospital", 6, "Hospital", "Ospedale", "D"),
+    ("Throne Room", 6, "Sala del Trono", "Sala del trono", "D"),
+    # The Ballroom's cost has no reliable source; 6 as in the FFG card lists that give one.
+    ("Ballroom", 6, "Salón de Baile", "Sala da ballo", "D"),
+]
+OLDER_UNIQUE_DISTRICTS: dict[str, District] = {
+    r[0]: District(r[0], "unique", r[1], 1, r[2], r[4]) for r in OLDER_UNIQUES
+}
 DISTRICTS.update(OLDER_UNIQUE_DISTRICTS)
 
 

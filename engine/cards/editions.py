@@ -12,21 +12,12 @@ module per card, which ask `g.rules.edition` where the older text differs.
 
 from __future__ import annotations
 
+from .characters import CHARACTERS, RANK
+from .districts import DISTRICTS, OLDER_UNIQUES
+
 EDITIONS = ("2016", "classic", "2000")
 
-# Unique districts that exist only in the older editions: name, cost, Spanish, Italian (`004_...`),
-# origin (O: the 2000 basic game, D: The Dark City).
-# Spanish names of these cards are not in any seed (unverified).
-OLDER_UNIQUES = [
-    ("Graveyard", 5, "Cementerio", "Cimitero", "O"),
-    ("University", 6, "Universidad", "Università", "O"),
-    ("Lighthouse", 3, "Faro", "Faro", "D"),
-    ("Bell Tower", 5, "Campanario", "Campanile", "D"),
-    ("Hospital", 6, "Hospital", "Ospedale", "D"),
-    ("Throne Room", 6, "Sala del Trono", "Sala del trono", "D"),
-    # The Ballroom's cost has no reliable source; 6 as in the FFG card lists that give one.
-    ("Ballroom", 6, "Salón de Baile", "Sala da ballo", "D"),
-]
+# Unique districts that exist only in the older editions (their rows: districts.OLDER_UNIQUES).
 OLDER_ONLY = frozenset(r[0] for r in OLDER_UNIQUES)
 
 # The Classic 2016 box: 54 base districts + these 14 purple cards (13 names, two Keeps).
@@ -162,20 +153,14 @@ NAMES: dict[str, dict[str, dict[str, str]]] = {
 
 
 def rank(edition: str, name: str) -> int:
-    from .characters import RANK
-
     return RANKS.get(edition, {}).get(name, RANK[name])
 
 
 def cost(edition: str, name: str) -> int:
-    from .districts import DISTRICTS
-
     return COSTS.get(edition, {}).get(name, DISTRICTS[name].cost)
 
 
 def income(edition: str, name: str) -> tuple[str | None, str | None]:
-    from .characters import CHARACTERS
-
     over = INCOME.get(edition, {}).get(name)
     if over is not None:
         return over
@@ -185,9 +170,6 @@ def income(edition: str, name: str) -> tuple[str | None, str | None]:
 
 def name_in(edition: str, card: str, lang: str = "en") -> str:
     """A card's printed name in an edition and language ("en", "es", "it")."""
-    from .characters import CHARACTERS
-    from .districts import DISTRICTS
-
     over = NAMES.get(edition, {}).get(card, {}).get(lang)
     if over is not None:
         return over

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
-def richest_others(g, seat: int) -> list[int]:
+def richest_others(g: GameState, seat: int) -> list[int]:
     """The richest players if they are strictly richer than `seat`, else []."""
     mine = g.players[seat].gold
     top = max((p.gold for s, p in enumerate(g.players) if s != seat), default=0)
@@ -36,7 +37,7 @@ def richest_others(g, seat: int) -> list[int]:
 class Abbot(Role):
     name = "Abbot"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         rich = richest_others(g, t.seat)
@@ -44,13 +45,14 @@ class Abbot(Role):
             return []  # a tie for the richest: nothing
         return [Ability(t.seat, self.name, player=s) for s in rich]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
+        t.used.append(self.name)
         g.players[cmd.player].gold -= 1
         g.players[cmd.seat].gold += 1
         ev.append(Event("abbot_tithe", seat=cmd.seat, player=cmd.player, gold=1, character=self.name))
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         rich = richest_others(g, cmd.seat)
         if not rich:
             return "You are among the richest players: nobody gives you gold."

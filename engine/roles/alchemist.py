@@ -13,14 +13,15 @@ Events: alchemist_refund (gold).
 from __future__ import annotations
 
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
 @role
 class Alchemist(Role):
     name = "Alchemist"
 
-    def end_turn(self, g, t, ev):
+    def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         if t.build_gold > 0:
             g.players[t.seat].gold += t.build_gold
             ev.append(Event("alchemist_refund", seat=t.seat, character=self.name, gold=t.build_gold))

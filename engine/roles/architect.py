@@ -5,7 +5,8 @@ from __future__ import annotations
 from .. import deck
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
 @role
@@ -13,11 +14,11 @@ class Architect(Role):
     name = "Architect"
     build_limit = 3
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         return [] if self.name in t.used or not g.deck else [Ability(t.seat, self.name)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         got = deck.gain_cards(g, cmd.seat, 2)
         ev.append(
             Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, contact, role
+from ..hooks import Events, Role, contact, role
+from ..state import GameState, Turn
 from ._targets import nameable
 
 
@@ -17,15 +18,15 @@ from ._targets import nameable
 class Assassin(Role):
     name = "Assassin"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         g.markers.killed = cmd.character
         ev.append(Event("killed", seat=cmd.seat, character=cmd.character))
 
-    def on_killed_revealed(self, g, seat, ev):
+    def on_killed_revealed(self, g: GameState, seat: int, ev: Events) -> None:
         contact(g, g.holders.get(self.name), seat, self.name, ev)

@@ -5,16 +5,17 @@ Witch's districts are protected, not the Bishop's."""
 from __future__ import annotations
 
 from ..hooks import Role, role
+from ..state import GameState
+from .witch import bewitched
 
 
 @role
 class Bishop(Role):
     name = "Bishop"
 
-    def shields(self, g, seat):
-        m = g.markers
-        if m.killed == self.name or self.name not in g.holders:
+    def shields(self, g: GameState, seat: int) -> bool:
+        if g.markers.killed == self.name or self.name not in g.holders:
             return False
-        if m.bewitched == self.name:
+        if bewitched(g) == self.name:
             return g.holders.get("Witch") == seat
         return g.holders[self.name] == seat

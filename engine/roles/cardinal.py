@@ -13,7 +13,7 @@ the gold moves, the cards move, he pays the whole cost and the district is
 built (build.finish_build: limit, Magistrate, tax as any paid build). There is
 no way back once the Build is sent: he must build it.
 
-The pending build is kept in turn.extra["Cardinal:<district>"] = target seat.
+The pending build is the turn's `CardinalLoan` (district, lender).
 
 Events: cardinal_borrowed (seat, player, gold = gold taken, count = cards given,
 cards private to both players).
@@ -22,19 +22,26 @@ cards private to both players).
 from __future__ import annotations
 
 from ..build import cost_for, finish_build
+from ..cardstate import TurnScoped
 from ..commands import Build
 from ..decisions import SelectCards
 from ..events import Event
-from ..hooks import Role, role, select
+from ..hooks import Events, Role, role, select
+from ..state import GameState, Turn, current_turn
 
-_KEY = "Cardinal:"
+
+class CardinalLoan(TurnScoped):
+    """The district he must build and the player who lends him the missing gold."""
+
+    district: str
+    lender: int
 
 
 @role
 class Cardinal(Role):
     name = "Cardinal"
 
-    def build_options(self, g, t, district, cost):
+    def build_options(self, g: GameState, t: Turn, district: str, cost: int) -> list[Build]:
         p = g.players[t.seat]
         missing = cost - p.gold
         if missing <= 0 or len(p.hand) - 1 < missing:
@@ -45,19 +52,20 @@ class Cardinal(Role):
             if s != t.seat and q.gold >= missing
         ]
 
-    def pay(self, g, t, cmd, cost, ev):
+    def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
+        assert cmd.player is not None
         missing = cost - g.players[t.seat].gold
-        t.extra[_KEY + cmd.district] = cmd.player
+        CardinalLoan(district=cmd.district, lender=cmd.player).put(t)
         g.pending = SelectCards(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
-        return  # the build finishes once the cards to give are chosen
+        return None  # the build finishes once the cards to give are chosen
 
 
 @select("Cardinal")
-def give_cards(g, seat, cards, ev):
-    t = g.turn
-    key = next(k for k in t.extra if k.startswith(_KEY))
-    target = t.extra.pop(key)
-    district = key[len(_KEY) :]
+def give_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
+    t = current_turn(g)
+    loan = CardinalLoan.drop(t)
+    assert loan is not None
+    target, district = loan.lender, loan.district
     me, them = g.players[seat], g.players[target]
     n = len(cards)
     them.gold -= n

@@ -32,16 +32,19 @@ from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, contact, role
+from ..hooks import Events, Role, contact, role
+from ..state import Built, GameState, Turn
+
+Copies = dict[tuple[str, str | None], Built]  # districts by (name, copy tag)
 
 
-def _price(g, me, mine, seat, theirs) -> tuple[int, int]:
+def _price(g: GameState, me: int, mine: Built, seat: int, theirs: Built) -> tuple[int, int]:
     """(gold to the other player, extra gold to the bank)."""
     return max(value(theirs, g) - value(mine, g), 0), rank8_price(g, seat, theirs)
 
 
-def _mine(g, me):
-    out = {}
+def _mine(g: GameState, me: int) -> Copies:
+    out: Copies = {}
     for b in g.players[me].city:
         key = (b.name, copy_tag(b, g.players[me].city))
         if key not in out and not rank8_immune(g, me, b):
@@ -49,8 +52,8 @@ def _mine(g, me):
     return out
 
 
-def _theirs(g, me, seat):
-    out = {}
+def _theirs(g: GameState, me: int, seat: int) -> Copies:
+    out: Copies = {}
     for b in g.players[seat].city:
         key = (b.name, copy_tag(b, g.players[seat].city))
         if key not in out and not rank8_immune(g, seat, b) and not has(g, me, b.name):
@@ -62,7 +65,7 @@ def _theirs(g, me, seat):
 class Diplomat(Role):
     name = "Diplomat"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         me = t.seat
@@ -94,8 +97,9 @@ class Diplomat(Role):
                         )
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None and cmd.district is not None and cmd.card is not None
+        t.used.append(self.name)
         me, other = cmd.seat, cmd.player
         mb = _mine(g, me)[(cmd.card, cmd.kind)]
         tb = _theirs(g, me, other)[(cmd.district, cmd.option)]
@@ -122,7 +126,7 @@ class Diplomat(Role):
         check_complete(g, other, ev)
         contact(g, me, other, self.name, ev)  # the Plague (2000 variant)
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player is None or not 0 <= cmd.player < len(g.players) or cmd.player == cmd.seat:
             return "Name another player to exchange a district with."
         if is_complete(g, cmd.player):

@@ -36,13 +36,14 @@ from ..commands import Ability
 from ..crown import give_crown
 from ..decisions import Choice
 from ..events import Event
-from ..hooks import Role, choice, role
+from ..hooks import Events, Role, choice, role
 from ..rng import Rng
+from ..state import GameState, Turn, current_turn
 
 TRIBUTE = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
 
 
-def eligible(g, seat: int) -> list[int]:
+def eligible(g: GameState, seat: int) -> list[int]:
     """Who may receive the crown from `seat`: neither its holder nor `seat`."""
     return [s for s in range(len(g.players)) if s != seat and s != g.crown]
 
@@ -51,7 +52,7 @@ def eligible(g, seat: int) -> list[int]:
 class Emperor(Role):
     name = "Emperor"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         if g.rules.edition == "2000":
@@ -67,8 +68,9 @@ class Emperor(Role):
                 out.append(Ability(t.seat, self.name, player=s, option="nothing"))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
+        t.used.append(self.name)
         target = cmd.player
         give_crown(g, target, ev, self.name)
         victim, me = g.players[target], g.players[cmd.seat]
@@ -103,12 +105,12 @@ class Emperor(Role):
         else:
             ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
 
-    def must(self, g, t):
+    def must(self, g: GameState, t: Turn) -> str | None:
         if self.name not in t.used:
             return "The Emperor must first give the crown to another player."
         return None
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player is None or not 0 <= cmd.player < len(g.players):
             return "Name the player who receives the crown."
         if cmd.player == cmd.seat:
@@ -124,10 +126,10 @@ class Emperor(Role):
             return "Take 1 gold or 1 random card from that player."
         return None
 
-    def end_round(self, g, ev):
+    def end_round(self, g: GameState, ev: Events) -> bool:
         seat = g.holders.get(self.name)
         if seat is None or g.markers.killed != self.name:
-            return None
+            return False
         ev.append(Event("revealed", seat=seat, character=self.name, option="adviser"))
         g.revealed.setdefault(self.name, seat)
         g.pending = Choice(seat, about="Emperor.crown", options=[str(s) for s in eligible(g, seat)])
@@ -135,8 +137,8 @@ class Emperor(Role):
 
 
 @choice("Emperor.tribute")
-def tribute(g, seat, option, ev):
-    emperor = g.turn.seat
+def tribute(g: GameState, seat: int, option: str, ev: Events) -> None:
+    emperor = current_turn(g).seat
     victim, me = g.players[seat], g.players[emperor]
     if option == "gold":
         victim.gold -= 1
@@ -153,6 +155,6 @@ def tribute(g, seat, option, ev):
 
 
 @choice("Emperor.crown")
-def adviser_gives_crown(g, seat, option, ev):
+def adviser_gives_crown(g: GameState, seat: int, option: str, ev: Events) -> None:
     give_crown(g, int(option), ev, "Emperor")
     flow.end_round(g, ev)  # go on with the end of the round

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from ..crown import give_crown
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
 class CrownTaker(Role):
     """The King and the Patrician share the crown rule."""
 
-    def on_reveal(self, g, t, ev):
+    def on_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
         give_crown(g, t.seat, ev, self.name)
 
-    def end_round(self, g, ev):
+    def end_round(self, g: GameState, ev: Events) -> bool:
         seat = g.holders.get(self.name)
         if seat is not None and g.markers.killed == self.name:
             ev.append(Event("revealed", seat=seat, character=self.name, option="heir"))
             g.revealed.setdefault(self.name, seat)
             give_crown(g, seat, ev, self.name)
+        return False
 
 
 @role

@@ -7,7 +7,8 @@ from .. import deck
 from ..commands import Ability
 from ..decisions import SelectCards
 from ..events import Event
-from ..hooks import Role, role, select
+from ..hooks import Events, Role, role, select
+from ..state import GameState, Turn
 from ._targets import others
 
 
@@ -15,7 +16,7 @@ from ._targets import others
 class Magician(Role):
     name = "Magician"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         out = [Ability(t.seat, self.name, option="swap", player=s) for s in others(g, t.seat)]
@@ -23,9 +24,10 @@ class Magician(Role):
             out.append(Ability(t.seat, self.name, option="redraw"))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         if cmd.option == "swap":
+            assert cmd.player is not None
             me, them = g.players[cmd.seat], g.players[cmd.player]
             me.hand, them.hand = them.hand, me.hand
             ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand), gold=len(them.hand)))
@@ -34,7 +36,7 @@ class Magician(Role):
 
 
 @select("Magician")
-def redraw(g, seat, cards, ev):
+def redraw(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
     hand = g.players[seat].hand
     for c in cards:
         hand.remove(c)

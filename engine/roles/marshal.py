@@ -18,14 +18,15 @@ from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import Built, GameState, Turn
 
 MAX_COST = 3
 
 
-def _candidates(g, me, seat):
+def _candidates(g: GameState, me: int, seat: int) -> dict[tuple[str, str | None], tuple[Built, int]]:
     """The seizable districts of `seat`'s city: (Built, price) by (name, copy tag)."""
-    out = {}
+    out: dict[tuple[str, str | None], tuple[Built, int]] = {}
     for b in g.players[seat].city:
         key = (b.name, copy_tag(b, g.players[seat].city))
         if key in out or value(b) > MAX_COST or has(g, me, b.name) or rank8_immune(g, seat, b):
@@ -38,7 +39,7 @@ def _candidates(g, me, seat):
 class Marshal(Role):
     name = "Marshal"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         gold = g.players[t.seat].gold
@@ -51,8 +52,9 @@ class Marshal(Role):
                     out.append(Ability(t.seat, self.name, player=seat, district=name, option=tag))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None and cmd.district is not None
+        t.used.append(self.name)
         owner = cmd.player
         b, price = _candidates(g, cmd.seat, owner)[(cmd.district, cmd.option)]
         cost = value(b)
@@ -73,7 +75,7 @@ class Marshal(Role):
         )
         check_complete(g, cmd.seat, ev)
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player is None or not 0 <= cmd.player < len(g.players) or cmd.player == cmd.seat:
             return "Name another player whose district to seize."
         if is_complete(g, cmd.player):

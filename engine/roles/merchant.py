@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
 @role
 class Merchant(Role):
     name = "Merchant"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         return [] if self.name in t.used else [Ability(t.seat, self.name)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         g.players[cmd.seat].gold += 1
         ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=1))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from .. import deck
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
 @role
@@ -18,7 +19,7 @@ class Navigator(Role):
     name = "Navigator"
     can_build = False  # build.options and build.why_not ask this
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         out = [Ability(t.seat, self.name, option="gold")]
@@ -26,8 +27,8 @@ class Navigator(Role):
             out.append(Ability(t.seat, self.name, option="cards"))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         if cmd.option == "gold":
             g.players[cmd.seat].gold += 4
             ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=4))

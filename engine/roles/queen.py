@@ -25,14 +25,15 @@ from __future__ import annotations
 from ..cards.characters import RANK
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 
 
-def rank4(g) -> str | None:
+def rank4(g: GameState) -> str | None:
     return next((c for c in g.lineup if RANK[c] == 4), None)
 
 
-def neighbours(g, a: int, b: int) -> bool:
+def neighbours(g: GameState, a: int, b: int) -> bool:
     n = len(g.players)
     return a != b and ((a - b) % n == 1 or (b - a) % n == 1)
 
@@ -41,11 +42,11 @@ def neighbours(g, a: int, b: int) -> bool:
 class Queen(Role):
     name = "Queen"
 
-    def _rank4_seat(self, g) -> int | None:
+    def _rank4_seat(self, g: GameState) -> int | None:
         c = rank4(g)
         return g.revealed.get(c) if c is not None else None
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         if g.rules.edition == "2000":
@@ -58,26 +59,27 @@ class Queen(Role):
             return []
         return [Ability(t.seat, self.name)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        t.used.append(self.name)
         g.players[cmd.seat].gold += 3
         c = rank4(g)
+        assert c is not None  # abilities() offers it only with a rank-4 character in play
         who = g.crown if g.rules.edition == "2000" else g.revealed[c]
         ev.append(Event("queen_gold", seat=cmd.seat, player=who, character=c, gold=3))
 
-    def end_round(self, g, ev):
+    def end_round(self, g: GameState, ev: Events) -> bool:
         c = rank4(g)
         if c is None or g.markers.killed != c or c not in g.holders:
-            return
+            return False
         queen = g.holders.get(self.name)
         seat = g.holders.get(c) if g.rules.edition != "2000" else g.crown
         if queen is None or seat is None or not neighbours(g, queen, seat):
-            return
+            return False
         g.players[queen].gold += 3
         ev.append(Event("queen_gold", seat=queen, player=seat, character=c, gold=3, option="round_end"))
-        return
+        return False
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if g.rules.edition == "2000":
             return "The Queen gains 3 gold only when seated next to the crown holder."
         return "The Queen gains 3 gold only when seated next to the player who revealed the rank-4 character."

@@ -14,7 +14,8 @@ from .. import deck
 from ..commands import Ability
 from ..decisions import SelectCards
 from ..events import Event
-from ..hooks import Role, role, select
+from ..hooks import Events, Role, role, select
+from ..state import GameState, Turn, current_turn
 
 
 @role
@@ -22,13 +23,12 @@ class Scholar(Role):
     name = "Scholar"
     build_limit = 2
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used or not g.deck or t.drawn:
             return []
         return [Ability(t.seat, self.name)]
 
-    def act(self, g, cmd, ev):
-        t = g.turn
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         t.drawn = deck.draw(g, 7)
         ev.append(
@@ -43,15 +43,15 @@ class Scholar(Role):
         )
         g.pending = SelectCards(cmd.seat, purpose=self.name, min=1, max=1, source="drawn")
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if not g.deck:
             return "The district deck is empty."
         return None
 
 
 @select("Scholar")
-def keep_one(g, seat, cards, ev):
-    t = g.turn
+def keep_one(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
+    t = current_turn(g)
     card = cards[0]
     t.drawn.remove(card)
     g.players[seat].hand.append(card)

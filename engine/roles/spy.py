@@ -15,7 +15,8 @@ from .. import deck
 from ..cards.districts import DISTRICTS, TYPES
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, role
+from ..hooks import Events, Role, role
+from ..state import GameState, Turn
 from ._targets import others
 
 
@@ -23,13 +24,14 @@ from ._targets import others
 class Spy(Role):
     name = "Spy"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         return [Ability(t.seat, self.name, player=s, kind=k) for s in others(g, t.seat) for k in TYPES]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None and cmd.kind is not None
+        t.used.append(self.name)
         spy, victim = g.players[cmd.seat], g.players[cmd.player]
         hand = list(victim.hand)
         matches = sum(1 for c in hand if DISTRICTS[c].type == cmd.kind)
@@ -52,7 +54,7 @@ class Spy(Role):
             got = deck.gain_cards(g, cmd.seat, matches)
             ev.append(Event("spy_gained", seat=cmd.seat, count=len(got), cards=got, private=[cmd.seat]))
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player == cmd.seat:
             return "The Spy looks at another player's hand."
         if cmd.kind not in TYPES:

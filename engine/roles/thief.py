@@ -1,43 +1,63 @@
 """Thief (rank 2): names a character to rob; when it is revealed, takes all its player's gold.
 
 Not the rank-1 character, the killed one or the bewitched one. Bewitched, the
-Witch names the character and receives the gold (the robbing seat is kept in
-`g.flags["robber"]`). The Plague (2000 variant) passes between the Thief and the robbed
+Witch names the character and receives the gold (the robbing seat is the
+round's `Robbery.by`). The Plague (2000 variant) passes between the Thief and the robbed
 player at the robbery (`hooks.contact`).
 """
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING
+
+from ..cardstate import RoundScoped
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, contact, role
+from ..hooks import Events, Role, contact, role
+from ..state import GameState, Turn
 from ._targets import nameable
+from .witch import bewitched
+
+if TYPE_CHECKING:
+    from ..view import View
+
+
+class Robbery(RoundScoped):
+    """The character named this round (public) and the seat that robs (None: the Thief's holder)."""
+
+    character: str
+    by: int | None = None
+
+    def show(self, g: GameState, seat: int | None, v: View, everything: bool) -> None:
+        v.markers.robbed = self.character
 
 
 @role
 class Thief(Role):
     name = "Thief"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        m = g.markers
+        killed, witched = g.markers.killed, bewitched(g)
         return [
             Ability(t.seat, self.name, character=c)
             for c in nameable(g, self.name, min_rank=2)
-            if c != m.killed and c != m.bewitched
+            if c != killed and c != witched
         ]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
-        g.markers.robbed = cmd.character
-        g.flags["robber"] = cmd.seat  # the Witch, when she resumes as a bewitched Thief
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.character is not None
+        t.used.append(self.name)
+        Robbery(character=cmd.character, by=cmd.seat).put(g)  # the Witch, when she resumes as a bewitched Thief
         ev.append(Event("robbed", seat=cmd.seat, character=cmd.character))
 
-    def on_any_reveal(self, g, t, ev):
-        if g.markers.robbed != t.character or t.resumed:
+    def on_any_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
+        r = Robbery.get(g)
+        if r is None or r.character != t.character or t.resumed:
             return
-        thief = g.flags.get("robber", g.holders.get(self.name))
+        thief = r.by if r.by is not None else g.holders.get(self.name)
         if thief is None:
             return
         victim = g.players[t.seat]
@@ -46,3 +66,7 @@ class Thief(Role):
         g.players[thief].gold += gold
         ev.append(Event("stole", seat=thief, player=t.seat, character=t.character, gold=gold))
         contact(g, thief, t.seat, self.name, ev)
+
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        if view.markers.robbed:
+            Robbery(character=view.markers.robbed).put(g)

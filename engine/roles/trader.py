@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from ..city import dtype
 from ..hooks import Role, role
+from ..state import GameState, Turn
 
 
 @role
 class Trader(Role):
     name = "Trader"
 
-    def exempt_from_limit(self, g, t, district):
+    def exempt_from_limit(self, g: GameState, t: Turn, district: str) -> bool:
         return dtype(district) == "trade"

@@ -14,8 +14,9 @@ The Plague passes between the Warlord and his victim (`hooks.contact`).
 
 from __future__ import annotations
 
-from .. import deck
+from .. import deck, flow
 from ..build import remove_built
+from ..cardstate import TurnScoped
 from ..city import (
     copy_tag,
     distinct_copies,
@@ -29,12 +30,22 @@ from ..city import (
 )
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Role, contact, role
+from ..hooks import Events, Role, contact, role
+from ..state import Built, GameState, Turn
 
-ENDS = "ends"  # Turn.extra: the turn ends once the pending decision is answered (2000 Warlord)
+
+class DestroysAtEnd(TurnScoped):
+    """2000: he destroyed at the end of his turn; it ends once the destruction is settled."""
 
 
-def destroy_price(g, seat, b) -> int:
+def destruction_settled(g: GameState, ev: Events) -> None:
+    """A decision about the destroyed district was answered (the Graveyard): the turn goes on, or
+    ends if he destroyed at its end."""
+    if g.turn is not None and DestroysAtEnd.get(g.turn) is not None:
+        flow.end_turn(g, ev)
+
+
+def destroy_price(g: GameState, seat: int, b: Built) -> int:
     return max(value(b, g) - 1, 0) + rank8_price(g, seat, b)
 
 
@@ -42,7 +53,7 @@ def destroy_price(g, seat, b) -> int:
 class Warlord(Role):
     name = "Warlord"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used or (g.rules.rank8_at_end and not t.gathered):
             return []
         gold = g.players[t.seat].gold
@@ -55,36 +66,34 @@ class Warlord(Role):
                     out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b, p.city)))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
+        t.used.append(self.name)
         victim = cmd.player
         b = find_copy(g, victim, cmd.district, cmd.option)
+        assert b is not None
         price = destroy_price(g, victim, b)
         g.players[cmd.seat].gold -= price
         remove_built(g, victim, b)
         ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price, character=self.name))
         contact(g, cmd.seat, victim, self.name, ev)
-        t = g.turn
         if g.rules.rank8_at_end:
-            t.extra[ENDS] = 1  # the turn ends once the destruction is settled
+            DestroysAtEnd().put(t)  # the turn ends once the destruction is settled
         if g.rules.edition != "2016":
             t.aside.append(b.name)  # waits: a Graveyard may take it
             deck.to_bottom(g, b.under)
             for s in range(len(g.players)):
                 for u in owned_uniques(g, s):
                     if u.on_rank8_destroyed(g, s, victim, b.name, ev):
-                        return  # its decision settles the card (and ends the turn if ENDS)
+                        return  # its decision settles the card, then `destruction_settled`
             t.aside.remove(b.name)
             deck.to_bottom(g, [b.name])
         else:
             deck.to_bottom(g, [b.name] + b.under)
-        if t.extra.get(ENDS):
-            from .. import flow
+        destruction_settled(g, ev)
 
-            flow.end_turn(g, ev)
-
-    def why(self, g, cmd):
-        if g.rules.rank8_at_end and not g.turn.gathered:
+    def why(self, g: GameState, cmd: Ability) -> str | None:
+        if g.rules.rank8_at_end and g.turn is not None and not g.turn.gathered:
             return "The Warlord destroys at the end of his turn: gather resources first."
         if cmd.player is None or not 0 <= cmd.player < len(g.players):
             return "Name a player whose district to destroy."

@@ -5,7 +5,9 @@ hand. This turn he may build districts identical to ones in his city.
 Flow: `Ability(Wizard, player=<seat>)` (players with cards), then `Choice`
 "Wizard.take" (options: the cards of that hand, seen only by the Wizard), then
 `Choice` "Wizard.use": "build" (when he can pay and the card may be built) or
-"keep". While that second question is open the card is set aside (`Turn.aside`).
+"keep". While that second question is open the card is set aside (`Turn.aside`);
+the turn's `WizardLook` keeps whose hand he looked at and whether the card is being
+built at once.
 
 2000 edition: only the card built at once may be identical to a district of his city;
 his other builds follow the usual rule.
@@ -19,30 +21,43 @@ Events (kinds):
 from __future__ import annotations
 
 from ..build import cost_for, finish_build
+from ..cardstate import TurnScoped
 from ..commands import Ability
 from ..decisions import Choice
 from ..events import Event
-from ..hooks import UNIQUES, Role, choice, role
+from ..hooks import UNIQUES, Events, Role, choice, role
+from ..state import GameState, Turn, current_turn
 from ._targets import others
 
 TAKE = "Wizard.take"
 USE = "Wizard.use"
-NOW = "Wizard.now"  # in Turn.extra while the taken card is built at once
+
+
+class WizardLook(TurnScoped):
+    """The player whose hand the Wizard looks at; `now` while the taken card is built at once."""
+
+    victim: int = -1
+    now: bool = False
+
+
+def _building_now(t: Turn) -> bool:
+    w = WizardLook.get(t)
+    return w is not None and w.now
 
 
 @role
 class Wizard(Role):
     name = "Wizard"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
         return [Ability(t.seat, self.name, player=s) for s in others(g, t.seat) if g.players[s].hand]
 
-    def act(self, g, cmd, ev):
-        t = g.turn
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None
         t.used.append(self.name)
-        t.extra["Wizard.from"] = cmd.player
+        WizardLook(victim=cmd.player).put(t)
         hand = g.players[cmd.player].hand
         ev.append(
             Event(
@@ -56,24 +71,26 @@ class Wizard(Role):
         )
         g.pending = Choice(cmd.seat, TAKE, list(dict.fromkeys(hand)))
 
-    def why(self, g, cmd):
+    def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player == cmd.seat:
             return "The Wizard looks at another player's hand."
         if cmd.player is not None and 0 <= cmd.player < len(g.players) and not g.players[cmd.player].hand:
             return "That player has no cards."
         return None
 
-    def allows_duplicates(self, g, t):
-        return g.rules.edition != "2000" or t.extra.get(NOW) == 1
+    def allows_duplicates(self, g: GameState, t: Turn) -> bool:
+        return g.rules.edition != "2000" or _building_now(t)
 
-    def exempt_from_limit(self, g, t, district):
-        return t.extra.get(NOW) == 1
+    def exempt_from_limit(self, g: GameState, t: Turn, district: str) -> bool:
+        return _building_now(t)
 
 
 @choice(TAKE)
-def take(g, seat, option, ev):
-    t = g.turn
-    victim = t.extra.pop("Wizard.from")
+def take(g: GameState, seat: int, option: str, ev: Events) -> None:
+    t = current_turn(g)
+    look = WizardLook.drop(t)
+    assert look is not None
+    victim = look.victim
     g.players[victim].hand.remove(option)
     t.aside.append(option)
     ev.append(Event("wizard_took", seat=seat, player=victim, card=option, count=1, private=[seat, victim]))
@@ -85,14 +102,14 @@ def take(g, seat, option, ev):
 
 
 @choice(USE)
-def use(g, seat, option, ev):
-    t = g.turn
+def use(g: GameState, seat: int, option: str, ev: Events) -> None:
+    t = current_turn(g)
     card = t.aside.pop()
     g.players[seat].hand.append(card)
     if option != "build":
         return
     cost = cost_for(g, seat, card)
     g.players[seat].gold -= cost
-    t.extra[NOW] = 1  # built at once: outside the build limit
+    WizardLook(now=True).put(t)  # built at once: outside the build limit
     finish_build(g, t, card, cost, "Wizard", ev)
-    del t.extra[NOW]
+    WizardLook.drop(t)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 from msgspec import Struct, field
@@ -77,7 +78,7 @@ SETUP_KEYS = {
     "signed",
     "threats",
     "flowered",
-    "flags",
+    "cards",
     "refused",
     "variants",
     "plague",
@@ -257,7 +258,11 @@ def load(text: str, path: str = "<scenario>") -> Scenario:
             raise ScenarioError(path, line, "a step needs a command (do = ...) or an expect table")
         if "target" in rs and rs["target"] not in names:
             raise ScenarioError(path, line, f"target {rs['target']!r} is not one of the players {names}")
-        _check_expect(rs.get("expect", {}), names, lambda m, line=line: ScenarioError(path, line, m))
+
+        def step_error(m: str, line: int | None = line) -> Exception:
+            return ScenarioError(path, line, m)
+
+        _check_expect(rs.get("expect", {}), names, step_error)
         args = {k: v for k, v in rs.items() if k not in ("player", "do", "refused", "expect")}
         steps.append(
             Step(
@@ -299,17 +304,17 @@ def parse_built(spec: str) -> tuple[str, bool, list[str]]:
     return spec.rstrip("+").strip(), beautified, under
 
 
-def _check_character(c: Any, fail) -> None:
+def _check_character(c: Any, fail: Callable[[str, str], Exception]) -> None:
     if c not in CHARACTERS:
         raise fail(f"unknown character {c!r}", str(c))
 
 
-def _check_district(c: Any, fail) -> None:
+def _check_district(c: Any, fail: Callable[[str, str], Exception]) -> None:
     if c not in DISTRICTS:
         raise fail(f"unknown district {c!r}", str(c))
 
 
-def _check_expect(expect: dict, names: list[str], err) -> None:
+def _check_expect(expect: dict[str, Any], names: list[str], err: Callable[[str], Exception]) -> None:
     for key, value in expect.items():
         if key not in EXPECT_KEYS:
             raise err(f"unknown expectation {key!r}; known: {', '.join(sorted(EXPECT_KEYS))}")

@@ -8,6 +8,7 @@ must leave the state byte-for-byte unchanged.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -17,6 +18,7 @@ from .. import flow
 from ..apply import apply
 from ..cards.districts import base_deck
 from ..cards.lineups import PRESETS
+from ..cardstate import AnyCardState
 from ..city import complete_at
 from ..commands import Command
 from ..decisions import PickCharacter
@@ -24,12 +26,18 @@ from ..errors import IllegalCommand, SetupError
 from ..events import Event
 from ..invariants import all_cards, check
 from ..legal import legal_commands
+from ..lineup_check import check_lineup
 from ..rng import Rng, seed_state
+from ..roles.blackmailer import Threats
+from ..roles.magistrate import Warrants
+from ..roles.thief import Robbery
+from ..roles.witch import Bewitchment, bewitched
 from ..rules import RULESETS, with_variants
 from ..scoring import final_scores, winners
-from ..setup import GameConfig, check_lineup, resolve_lineup
+from ..setup import GameConfig, resolve_lineup
 from ..state import Built, GameState, Markers, Player, encode
-from .format import Scenario, parse_built
+from ..variants.plague import Sick, sick_seat
+from .format import Scenario, Step, parse_built
 
 
 class Result(Struct):
@@ -69,17 +77,19 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
     except SetupError as e:
         raise Failure(f"impossible set-up: {e}") from None
     players = []
-    for p in sc.players:
+    for ps in sc.players:
         city = []
-        for spec in p.city:
+        for spec in ps.city:
             name, beautified, under = parse_built(spec)
             city.append(Built(name, beautified, under))
-        players.append(Player(name=p.name, gold=p.gold, hand=list(p.hand), city=city, characters=list(p.characters)))
+        players.append(
+            Player(name=ps.name, gold=ps.gold, hand=list(ps.hand), city=city, characters=list(ps.characters))
+        )
     rng = Rng(seed_state(int(s.get("seed", 0))))
     if "deck" in s:
         deck = list(reversed(s["deck"]))
     else:
-        used: Counter = Counter()
+        used: Counter[str] = Counter()
         for p in players:
             used.update(p.hand)
             for b in p.city:
@@ -103,11 +113,16 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
         round=int(s.get("round", 1)),
     )
     g.tax = int(s.get("tax", 0))
-    g.flags.update(s.get("flags", {}))
+    for kind, fields in s.get("cards", {}).items():  # any card's state, by its type: {HauntedBuilt = {round = 3}}
+        try:
+            state = msgspec.convert({"card": kind, **fields}, AnyCardState)
+        except msgspec.ValidationError as e:
+            raise Failure(f"impossible set-up: card state {kind!r}: {e}") from None
+        g.cards[kind] = state
     if "first_complete" in s:
         g.first_complete = names.index(s["first_complete"])
     if "plague" in s:  # the Plague variant: the sick player
-        g.flags["plague"] = names.index(s["plague"])
+        Sick(seat=names.index(s["plague"])).put(g)
     ev: list[Event] = []
     if s.get("phase", "turn") == "selection":
         order = s.get("character_order")
@@ -116,24 +131,24 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
         flow.start_round(g, ev, order=order)
         return g, ev
     g.phase = "turns"
-    for seat, p in enumerate(sc.players):
-        for c in p.characters:
+    for seat, ps in enumerate(sc.players):
+        for c in ps.characters:
             if c not in chars:
-                raise Failure(f"{p.name} holds the {c}, which is not in the line-up")
+                raise Failure(f"{ps.name} holds the {c}, which is not in the line-up")
             g.holders[c] = seat
-        for c in p.revealed:
+        for c in ps.revealed:
             g.revealed[c] = seat
     g.selection.faceup = list(s.get("faceup", []))
     g.selection.facedown = list(s.get("facedown", []))
-    g.markers = Markers(
-        killed=s.get("killed"),
-        robbed=s.get("robbed"),
-        bewitched=s.get("bewitched"),
-        warrants=list(s.get("warrants", [])),
-        signed=s.get("signed"),
-        threats=list(s.get("threats", [])),
-        flowered=s.get("flowered"),
-    )
+    g.markers = Markers(killed=s.get("killed"))
+    if s.get("robbed"):
+        Robbery(character=s["robbed"]).put(g)
+    if s.get("bewitched"):
+        Bewitchment(character=s["bewitched"]).put(g)
+    if s.get("warrants"):
+        Warrants(characters=list(s["warrants"]), signed=s.get("signed", "")).put(g)
+    if s.get("threats"):
+        Threats(characters=list(s["threats"]), flowered=s.get("flowered")).put(g)
     turn = s.get("turn", "first")
     if turn == "first":
         g.called = 0
@@ -145,18 +160,19 @@ def build_state(sc: Scenario) -> tuple[GameState, list[Event]]:
     return g, ev
 
 
-def make_command(sc: Scenario, step, seat: int) -> Command:
+def make_command(sc: Scenario, step: Step, seat: int) -> Command:
     names = [p.name for p in sc.players]
     fields: dict[str, Any] = {"type": step.do, "seat": seat}
     for k, v in step.args.items():
         fields["player" if k == "target" else k] = names.index(v) if k == "target" else v
     try:
-        return msgspec.convert(fields, Command)
+        cmd: Command = msgspec.convert(fields, Command)
+        return cmd
     except msgspec.ValidationError as e:
         raise Failure(f"line {step.line}: bad command {step.do!r}: {e}") from None
 
 
-def _multiset(xs) -> list:
+def _multiset(xs: Iterable[str]) -> list[str]:
     return sorted(xs)
 
 
@@ -170,7 +186,7 @@ def _city_specs(g: GameState, seat: int) -> list[str]:
     return out
 
 
-def _cmd_matches(want: dict, cmd: Command, names: list[str]) -> bool:
+def _cmd_matches(want: dict[str, Any], cmd: Command, names: list[str]) -> bool:
     d = msgspec.to_builtins(cmd)
     for k, v in want.items():
         key = {"do": "type", "target": "player"}.get(k, k)
@@ -181,11 +197,11 @@ def _cmd_matches(want: dict, cmd: Command, names: list[str]) -> bool:
     return True
 
 
-def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> list[str]:
+def check_expect(sc: Scenario, g: GameState, exp: dict[str, Any], events: list[Event]) -> list[str]:
     names = [p.name for p in sc.players]
     bad: list[str] = []
 
-    def eq(what: str, want, got) -> None:
+    def eq(what: str, want: object, got: object) -> None:
         if want != got:
             bad.append(f"{what}: expected {want!r}, got {got!r}")
 
@@ -231,11 +247,11 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
         elif key == "crown":
             eq("crown", want, names[g.crown])
         elif key == "pending":
-            p = g.pending
-            kind = type(p).__struct_config__.tag
-            got = f"{names[p.seat]}:{kind}" if p.seat >= 0 else kind
-            if ":" not in want and p.seat >= 0:
-                got = names[p.seat]
+            d = g.pending
+            kind = type(d).__struct_config__.tag
+            got = f"{names[d.seat]}:{kind}" if d.seat >= 0 else kind
+            if ":" not in want and d.seat >= 0:
+                got = names[d.seat]
             eq("pending decision", want, got)
         elif key == "turn":
             eq("turn", want, g.turn.character if g.turn else "none")
@@ -250,8 +266,8 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
             if key == "scores":
                 eq("scores", want, {names[s.seat]: s.total for s in scores})
             elif key == "winner":
-                got_w = [names[s] for s in (g.winners or winners(g, scores))]
-                eq("winner", want if isinstance(want, list) else [want], got_w)
+                won = [names[s] for s in (g.winners or winners(g, scores))]
+                eq("winner", want if isinstance(want, list) else [want], won)
             else:
                 for name, parts in want.items():
                     sc_ = msgspec.to_builtins(scores[names.index(name)])
@@ -275,17 +291,25 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
                 if key == "legal_excludes" and found:
                     bad.append(f"legal but expected not to be: {w}")
         elif key in ("killed", "robbed", "bewitched"):
-            eq(key, want, getattr(g.markers, key) or "none")
-        elif key == "warrants":
-            eq("warrants", _multiset(want), _multiset(g.markers.warrants))
-        elif key == "threats":
-            eq("threats", _multiset(want), _multiset(g.markers.threats))
-        elif key in ("signed", "flowered"):
-            eq(key, want, getattr(g.markers, key) or "none")
-        elif key == "warrant_revealed":
-            eq("warrant revealed", want, g.markers.warrant_revealed)
-        elif key == "threats_revealed":
-            eq("threats revealed", _multiset(want), _multiset(g.markers.threats_revealed))
+            robbery = Robbery.get(g)
+            got_m = {"killed": g.markers.killed, "robbed": robbery and robbery.character, "bewitched": bewitched(g)}
+            eq(key, want, got_m[key] or "none")
+        elif key in ("warrants", "signed", "warrant_revealed"):
+            wr = Warrants.get(g)
+            got_w: dict[str, object] = {
+                "warrants": _multiset(wr.characters if wr else []),
+                "signed": (wr.signed if wr else None) or "none",
+                "warrant_revealed": bool(wr and wr.revealed),
+            }
+            eq(key.replace("_", " "), _multiset(want) if key == "warrants" else want, got_w[key])
+        elif key in ("threats", "flowered", "threats_revealed"):
+            th = Threats.get(g)
+            got_t: dict[str, object] = {
+                "threats": _multiset(th.characters if th else []),
+                "flowered": (th.flowered if th else None) or "none",
+                "threats_revealed": _multiset(th.revealed if th else []),
+            }
+            eq(key.replace("_", " "), want if key == "flowered" else _multiset(want), got_t[key])
         elif key == "private":  # [{event = KIND, seen_by = [NAMES]}]: who sees the event's hidden fields
             for w in want:
                 hits = [
@@ -305,7 +329,8 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
         elif key == "tax":
             eq("tax token", want, g.tax)
         elif key == "plague":
-            eq("plague", want, names[g.flags["plague"]] if g.flags.get("plague") is not None else "none")
+            sick = sick_seat(g)
+            eq("plague", want, names[sick] if sick is not None else "none")
         elif key == "complete_at":
             eq("districts to complete a city", want, complete_at(g))
         elif key == "first_complete":
@@ -323,7 +348,7 @@ def check_expect(sc: Scenario, g: GameState, exp: dict, events: list[Event]) -> 
     return bad
 
 
-def _describe(step) -> str:
+def _describe(step: Step) -> str:
     args = " ".join(f"{k}={v!r}" for k, v in step.args.items())
     return f"line {step.line}: {step.player} {step.do} {args}".rstrip()
 
@@ -351,7 +376,7 @@ def _run(sc: Scenario) -> None:
     names = [p.name for p in sc.players]
     for step in sc.steps:
         if step.do is not None:
-            seat = names.index(step.player)
+            seat = names.index(step.player or "")
             cmd = make_command(sc, step, seat)
             before = encode(g)
             try:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from .. import deck
 from ..build import remove_district
+from ..hooks import ScoreCtx
+from ..scoring import type_at_end
 from ..state import Built, GameState, Turn
+from ..turn import district_effect_refusal
 
 
 def may_act(g: GameState, t: Turn, name: str) -> bool:
-    """A "once per turn, in your own turn" district effect may be used now: not yet this
-    turn, the district is in the player's city, and the turn is a full one (not the
-    bewitched player's short turn nor the Witch's paused one: only gathering-time
-    effects then)."""
-    if t.paused or t.bewitched or name in t.used:
-        return False
-    return any(b.name == name for b in g.players[t.seat].city)
+    """A "once per turn, in your own turn" district effect may be used now (turn.district_effect_refusal)."""
+    return district_effect_refusal(g, t, name) is None
 
 
 def destroy(g: GameState, seat: int, name: str) -> Built:
@@ -25,14 +23,6 @@ def destroy(g: GameState, seat: int, name: str) -> Built:
     return b
 
 
-def kind(name: str, ctx: dict) -> str:
-    """A district's type at game end: its printed type unless an end-of-game choice
-    changed it (the Haunted Quarter counted as another type is no longer unique)."""
-    from ..cards.districts import DISTRICTS
-
-    return ctx.get("type:" + name, DISTRICTS[name].type)
-
-
-def uniques_in_city(g: GameState, seat: int, ctx: dict) -> int:
+def uniques_in_city(g: GameState, seat: int, ctx: ScoreCtx) -> int:
     """Districts of the city that count as unique at game end."""
-    return sum(1 for b in g.players[seat].city if kind(b.name, ctx) == "unique")
+    return sum(1 for b in g.players[seat].city if type_at_end(b.name, ctx) == "unique")

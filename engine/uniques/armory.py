@@ -17,7 +17,8 @@ from __future__ import annotations
 from ..city import is_complete
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 from ._common import destroy, may_act
 
 
@@ -25,7 +26,7 @@ from ._common import destroy, may_act
 class Armory(Unique):
     name = "Armory"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         old = g.rules.edition == "2000"
         if not may_act(g, t, self.name) or (not old and is_complete(g, t.seat)):
             return []
@@ -39,8 +40,9 @@ class Armory(Unique):
                 out.append(Ability(t.seat, self.name, player=seat, district=name))
         return out
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.player is not None and cmd.district is not None
+        t.used.append(self.name)
         destroy(g, cmd.seat, self.name)
         destroy(g, cmd.player, cmd.district)
         ev.append(Event("armory", seat=cmd.seat, player=cmd.player, district=cmd.district))

@@ -11,13 +11,14 @@ Events: ballroom_thanks (seat = the revealing player, player = the owner, charac
 from __future__ import annotations
 
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 
 
 @unique
 class Ballroom(Unique):
     name = "Ballroom"
 
-    def on_any_reveal(self, g, seat, t, ev):
+    def on_any_reveal(self, g: GameState, seat: int, t: Turn, ev: Events) -> None:
         if g.crown == seat and t.seat != seat:
             ev.append(Event("ballroom_thanks", seat=t.seat, player=seat, character=t.character))

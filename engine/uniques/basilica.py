@@ -4,12 +4,13 @@ cost (its cost as built: an Artist's beautified district counts its +1)."""
 from __future__ import annotations
 
 from ..city import value
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class Basilica(Unique):
     name = "Basilica"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return sum(1 for b in g.players[seat].city if value(b) % 2 == 1)

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..hooks import Unique, unique
-from ._common import kind
+from ..hooks import ScoreCtx, Unique, unique
+from ..scoring import type_at_end
+from ..state import GameState
 
 
 @unique
 class Capitol(Unique):
     name = "Capitol"
 
-    def score(self, g, seat, ctx):
-        counts = Counter(kind(b.name, ctx) for b in g.players[seat].city)
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
+        counts = Counter(type_at_end(b.name, ctx) for b in g.players[seat].city)
         return 3 if counts and max(counts.values()) >= 3 else 0

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class DragonGate(Unique):
     name = "Dragon Gate"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 2

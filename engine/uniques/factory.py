@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from ..cards.districts import DISTRICTS
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Factory(Unique):
     name = "Factory"
 
-    def cost_change(self, g, seat, district):
+    def cost_change(self, g: GameState, seat: int, district: str) -> int:
         return -1 if DISTRICTS[district].type == "unique" and district != self.name else 0

@@ -7,11 +7,12 @@ bewitched player and before a threat is resolved (rulebook: Witch, Blackmailer).
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class GoldMine(Unique):
     name = "Gold Mine"
 
-    def gather_gold(self, g, seat):
+    def gather_gold(self, g: GameState, seat: int) -> int:
         return 1

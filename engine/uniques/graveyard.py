@@ -16,32 +16,41 @@ gold = 1), graveyard_passed (seat, district).
 
 from __future__ import annotations
 
-from .. import deck, flow
+from .. import deck
+from ..cardstate import TurnScoped
 from ..decisions import Choice
 from ..events import Event
-from ..hooks import Unique, choice, unique
+from ..hooks import Events, Unique, choice, unique
+from ..roles.warlord import destruction_settled
+from ..state import GameState, current_turn
 
-ENDS = "ends"  # Turn.extra set by a Warlord who destroys at the end of his turn
+
+class GraveyardOffer(TurnScoped):
+    """The city the district waiting in the turn's `aside` was destroyed in."""
+
+    victim: int
 
 
 @unique
 class Graveyard(Unique):
     name = "Graveyard"
 
-    def on_rank8_destroyed(self, g, seat, victim, district, ev):
+    def on_rank8_destroyed(self, g: GameState, seat: int, victim: int, district: str, ev: Events) -> bool:
         t = g.turn
         if t is None or t.seat == seat or g.players[seat].gold < 1:
             return False
-        t.extra["Graveyard.from"] = victim
+        GraveyardOffer(victim=victim).put(t)
         g.pending = Choice(seat, self.name, ["take", "pass"])
         return True
 
 
 @choice("Graveyard")
-def claim(g, seat, option, ev):
-    t = g.turn
+def claim(g: GameState, seat: int, option: str, ev: Events) -> None:
+    t = current_turn(g)
     card = t.aside.pop()
-    victim = t.extra.pop("Graveyard.from")
+    offer = GraveyardOffer.drop(t)
+    assert offer is not None
+    victim = offer.victim
     if option == "take":
         g.players[seat].gold -= 1
         g.players[seat].hand.append(card)
@@ -49,5 +58,4 @@ def claim(g, seat, option, ev):
     else:
         deck.to_bottom(g, [card])
         ev.append(Event("graveyard_passed", seat=seat, district=card))
-    if t.extra.get(ENDS):
-        flow.end_turn(g, ev)
+    destruction_settled(g, ev)

@@ -10,11 +10,12 @@ from his own city (rulebook clarification; the Diplomat's module asks
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class GreatWall(Unique):
     name = "Great Wall"
 
-    def rank8_extra_cost(self, g, seat, district):
+    def rank8_extra_cost(self, g: GameState, seat: int, district: str) -> int:
         return 0 if district == self.name else 1

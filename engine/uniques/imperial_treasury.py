@@ -3,12 +3,13 @@ districts or on the Tax Collector's token)."""
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class ImperialTreasury(Unique):
     name = "Imperial Treasury"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return g.players[seat].gold

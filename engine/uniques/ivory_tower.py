@@ -4,7 +4,8 @@ your city. A Haunted Quarter counted as another type does not stop it
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 from ._common import uniques_in_city
 
 
@@ -12,5 +13,5 @@ from ._common import uniques_in_city
 class IvoryTower(Unique):
     name = "Ivory Tower"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 5 if uniques_in_city(g, seat, ctx) == 1 else 0

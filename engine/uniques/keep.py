@@ -5,11 +5,12 @@ rank-8 abilities and may destroy it."""
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Keep(Unique):
     name = "Keep"
 
-    def rank8_immune(self, g, seat, district):
+    def rank8_immune(self, g: GameState, seat: int, district: str) -> bool:
         return district == self.name

@@ -11,7 +11,8 @@ from __future__ import annotations
 from .. import deck
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 from ._common import may_act
 
 
@@ -19,13 +20,14 @@ from ._common import may_act
 class Laboratory(Unique):
     name = "Laboratory"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if not may_act(g, t, self.name):
             return []
         return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.card is not None
+        t.used.append(self.name)
         p = g.players[cmd.seat]
         p.hand.remove(cmd.card)
         deck.to_bottom(g, [cmd.card])

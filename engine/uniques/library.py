@@ -10,18 +10,19 @@ other draws (the Scholar's seven, the Architect's extra cards are gained).
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Library(Unique):
     name = "Library"
 
-    def keep_all(self, g, seat):
+    def keep_all(self, g: GameState, seat: int) -> bool:
         return not (g.rules.edition == "2000" and _observatory(g, seat))
 
-    def keep_count(self, g, seat, keep):
+    def keep_count(self, g: GameState, seat: int, keep: int) -> int:
         return max(keep, 2) if g.rules.edition == "2000" and _observatory(g, seat) else keep
 
 
-def _observatory(g, seat) -> bool:
+def _observatory(g: GameState, seat: int) -> bool:
     return any(b.name == "Observatory" for b in g.players[seat].city)

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from ..decisions import Choice
 from ..events import Event
-from ..hooks import Unique, choice, unique
+from ..hooks import Events, Unique, choice, unique
 from ..rng import Rng
+from ..state import GameState
 
 
 @unique
 class Lighthouse(Unique):
     name = "Lighthouse"
 
-    def on_built(self, g, seat, ev):
+    def on_built(self, g: GameState, seat: int, ev: Events) -> None:
         if g.deck:
             g.pending = Choice(seat, self.name, sorted(set(g.deck)) + ["pass"])
 
 
 @choice("Lighthouse")
-def search(g, seat, option, ev):
+def search(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "pass":
         ev.append(Event("lighthouse_passed", seat=seat))
     else:

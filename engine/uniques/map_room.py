@@ -3,12 +3,13 @@ Vault stays in the hand and counts)."""
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class MapRoom(Unique):
     name = "Map Room"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return len(g.players[seat].hand)

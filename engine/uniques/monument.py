@@ -6,14 +6,15 @@
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Monument(Unique):
     name = "Monument"
 
-    def can_build(self, g, seat):
+    def can_build(self, g: GameState, seat: int) -> bool:
         return len(g.players[seat].city) < 5
 
-    def city_size(self):
+    def city_size(self) -> int:
         return 2

@@ -13,7 +13,8 @@ from __future__ import annotations
 from ..city import find
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, ScoreCtx, Unique, unique
+from ..state import GameState, Turn
 from ._common import may_act
 
 
@@ -21,19 +22,21 @@ from ._common import may_act
 class Museum(Unique):
     name = "Museum"
 
-    def abilities(self, g, t):
+    def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if not may_act(g, t, self.name):
             return []
         return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
 
-    def act(self, g, cmd, ev):
-        g.turn.used.append(self.name)
+    def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
+        assert cmd.card is not None
+        t.used.append(self.name)
         g.players[cmd.seat].hand.remove(cmd.card)
         b = find(g, cmd.seat, self.name)
+        assert b is not None
         b.under.append(cmd.card)
         ev.append(
             Event("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card, private=[cmd.seat])
         )
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return sum(len(b.under) for b in g.players[seat].city if b.name == self.name)

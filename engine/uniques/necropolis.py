@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..commands import Build
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 from ._common import destroy
 
 
@@ -20,16 +21,17 @@ from ._common import destroy
 class Necropolis(Unique):
     name = "Necropolis"
 
-    def build_options(self, g, t, district, cost, in_city):
+    def build_options(self, g: GameState, t: Turn, district: str, cost: int, in_city: bool) -> list[Build]:
         if in_city or district != self.name:
             return []
         names = dict.fromkeys(b.name for b in g.players[t.seat].city)
         return [Build(t.seat, self.name, via=self.name, using=n) for n in names]
 
-    def build_is_paid(self):
+    def build_is_paid(self) -> bool:
         return False
 
-    def pay(self, g, t, cmd, cost, ev):
+    def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
+        assert cmd.using is not None
         destroy(g, t.seat, cmd.using)
         ev.append(Event("sacrificed", seat=t.seat, district=cmd.using, option=self.name))
         return 0

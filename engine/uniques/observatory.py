@@ -9,11 +9,12 @@ cards are kept (library.py asks for that).
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Observatory(Unique):
     name = "Observatory"
 
-    def draw_count(self, g, seat, n):
+    def draw_count(self, g: GameState, seat: int, n: int) -> int:
         return max(n, 3)

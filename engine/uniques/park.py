@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from .. import deck
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 
 
 @unique
 class Park(Unique):
     name = "Park"
 
-    def end_turn(self, g, t, ev):
+    def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         if not g.players[t.seat].hand and g.deck:
             got = deck.gain_cards(g, t.seat, 2)
             ev.append(Event("park", seat=t.seat, count=len(got), cards=got, private=[t.seat]))

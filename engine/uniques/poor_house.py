@@ -10,14 +10,15 @@ Events: "poor_house" (seat, gold=1).
 from __future__ import annotations
 
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState, Turn
 
 
 @unique
 class PoorHouse(Unique):
     name = "Poor House"
 
-    def end_turn(self, g, t, ev):
+    def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         p = g.players[t.seat]
         if p.gold == 0:
             p.gold = 1

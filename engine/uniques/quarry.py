@@ -13,13 +13,14 @@ the city already holds two districts of one name.
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState
 
 
 @unique
 class Quarry(Unique):
     name = "Quarry"
 
-    def allows_duplicates(self, g, seat):
+    def allows_duplicates(self, g: GameState, seat: int) -> bool:
         if g.rules.edition == "2000":
             names = [b.name for b in g.players[seat].city]
             return len(names) == len(set(names))

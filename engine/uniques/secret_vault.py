@@ -7,15 +7,16 @@ counts it), so the engine always reveals it: there is no choice to offer.
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class SecretVault(Unique):
     name = "Secret Vault"
 
-    def can_build(self, g, seat):
+    def can_build(self, g: GameState, seat: int) -> bool:
         return False
 
-    def score_from_hand(self, g, seat, ctx):
+    def score_from_hand(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 3

@@ -11,11 +11,12 @@ never count.
 from __future__ import annotations
 
 from ..hooks import Unique, unique
+from ..state import GameState, Turn
 
 
 @unique
 class Stables(Unique):
     name = "Stables"
 
-    def exempt_from_limit(self, g, t):
+    def exempt_from_limit(self, g: GameState, t: Turn) -> bool:
         return True

@@ -5,7 +5,7 @@ You choose the player blind (without seeing any character). Both players see
 their new character; nobody else learns anything until the cards are revealed
 in the turn phase. In 2-3 player games (two characters each) you choose which
 of your two to give, and take one of the opponent's two at random (g.rng).
-Once per round (a flag keeps a resumed selection end from asking twice).
+Once per round (the round's `TheaterAsked` keeps a resumed selection end from asking twice).
 
 Decision: Choice(about "Theater", options "pass" and, with 4+ players, the
 other seats as strings "2"; with 2-3 players "<seat>:<your character to give>",
@@ -17,22 +17,26 @@ Events: "theater" (seat=owner, player=the other; public), "theater_received"
 from __future__ import annotations
 
 from .. import flow
+from ..cardstate import RoundScoped
 from ..decisions import Choice
 from ..events import Event
-from ..hooks import Unique, choice, unique
+from ..hooks import Events, Unique, choice, unique
 from ..rng import Rng
+from ..state import GameState
 
-FLAG = "theater_round"
+
+class TheaterAsked(RoundScoped):
+    """The Theater's owner was asked this round."""
 
 
 @unique
 class Theater(Unique):
     name = "Theater"
 
-    def end_selection(self, g, seat, ev):
-        if g.flags.get(FLAG) == g.round:
+    def end_selection(self, g: GameState, seat: int, ev: Events) -> bool:
+        if TheaterAsked.get(g) is not None:
             return False
-        g.flags[FLAG] = g.round
+        TheaterAsked().put(g)
         mine = g.players[seat].characters
         others = [s for s in range(len(g.players)) if s != seat and g.players[s].characters]
         if not mine or not others:
@@ -46,7 +50,7 @@ class Theater(Unique):
         return True
 
 
-def exchange(g, seat: int, other: int, give: str, take: str, ev) -> None:
+def exchange(g: GameState, seat: int, other: int, give: str, take: str, ev: Events) -> None:
     me, them = g.players[seat], g.players[other]
     me.characters[me.characters.index(give)] = take
     them.characters[them.characters.index(take)] = give
@@ -58,7 +62,7 @@ def exchange(g, seat: int, other: int, give: str, take: str, ev) -> None:
 
 
 @choice("Theater")
-def resolve(g, seat, option, ev):
+def resolve(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "pass":
         ev.append(Event("theater_passed", seat=seat))
     else:

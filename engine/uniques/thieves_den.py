@@ -16,14 +16,15 @@ from .. import build, deck
 from ..commands import Build
 from ..decisions import SelectCards
 from ..events import Event
-from ..hooks import Unique, select, unique
+from ..hooks import Events, Unique, select, unique
+from ..state import GameState, Turn, current_turn
 
 
 @unique
 class ThievesDen(Unique):
     name = "Thieves' Den"
 
-    def build_options(self, g, t, district, cost, in_city):
+    def build_options(self, g: GameState, t: Turn, district: str, cost: int, in_city: bool) -> list[Build]:
         if in_city or district != self.name or cost < 1:
             return []
         p = g.players[t.seat]
@@ -32,18 +33,18 @@ class ThievesDen(Unique):
             return []
         return [Build(t.seat, self.name, via=self.name)]
 
-    def pay(self, g, t, cmd, cost, ev):
+    def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
         p = g.players[t.seat]
         others = len(p.hand) - 1
         g.pending = SelectCards(
             t.seat, purpose=self.name, min=max(1, cost - p.gold), max=min(cost, others), reserved=[self.name]
         )
-        return  # the build finishes once the cards are chosen
+        return None  # the build finishes once the cards are chosen
 
 
 @select("Thieves' Den")
-def pay_with_cards(g, seat, cards, ev):
-    t = g.turn
+def pay_with_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
+    t = current_turn(g)
     p = g.players[seat]
     cost = build.cost_for(g, seat, ThievesDen.name)
     for c in cards:

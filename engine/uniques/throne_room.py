@@ -6,13 +6,14 @@ Events: throne_room (seat = the owner, gold = 1, player = the new crown holder).
 from __future__ import annotations
 
 from ..events import Event
-from ..hooks import Unique, unique
+from ..hooks import Events, Unique, unique
+from ..state import GameState
 
 
 @unique
 class ThroneRoom(Unique):
     name = "Throne Room"
 
-    def on_crown_moved(self, g, seat, old, new, ev):
+    def on_crown_moved(self, g: GameState, seat: int, old: int, new: int, ev: Events) -> None:
         g.players[seat].gold += 1
         ev.append(Event("throne_room", seat=seat, player=new, gold=1))

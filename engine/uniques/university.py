@@ -4,12 +4,13 @@ deals it."""
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 
 
 @unique
 class University(Unique):
     name = "University"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 2

@@ -6,7 +6,8 @@ a Secret Vault in hand is not in the city).
 
 from __future__ import annotations
 
-from ..hooks import Unique, unique
+from ..hooks import ScoreCtx, Unique, unique
+from ..state import GameState
 from ._common import uniques_in_city
 
 
@@ -14,6 +15,6 @@ from ._common import uniques_in_city
 class WishingWell(Unique):
     name = "Wishing Well"
 
-    def score(self, g, seat, ctx):
+    def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         n = uniques_in_city(g, seat, ctx)
         return n - 1 if g.rules.edition == "2000" else n

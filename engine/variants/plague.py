@@ -1,6 +1,6 @@
 """The Plague (`004_...`, "Ulteriore Opzione - La Peste"), for the 2000 rule sets.
 
-One plague token, held like the crown (`g.flags["plague"]`: the sick seat; public,
+One plague token, held like the crown (the game's `Sick`: the sick seat; public,
 `View.plague`). It passes from the sick player (who is cured) to the healthy one
 whenever the two interact through the Assassin (killing), the Thief (robbing), the
 Tax Collector (taxing), the Warlord (destroying) or the Diplomat (exchanging): the
@@ -30,48 +30,76 @@ character = the card that acted), plague_discard (seat, card private to the seat
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING
+
 from .. import deck
+from ..cardstate import GameScoped, TurnScoped
 from ..decisions import Choice, PlayTurn
 from ..events import Event
-from ..hooks import Variant, choice, variant
+from ..hooks import Events, Variant, choice, variant
 from ..rng import Rng
+from ..state import GameState, Turn
 
-CAUGHT = "Plague.caught"
+if TYPE_CHECKING:
+    from ..view import View
+
+
+class Sick(GameScoped):
+    """The seat holding the plague token (public)."""
+
+    seat: int
+
+    def show(self, g: GameState, seat: int | None, v: View, everything: bool) -> None:
+        v.plague = self.seat
+
+
+class Caught(TurnScoped):
+    """The player of this turn caught the plague during it: he discards from his next turn on."""
+
+
+def sick_seat(g: GameState) -> int | None:
+    s = Sick.get(g)
+    return s.seat if s is not None else None
 
 
 @variant
 class Plague(Variant):
     name = "plague"
 
-    def start(self, g, ev):
+    def start(self, g: GameState, ev: Events) -> None:
         rng = Rng(g.rng)
-        g.flags["plague"] = rng.below(len(g.players))
+        sick = Sick(seat=rng.below(len(g.players))).put(g)
         g.rng = rng.state
-        ev.append(Event("plague_started", seat=g.flags["plague"]))
+        ev.append(Event("plague_started", seat=sick.seat))
 
-    def turn_start(self, g, t, ev):
-        if g.flags.get("plague") != t.seat or t.resumed or t.extra.get(CAUGHT):
+    def turn_start(self, g: GameState, t: Turn, ev: Events) -> None:
+        if sick_seat(g) != t.seat or t.resumed or Caught.get(t) is not None:
             return
         hand = g.players[t.seat].hand
         if hand and isinstance(g.pending, PlayTurn):
             g.pending = Choice(t.seat, self.name, list(dict.fromkeys(hand)))
 
-    def contact(self, g, a, b, by, ev):
-        sick = g.flags.get("plague")
+    def contact(self, g: GameState, a: int, b: int, by: str, ev: Events) -> None:
+        sick = sick_seat(g)
         if sick == a:
             new = b
         elif sick == b:
             new = a
         else:
             return
-        g.flags["plague"] = new
+        Sick(seat=new).put(g)
         if g.turn is not None and g.turn.seat == new:
-            g.turn.extra[CAUGHT] = 1  # from his following turn on
+            Caught().put(g.turn)  # from his following turn on
         ev.append(Event("plague_passed", seat=new, player=sick, character=by))
+
+    def sample(self, view: View, g: GameState, rng: random.Random) -> None:
+        if view.plague is not None:
+            Sick(seat=view.plague).put(g)
 
 
 @choice("plague")
-def discard(g, seat, option, ev):
+def discard(g: GameState, seat: int, option: str, ev: Events) -> None:
     g.players[seat].hand.remove(option)
     deck.to_bottom(g, [option])
     ev.append(Event("plague_discard", seat=seat, card=option, count=1, private=[seat]))

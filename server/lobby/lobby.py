@@ -11,9 +11,14 @@ Once started, everything about the game goes through the table's actor
 changes, coalesced (at most one every `BROADCAST_DELAY` seconds), so a busy
 lobby costs one small message per idle session, not one per change.
 
+Its parts: tables' owners, limits and lifetimes (lifetimes.py), join codes
+(join_codes.py), saved games and their owners (saved_games.py, exports.py),
+what the lobby screen is sent (snapshots.py). Every name and table name a
+person types goes through the one sanitiser (engine/text.py).
+
 The sessions it talks to are `server.app.PlayerSession`s: `key`, `name`,
-`guest`, `table`, `seat`, `post(msg)`, `enter_table(table, seat)`,
-`to_lobby(notice)`.
+`guest`, `info` (peer address, `close`), `table`, `seat`, `post(msg)`,
+`enter_table(table, seat)`.
 """
 
 from __future__ import annotations
@@ -23,42 +28,47 @@ import contextvars
 import logging
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
-from engine import GameConfig, SetupError, new_game
-from engine.bots.registry import KINDS
-from engine.bots.styles import NAMES, STYLES
-from engine.cards.characters import CHARACTERS, RANK
-from engine.cards.districts import UNIQUE_DISTRICTS
-from engine.cards.editions import OLDER_ONLY
-from engine.cards.lineups import PRESETS
-from engine.rules import RULESETS, VARIANTS
+from engine import SetupError, new_game
+from engine.savefile import Save
+from engine.text import MAX_NAME, MAX_TABLE_NAME, clean_name, clean_text, name_problem
+from server.admin.bans import Bans
 from server.config import ServerConfig
-from server.lobby.saved_games import LobbyError, SavedGames
+from server.lobby.errors import LobbyError
+from server.lobby.exports import ExportIndex, Exports
+from server.lobby.join_codes import Attempts, JoinCodes
+from server.lobby.lifetimes import TableLifetimes, TableOrigin, address_of
+from server.lobby.saved_games import SavedGames
+from server.lobby.seating import Seating
+from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
-from server.tables.bot_names import BOT_MARK, bot_style, pick_bot  # noqa: F401
+from server.tables.bot_names import BOT_MARK, bot_style
 from server.tables.seats import lineup_label
-from server.tables.table import TIMER_MODES, SeatSlot, Table, TableMeta, TableSettings
-from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow, TableSpec
+from server.tables.table import SeatSlot, Table, TableMeta, TableSettings
+from ui.lobby_link import LobbyUpdate, TableSpec
 
 log = logging.getLogger("citadels.server.lobby.lobby")
 
 BROADCAST_DELAY = 0.25
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
-MAX_NAME = 20
+__all__ = ["BOT_MARK", "MAX_NAME", "Lobby", "LobbyError", "TableSpec", "bot_style", "clean_name"]
 
 
-def clean_name(name: str) -> str:
-    return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:MAX_NAME]
-
-
-class Lobby(SavedGames):
-    def __init__(self, config: ServerConfig, store: Any = None, pool: Any = None, clock: Any = time.monotonic) -> None:
+class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews):
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Any = None,
+        pool: Any = None,
+        clock: Any = time.monotonic,
+        bans: Bans | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.pool = pool
         self.clock = clock
+        self.bans = bans or Bans(None)
         self.default_bot = config.bot_kind
         self.settings = TableSettings(
             idle_wait=config.idle_wait_seconds,
@@ -73,15 +83,30 @@ class Lobby(SavedGames):
         self.tables: dict[str, Table] = {}
         self.sessions: set[Any] = set()
         self.names: dict[str, str] = {}  # identity -> the name chosen in the lobby (this run)
+        self.origins: dict[str, TableOrigin] = {}
+        self.loaded: dict[str, Save] = {}
+        self.games: dict[str, str] = {}
+        self.exports = ExportIndex(None if store is None else store.root / "exports", clock)
+        self.code_tries = Attempts(config.join_code_attempts_per_identity, config.join_code_window_seconds, clock)
+        self.code_tries_by_address = Attempts(
+            config.join_code_attempts_per_address, config.join_code_window_seconds, clock
+        )
+        self.refusals: Counter[str] = Counter()  # refused requests by cause, for the host
         self._broadcast_handle: asyncio.TimerHandle | None = None
-        self.problems: list[str] = []
-        self._stopping: set[asyncio.Task] = (
-            set()
-        )  # closed tables' stop tasks, kept until done (the loop holds weak refs)
+        self._abandon_timers: dict[str, asyncio.TimerHandle] = {}
+        self.problems: list[str] = []  # saved games that cannot be resumed (stderr at start)
+        self.warnings: list[str] = []  # saved games resumed or loaded with something to say (stderr at start)
+        self._stopping: set[asyncio.Task] = set()  # closed tables' stop tasks, kept until done
 
     # --- sessions ---------------------------------------------------------------------------------
     def connect(self, session: Any) -> None:
         """A session arrives: back to its seat if its key has one in a game, else the lobby."""
+        banned = self.bans.banned(None if session.guest else session.key, address_of(session))
+        if banned is not None:
+            self.refusals["banned"] += 1
+            log_event(log, logging.INFO, "session refused", cause="banned", key=session.key, peer=address_of(session))
+            session.info.close(banned)
+            return
         self.sessions.add(session)
         if not session.guest and session.key in self.names:
             session.name = self.names[session.key]
@@ -90,39 +115,62 @@ class Lobby(SavedGames):
             session.table, session.seat = table, seat
             if table.phase == "playing":
                 session.enter_table(table, seat)
+            elif table.meta.creator == session.key:
+                self.creator_back(table)
         self._changed()
 
     def disconnect(self, session: Any) -> None:
+        if session not in self.sessions:
+            return
         self.sessions.discard(session)
         table = session.table
         if table is not None:
             if table.phase == "waiting" and session.seat is not None:
                 if session.guest:  # a guest's seat is freed: they cannot come back to it
                     self._free_seat(table, session.seat)
+                if table.meta.creator == session.key and not self.connected(session.key):
+                    self.creator_left(table)
             elif session.at_table:
                 table.detach(session)
-            self._maybe_drop(table)
+            self.maybe_drop(table)
         self._changed()
 
     def seat_of(self, key: str) -> tuple[Table | None, int | None]:
+        """The table where `key` has a seat (a saved game waiting for it only if it has no other)."""
+        later = None
         for t in self.tables.values():
             if t.phase in ("waiting", "playing"):
                 s = t.seat_of(key)
                 if s is not None:
-                    return t, s
-        return None, None
+                    if t.id in self.loaded and later is None:
+                        later = (t, s)
+                    elif t.id not in self.loaded:
+                        return t, s
+        return later or (None, None)
 
     def connected(self, key: str | None) -> bool:
         return key is not None and any(s.key == key for s in self.sessions)
 
+    def present(self, t: Table, key: str | None) -> bool:
+        """A session of `key` is at table `t` (in its room, or playing)."""
+        return key is not None and any(s.key == key and s.table is t for s in self.sessions)
+
+    def note_refusal(self, session: Any, request: str, error: LobbyError) -> None:
+        """Count and log a refused request (the host's view of what is being refused, and why)."""
+        self.refusals[error.cause] += 1
+        log_event(log, logging.INFO, "request refused", request=request, cause=error.cause, session=_sid(session))
+
     # --- requests from sessions (all synchronous) ----------------------------------------------------
     def rename(self, session: Any, name: str) -> None:
         name = clean_name(name)
-        if not name:
-            raise LobbyError("A name needs at least one letter.")
+        problem = name_problem(name)
+        if problem is not None:
+            raise LobbyError(problem, "bad_name")
         t = session.table
         if t is not None and t.phase == "playing" and session.seat is not None:
-            raise LobbyError("You cannot change your name during a game.")
+            raise LobbyError("You cannot change your name during a game.", "renaming")
+        if t is not None and t.phase == "waiting" and session.seat is not None and self.loaded_game(t) is not None:
+            raise LobbyError("A saved game keeps its players' names.", "renaming")
         session.name = name
         if not session.guest:
             self.names[session.key] = name
@@ -132,55 +180,30 @@ class Lobby(SavedGames):
 
     def create(self, session: Any, spec: TableSpec) -> Table:
         self._not_seated(session)
-        if len(self.tables) >= self.config.max_tables:
-            raise LobbyError(f"The server holds at most {self.config.max_tables} tables; try again later.")
-        rules = RULESETS.get(spec.rules)
-        if rules is None:
-            raise LobbyError(f"Unknown rule set {spec.rules!r}.")
-        if not rules.min_players <= spec.players <= rules.max_players:
-            raise LobbyError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.")
-        if not 0 <= spec.bots < spec.players:
-            raise LobbyError("Leave at least one seat for a person.")
-        kind = spec.bot_kind or self.default_bot
-        if kind not in KINDS:
-            raise LobbyError(f"Unknown bot level {kind!r}.")
-        if spec.timer not in TIMER_MODES:
-            raise LobbyError(f"Unknown turn timer {spec.timer!r}.")
-        cfg = self._game_config(spec, [f"p{i}" for i in range(spec.players)], seed=0)
-        try:
-            new_game(cfg)  # the engine checks the line-up and says what is wrong
-        except SetupError as e:
-            raise LobbyError(str(e)) from None
+        self.check_capacity(session)
+        kind = self._checked_spec(spec)
         table_id = "t" + secrets.token_hex(4)
         while table_id in self.tables:
             table_id = "t" + secrets.token_hex(4)
-        name = clean_name(spec.name) or clean_name(f"{session.name}'s table")
+        name = clean_text(spec.name, MAX_TABLE_NAME) or clean_text(f"{session.name}'s table", MAX_TABLE_NAME)
         meta = TableMeta(
             name=name,
             creator=session.key,
             timer=spec.timer,
             private=spec.private,
-            code=self._new_code() if spec.private else None,
+            code=self._code() if spec.private else None,
             spectator_chat=spec.spectator_chat,
             bot_kind=kind,
             lineup_label=lineup_label(spec.lineup, spec.rules),
         )
         seats = [SeatSlot(name="") for _ in range(spec.players)]
-        table = Table(
-            table_id,
-            meta,
-            seats,
-            self.settings,
-            store=self.store,
-            pool=self.pool,
-            on_change=self._table_changed,
-            clock=self.clock,
-        )
+        table = self._new_table(table_id, meta, seats)
         table.spec = spec  # type: ignore[attr-defined]
         self._take_seat(table, 0, session)
         for i in range(spec.players - spec.bots, spec.players):
             self._bot_in(table, i, kind)
         self.tables[table_id] = table
+        self.note_origin(table, session)
         table.start_actor()
         log_event(
             log,
@@ -193,6 +216,8 @@ class Lobby(SavedGames):
             lineup=meta.lineup_label,
             private=spec.private,
             timer=spec.timer,
+            session=_sid(session),
+            guest=session.guest,
         )
         self._changed()
         return table
@@ -201,39 +226,39 @@ class Lobby(SavedGames):
         t = self._table(table_id)
         if session.table is t and session.seat is not None:
             return
+        own = t.seat_of(session.key)
+        if own is not None and t.phase == "waiting":  # your seat at a saved game waiting for you
+            self._not_seated(session, but=t)
+            self._leave_watching(session)
+            session.table, session.seat = t, own
+            log_event(log, logging.INFO, "player joined", table=t.id, seat=own, session=_sid(session))
+            self._changed()
+            return
         self._not_seated(session)
         if t.meta.private and code != t.meta.code:
-            raise LobbyError("This table is private: join it with its code.")
+            raise LobbyError("This table is private: join it with its code.", "private")
         if t.phase != "waiting":
-            raise LobbyError("This game has started: you can watch it.")
+            raise LobbyError("This game has started: you can watch it.", "started")
+        if self.loaded_game(t) is not None:
+            raise LobbyError("This is a saved game: only its own players sit at it.", "saved_game")
         open_seats = [i for i, s in enumerate(t.seats) if self._open(s)]
         if not open_seats:
-            raise LobbyError("This table is full.")
+            raise LobbyError("This table is full.", "full")
         if seat is None:
             seat = open_seats[0]
         elif seat not in open_seats:
-            raise LobbyError("That seat is taken.")
+            raise LobbyError("That seat is taken.", "seat_taken")
         self._leave_watching(session)
         self._take_seat(t, seat, session)
+        log_event(log, logging.INFO, "player joined", table=t.id, seat=seat, session=_sid(session), guest=session.guest)
         self._changed()
-
-    def join_code(self, session: Any, code: str) -> None:
-        code = "".join(code.split()).upper()
-        for t in self.tables.values():
-            if t.meta.code and t.meta.code == code and t.phase != "closed":
-                if t.phase == "waiting":
-                    self.join(session, t.id, code=code)
-                else:
-                    self.watch(session, t.id, code=code)
-                return
-        raise LobbyError("No table has this code.")
 
     def watch(self, session: Any, table_id: str, code: str | None = None) -> None:
         t = self._table(table_id)
         if t.meta.private and code != t.meta.code and t.seat_of(session.key) is None:
-            raise LobbyError("This table is private: watch it with its code.")
+            raise LobbyError("This table is private: watch it with its code.", "private")
         if t.phase == "waiting":
-            raise LobbyError("This game has not started yet.")
+            raise LobbyError("This game has not started yet.", "not_started")
         own = t.seat_of(session.key)
         if own is not None and t.phase == "playing":
             session.table, session.seat = t, own
@@ -241,15 +266,16 @@ class Lobby(SavedGames):
             return
         self._leave_watching(session)
         if session.table is not None and session.seat is not None and session.table.phase == "waiting":
-            raise LobbyError("Leave your table before watching another.")
+            raise LobbyError("Leave your table before watching another.", "seated")
         session.table, session.seat = t, None
         session.enter_table(t, None)
+        log_event(log, logging.INFO, "watching", table=t.id, session=_sid(session), guest=session.guest)
         self._changed()
 
     def back_to_table(self, session: Any) -> None:
         t, seat = self.seat_of(session.key)
         if t is None or t.phase != "playing":
-            raise LobbyError("You have no game to return to.")
+            raise LobbyError("You have no game to return to.", "no_game")
         session.table, session.seat = t, seat
         session.enter_table(t, seat)
 
@@ -261,7 +287,7 @@ class Lobby(SavedGames):
         session.at_table = False
         if t is not None and (session.seat is None or t.phase == "over"):
             session.table, session.seat = None, None
-            self._maybe_drop(t)
+            self.maybe_drop(t)
         self._changed()
 
     def leave(self, session: Any) -> None:
@@ -273,24 +299,30 @@ class Lobby(SavedGames):
             self.to_lobby(session)
             return
         if t.meta.creator == session.key:
-            self._close(t, "The table's creator closed it.")
+            self.close_table(t, "The table's creator closed it.")
         else:
-            self._free_seat(t, session.seat)
+            if self.loaded_game(t) is None:  # a saved game's seat stays its player's
+                self._free_seat(t, session.seat)
             session.table, session.seat = None, None
+            log_event(log, logging.INFO, "player left the table", table=t.id, session=_sid(session))
         self._changed()
 
     def start(self, session: Any) -> None:
         t = self._own_waiting(session)
+        if self.loaded_game(t) is not None:
+            self.start_loaded(t)
+            self._changed()
+            return
         missing = [i for i, s in enumerate(t.seats) if self._open(s)]
         if missing:
-            raise LobbyError(f"{len(missing)} seat(s) still open: wait for players or add bots.")
+            raise LobbyError(f"{len(missing)} seat(s) still open: wait for players or add bots.", "seats_open")
         names = [s.name for s in t.seats]
         spec: TableSpec = t.spec  # type: ignore[attr-defined]
         cfg = self._game_config(spec, names, seed=secrets.randbits(31))
         try:
             new_game(cfg)
         except SetupError as e:
-            raise LobbyError(str(e)) from None
+            raise LobbyError(str(e), "bad_spec") from None
         for i, s in enumerate(t.seats):
             if s.human:
                 player = self._session_of(s.key)
@@ -306,133 +338,59 @@ class Lobby(SavedGames):
         t = self._own_waiting(session)
         open_seats = [i for i, s in enumerate(t.seats) if self._open(s)]
         if not open_seats:
-            raise LobbyError("No open seat.")
+            raise LobbyError("No open seat.", "no_open_seat")
         if seat is None:
             seat = open_seats[0]
         if seat not in open_seats:
-            raise LobbyError("That seat is not open.")
+            raise LobbyError("That seat is not open.", "seat_taken")
         self._bot_in(t, seat, t.meta.bot_kind)
         self._changed()
 
     def remove(self, session: Any, seat: int) -> None:
+        """The creator removes a player before the start (at a saved game: a bot will play their seat)."""
         t = self._own_waiting(session)
         if not 0 <= seat < len(t.seats):
-            raise LobbyError("No such seat.")
+            raise LobbyError("No such seat.", "no_seat")
         if t.seats[seat].key == session.key:
-            raise LobbyError("You cannot remove yourself: leave the table to close it.")
+            raise LobbyError("You cannot remove yourself: leave the table to close it.", "own_seat")
         gone = t.seats[seat].key
-        self._free_seat(t, seat)
+        saved = self.loaded_game(t) is not None
+        if saved:
+            self._bot_in(t, seat, t.meta.bot_kind)
+            why = "The creator of this saved game chose a bot to play your seat."
+        else:
+            self._free_seat(t, seat)
+            why = "The table's creator removed you from the table."
         for s in list(self.sessions):
             if s.key == gone and s.table is t:
                 s.table, s.seat = None, None
-                s.post(LobbyUpdate(self.snapshot(s), notice="The table's creator removed you from the table."))
+                s.post(LobbyUpdate(self.snapshot(s), notice=why))
         self._changed()
 
     def replace_with_bot(self, session: Any, seat: int) -> None:
         t = session.table
         if t is None or t.meta.creator != session.key:
-            raise LobbyError("Only the table's creator can do that.")
+            raise LobbyError("Only the table's creator can do that.", "not_creator")
         if t.phase != "playing":
-            raise LobbyError("The game is not running.")
+            raise LobbyError("The game is not running.", "not_running")
         if not 0 <= seat < len(t.seats) or t.seats[seat].bot is not None:
-            raise LobbyError("No player at that seat.")
+            raise LobbyError("No player at that seat.", "no_seat")
         if t.seats[seat].client is not None or (self.connected(t.seats[seat].key) and t.seats[seat].away_since is None):
-            raise LobbyError("That player is here: only an absent player can be replaced.")
+            raise LobbyError("That player is here: only an absent player can be replaced.", "player_here")
         t.replace_with_bot(seat)
 
     def set_spectator_chat(self, session: Any, allowed: bool) -> None:
         t = session.table
         if t is None or t.meta.creator != session.key:
-            raise LobbyError("Only the table's creator can do that.")
+            raise LobbyError("Only the table's creator can do that.", "not_creator")
         t.meta.spectator_chat = allowed
         t.write_meta()
         t.notice("Spectators may now write in the chat." if allowed else "Spectators may no longer write.")
 
-    # --- snapshots ----------------------------------------------------------------------------------
-    def row(self, t: Table, key: str | None) -> TableRow:
-        spec = getattr(t, "spec", None)
-        rules = t.config.rules if t.config is not None else (spec.rules if spec else "2016")
-        taken = sum(1 for s in t.seats if not self._open(s))
-        return TableRow(
-            id=t.id,
-            name=t.meta.name,
-            rules=RULESETS[rules].title if rules in RULESETS else rules,
-            lineup=t.meta.lineup_label,
-            taken=taken,
-            seats=len(t.seats),
-            state=t.phase,
-            private=t.meta.private,
-            yours=key is not None and t.seat_of(key) is not None,
-            timer=t.meta.timer,
-            spectators=len(t.spectators),
-        )
-
-    def snapshot(self, session: Any) -> LobbySnapshot:
-        key = session.key
-        rows = []
-        for t in self.tables.values():
-            if t.phase == "closed":
-                continue
-            yours = t.seat_of(key) is not None or session.table is t
-            if t.meta.private and not yours:
-                continue
-            rows.append(self.row(t, key))
-        room = None
-        t = session.table
-        if t is not None and session.seat is not None and t.phase == "waiting":
-            seats = []
-            for i, s in enumerate(t.seats):
-                kind = "open" if self._open(s) else ("bot" if s.bot else "player")
-                away = kind == "player" and not self.connected(s.key)
-                seats.append(RoomSeat(i, s.name, kind, away=away, you=s.key == key and kind == "player"))
-            room = Room(
-                table=self.row(t, key),
-                seats=seats,
-                creator=t.meta.creator == key,
-                can_start=t.meta.creator == key and not any(self._open(s) for s in t.seats),
-                code=t.meta.code,
-                spectator_chat=t.meta.spectator_chat,
-            )
-        playing, _ = self.seat_of(key)
-        identity = "guest" if session.guest else f"key {session.key[:20]}…"
-        return LobbySnapshot(
-            you=session.name,
-            identity=identity,
-            guest=session.guest,
-            tables=rows,
-            room=room,
-            playing=playing.id if playing is not None and playing.phase == "playing" else None,
-        )
-
-    def options(self) -> LobbyOptions:
-        rules = [
-            RuleChoice(
-                r.name,
-                r.title,
-                r.min_players,
-                r.max_players,
-                r.edition == "2016",
-                [o for o in r.options if o in VARIANTS],
-            )
-            for r in RULESETS.values()
-        ]
-        presets = [(p.name, p.name.replace("-", " "), p.es) for p in PRESETS.values()]
-        by_rank: dict[int, list[str]] = {}
-        for name in CHARACTERS:
-            by_rank.setdefault(RANK[name], []).append(name)
-        uniques = [u for u in UNIQUE_DISTRICTS if u not in OLDER_ONLY]
-        kinds = [k for k in KINDS if k != "hard" or self.pool is not None] or ["normal"]
-        return LobbyOptions(
-            rules=rules,
-            presets=presets,
-            bot_kinds=kinds,
-            default_bot=self.default_bot,
-            timers=list(TIMER_MODES),
-            characters_by_rank=by_rank,
-            uniques=uniques,
-        )
-
     async def close(self) -> None:
+        for handle in self._abandon_timers.values():
+            handle.cancel()
+        self._abandon_timers.clear()
         for t in list(self.tables.values()):
             await t.stop()
         if self._broadcast_handle is not None:
@@ -442,23 +400,21 @@ class Lobby(SavedGames):
     def _table(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
         if t is None or t.phase == "closed":
-            raise LobbyError("This table no longer exists.")
+            raise LobbyError("This table no longer exists.", "no_table")
         return t
 
-    @staticmethod
-    def _open(s: SeatSlot) -> bool:
-        return s.bot is None and s.key is None
-
-    def _not_seated(self, session: Any) -> None:
-        t, _ = self.seat_of(session.key)
-        if t is not None:
-            what = "a game" if t.phase == "playing" else "a table"
-            raise LobbyError(f"You already have a seat at {what} ({t.meta.name}): leave it first.")
+    def _not_seated(self, session: Any, but: Table | None = None) -> None:
+        for t in self.tables.values():
+            if t is not but and t.phase in ("waiting", "playing") and t.seat_of(session.key) is not None:
+                if t.phase == "waiting" and self.loaded_game(t) is not None and not self.present(t, session.key):
+                    continue  # a saved game waiting for you does not hold you
+                what = "a game" if t.phase == "playing" else "a table"
+                raise LobbyError(f"You already have a seat at {what} ({t.meta.name}): leave it first.", "seated")
 
     def _own_waiting(self, session: Any) -> Table:
         t = session.table
         if t is None or t.phase != "waiting" or t.meta.creator != session.key:
-            raise LobbyError("Only the table's creator can do that, before the start.")
+            raise LobbyError("Only the table's creator can do that, before the start.", "not_creator")
         return t
 
     def _session_of(self, key: str | None) -> Any:
@@ -468,89 +424,16 @@ class Lobby(SavedGames):
                 best = s
         return best
 
-    def _unique_name(self, t: Table, name: str, seat: int) -> str:
-        used = {s.name for i, s in enumerate(t.seats) if i != seat and not self._open(s)}
-        candidate, n = name, 2
-        while candidate in used:
-            candidate = f"{name[: MAX_NAME - 3]} {n}"
-            n += 1
-        return candidate
-
-    def _take_seat(self, t: Table, seat: int, session: Any) -> None:
-        s = t.seats[seat]
-        s.key, s.guest, s.bot, s.style = session.key, session.guest, None, None
-        s.name = self._unique_name(t, session.name, seat)
-        session.table, session.seat = t, seat
-
-    def _bot_in(self, t: Table, seat: int, kind: str) -> None:
-        s = t.seats[seat]
-        others = [x for i, x in enumerate(t.seats) if i != seat and not self._open(x)]
-        rng = secrets.SystemRandom()
-        picked = pick_bot({x.name for x in others}, {x.style for x in others if x.bot is not None}, rng)
-        if picked is None:  # more seats than names: never with 8 seats at most
-            s.style = rng.choice(STYLES)
-            s.name = self._unique_name(t, rng.choice(NAMES[s.style]) + BOT_MARK, seat)
-        else:
-            s.style, s.name = picked
-        s.bot, s.key, s.guest = kind, None, False
-
-    def _free_seat(self, t: Table, seat: int) -> None:
-        s = t.seats[seat]
-        s.key, s.bot, s.guest, s.name, s.style = None, None, False, "", None
-
     def _leave_watching(self, session: Any) -> None:
         t = session.table
         if t is not None and session.seat is None:
             if session.at_table:
                 t.detach(session)
             session.table = None
-            self._maybe_drop(t)
-
-    def _close(self, t: Table, why: str) -> None:
-        t.phase = "closed"
-        for s in list(self.sessions):
-            if s.table is t:
-                s.table, s.seat = None, None
-                s.post(LobbyUpdate(self.snapshot(s), notice=why))
-        self.tables.pop(t.id, None)
-        loop = asyncio.get_running_loop()
-        task = loop.create_task(t.stop(), context=contextvars.Context())
-        self._stopping.add(task)
-        task.add_done_callback(self._stopping.discard)
-        log_event(log, logging.INFO, "table closed", table=t.id)
-
-    def _maybe_drop(self, t: Table) -> None:
-        """A finished game leaves the index when nobody looks at it any more."""
-        if t.phase == "over" and not any(s.table is t for s in self.sessions):
-            self._close(t, "")
+            self.maybe_drop(t)
 
     def _table_changed(self, t: Table) -> None:
         self._changed()
-
-    def _new_code(self) -> str:
-        used = {t.meta.code for t in self.tables.values()}
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in used:
-                return code
-
-    def _game_config(self, spec: TableSpec, names: list[str], seed: int) -> GameConfig:
-        rules = RULESETS[spec.rules]
-        kw: dict[str, Any] = dict(
-            players=list(names), rules=spec.rules, seed=seed, variants=list(spec.variants) or None
-        )
-        if rules.edition == "2016":
-            if spec.lineup == "custom":
-                kw.update(characters=list(spec.characters or []) or None, uniques=list(spec.uniques or []) or None)
-                if not kw["characters"]:
-                    raise LobbyError("A custom line-up needs one character per rank.")
-            elif spec.lineup == "random":
-                kw.update(preset="random")
-            else:
-                if spec.lineup not in PRESETS:
-                    raise LobbyError(f"Unknown line-up {spec.lineup!r}.")
-                kw.update(preset=spec.lineup)
-        return GameConfig(**kw)
 
     # --- broadcasting ---------------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -563,3 +446,8 @@ class Lobby(SavedGames):
         for s in list(self.sessions):
             if not s.at_table:
                 s.post(LobbyUpdate(self.snapshot(s)))
+
+
+def _sid(session: Any) -> str | None:
+    info = getattr(session, "info", None)
+    return getattr(info, "session_id", None)

@@ -10,9 +10,12 @@ periodic snapshot, rather than rewriting the whole save after each command.
   long. ``benchmarks/autosave.py`` measures both.
 - A crash at any instant leaves a readable save: the snapshot (``<id>.save``)
   is only ever replaced atomically (temporary file, fsync, rename, fsync of the
-  folder), and a torn or corrupt log record is detected by its length and CRC-32;
-  recovery keeps the records before the first bad one and drops the rest (none
-  of which was acknowledged: ``record`` returns only after its record is on disk).
+  folder), and a torn or corrupt log record is detected by its length and CRC-32.
+  A torn last record was never acknowledged (``record`` returns only after its
+  record is on disk) and is dropped. A damaged one is repaired when one flipped
+  bit or byte explains its checksum, else skipped, and every later record that
+  holds and applies is kept (server/storage/recovery.py); the damaged log is
+  kept beside the save as ``<id>.log.damaged`` and the loss reported.
 - Every recovery replays and checks: the snapshot against its own log
   (``engine.savefile.loads``), then each log record through ``engine.apply``
   (validated), so a damaged file can never put an impossible state in play.
@@ -21,7 +24,9 @@ Files in the saves folder::
 
     <id>.save              the latest snapshot: a full save (engine/savefile.py format)
     <id>.log               commands after that snapshot: header, then records
+    <id>.log.damaged       a log that recovery found damaged, kept as evidence
     finished/<id>.save     a finished game, kept as a record (no log)
+    closed/<id>.save       a game the host closed (`citadels admin close`): not resumed
     .<name>.tmp            a temporary file being written; removed on start
 
 Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
@@ -67,10 +72,11 @@ from pathlib import Path
 
 from engine.apply import apply
 from engine.commands import Command
-from engine.errors import IllegalCommand
-from engine.savefile import MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_save, utcnow
+from engine.savefile import MAX_SAVE_BYTES, Save, SaveError, Seat, dumps, new_save, owners_of, utcnow
 from engine.setup import GameConfig
 from engine.state import GameState
+
+from .recovery import Recovery, quarantine, replay_entries
 
 # The file formats live in server/storage/savelog.py; re-exported for the store's users.
 from .savelog import (  # noqa: F401
@@ -83,6 +89,7 @@ from .savelog import (  # noqa: F401
     TABLE_ID,
     LogEntry,
     LogHead,
+    LogScan,
     atomic_write,
     encode_record,
     fsync_dir,
@@ -90,8 +97,11 @@ from .savelog import (  # noqa: F401
     read_limited,
     read_log,
     read_save_file,
+    scan_log,
     write_all,
 )
+
+CLOSED = "closed"
 
 
 class PersistenceError(Exception):
@@ -108,22 +118,14 @@ class SaveNotice:
     detail: str  # for the server log
 
 
-@dataclass(frozen=True)
-class Recovery:
-    """What reopening a table found."""
-
-    table: str
-    snapshot_commands: int  # commands in the snapshot
-    log_commands: int  # commands recovered from the log
-    dropped: str | None = None  # why the rest of the log was dropped (a torn or bad record), None if clean
-
-
 class TableSave:
     """The saving of one table. Holds the live `Save` (config, seats, log; `save.state` is the game)."""
 
     def __init__(self, store: SaveStore, save: Save, recovery: Recovery | None = None) -> None:
         self.store = store
         self.save = save
+        if save.owners is None:  # a save from before owners were recorded: its players now own it
+            save.owners = owners_of(save.seats)
         self.recovery = recovery
         self.problem: SaveNotice | None = None
         self._fd: int | None = None
@@ -188,6 +190,7 @@ class TableSave:
         if [s.name for s in seats] != [s.name for s in self.save.seats]:
             raise ValueError("seat names are the game's player names and cannot change")
         self.save.seats = list(seats)
+        self.save.owners = owners_of(seats, self.save.owners)  # a player replaced by a bot stays an owner
         self.save.updated = now or utcnow()
         self._dirty = True
         return self._persist(None)
@@ -332,7 +335,14 @@ class SaveStore:
 
     # -- new tables ----------------------------------------------------------------------------------------
     def create(
-        self, table_id: str, config: GameConfig, seats: list[Seat], state: GameState, now: datetime | None = None
+        self,
+        table_id: str,
+        config: GameConfig,
+        seats: list[Seat],
+        state: GameState,
+        now: datetime | None = None,
+        *,
+        private: bool = False,
     ) -> TableSave:
         """A new table's saving, for `state` = engine.new_game(config)[0] (no command applied yet).
 
@@ -345,7 +355,7 @@ class SaveStore:
         if self.save_path(table_id).exists() or self.finished_path(table_id).exists():
             raise PersistenceError(f"a saved game called {table_id!r} already exists")
         now = now or utcnow()
-        table = TableSave(self, new_save(table_id, config, seats, state, created=now))
+        table = TableSave(self, new_save(table_id, config, seats, state, created=now, private=private))
         table.snapshot()
         return table
 
@@ -365,6 +375,21 @@ class SaveStore:
     def export(self, table: TableSave, path: str | Path) -> None:
         """Save a table to a named file (atomic); OSError propagates for the caller to report."""
         atomic_write(Path(path), dumps(table.save), self.durable)
+
+    def set_aside(self, table: TableSave) -> Path:
+        """A game the host closed: its snapshot moved to `closed/` so that it is not resumed at the next
+        start (`citadels serve --load closed/<id>.save` brings it back). OSError propagates."""
+        table.close()
+        folder = self.root / CLOSED
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        target = folder / f"{table.id}.save"
+        atomic_write(target, dumps(table.save), self.durable)
+        for p in (self.log_path(table.id), self.save_path(table.id)):
+            p.unlink(missing_ok=True)
+        if self.durable:
+            fsync_dir(self.root)
+        table.finished = True  # nothing more is recorded for it
+        return target
 
     # -- listing and recovery ------------------------------------------------------------------------------
     def _names(self, folder: Path) -> list[str]:
@@ -418,35 +443,43 @@ class SaveStore:
         if save.id != table_id:
             raise SaveError(f"{path}: the save inside is table {save.id!r}, not {table_id!r}")
         snap = len(save.log)
-        read_error = None
+        log_path = self.log_path(table_id)
         try:
-            log_data = (
-                read_limited(self.log_path(table_id), MAX_SAVE_BYTES) if self.log_path(table_id).exists() else b""
-            )
+            log_data = read_limited(log_path, MAX_SAVE_BYTES) if log_path.exists() else b""
         except SaveError as e:
-            log_data, read_error = b"", str(e)
-        _base, entries, dropped = read_log(log_data, table_id)
-        dropped = read_error or dropped
-        recovered = 0
-        g = save.state
-        for e in entries:
-            if e.seq <= g.seq:
-                continue  # already in the snapshot
-            if e.seq != g.seq + 1:
-                dropped = f"a gap in the log: command {e.seq} after {g.seq}"
-                break
+            scan, log_data = LogScan(None, fatal=str(e)), b""
+        else:
+            scan = scan_log(log_data, table_id)
+        done = replay_entries(save, scan)
+        save.finished = save.state.phase == "over"
+        damage = ([scan.fatal] if scan.fatal and log_data else []) + scan.damaged + scan.repaired
+        if done.stop and done.lost:
+            damage.append(done.stop)
+        kept = None
+        if damage:  # the evidence stays: a copy of the damaged log beside the save, before it is replaced
             try:
-                apply(g, e.cmd)
-            except IllegalCommand as ex:
-                dropped = f"command {e.seq} of the log is illegal here ({ex})"
-                break
-            save.log.append(e.cmd)
-            save.updated = e.t
-            recovered += 1
-            if g.phase == "over":
-                break
-        save.finished = g.phase == "over"
-        table = TableSave(self, save, Recovery(table_id, snap, recovered, dropped))
+                kept = str(quarantine(log_path, log_data))
+            except OSError as e:
+                damage.append(f"cannot keep a copy of the damaged log: {e.strerror or oneline(e)}")
+        parts: list[str | None] = [
+            scan.fatal,
+            *(scan.damaged + [done.stop] if done.lost or done.stop else []),
+            scan.torn,
+        ]
+        dropped = "; ".join(p for p in parts if p) or None  # why part of the log was not used
+        recovery = Recovery(
+            table_id,
+            snap,
+            done.recovered,
+            dropped=dropped,
+            damage=damage,
+            repaired=len(scan.repaired),
+            refilled=done.refilled,
+            uncertain=done.uncertain,
+            lost=done.lost,
+            quarantined=kept,
+        )
+        table = TableSave(self, save, recovery)
         table._persist(None)  # a fresh snapshot and log (or finished/ if the log ended the game)
         return table
 

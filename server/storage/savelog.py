@@ -3,7 +3,8 @@
 Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
 ``u32 length | u32 CRC-32 of payload | payload`` (little-endian), payload a
 MessagePack array: first ``LogHead(id, base)``, then one ``LogEntry(seq, command,
-time)`` per applied command. `read_log` stops at the first torn or bad record.
+time)`` per applied command. `scan_log` reads every record that holds, repairing one
+flipped bit or byte where the checksum shows which, and skips what cannot be read.
 How the store uses them (and why a log rather than rewriting saves): see
 `server/storage/persistence.py`.
 """
@@ -15,6 +16,7 @@ import os
 import re
 import struct
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -115,43 +117,172 @@ def encode_record(obj: Struct) -> bytes:
     return RECORD.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+@dataclass
+class LogScan:
+    """What reading a command log found: its good records (repaired ones included), in file order."""
+
+    base: int | None
+    entries: list[LogEntry] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)  # records fixed from their checksum (one line each)
+    damaged: list[str] = field(default_factory=list)  # stretches that could not be read (one line each)
+    torn: str | None = None  # an incomplete last record: a crash during its write (never acknowledged)
+    fatal: str | None = None  # the log as a whole is unusable (bad magic, another table's log...)
+    tail_damaged: bool = False  # the damage runs to the end: records after the last good one are gone
+
+    @property
+    def why(self) -> str | None:
+        parts = [self.fatal] if self.fatal else []
+        parts += self.damaged + [f"repaired {r}" for r in self.repaired]
+        if self.torn:
+            parts.append(self.torn)
+        return "; ".join(parts) or None
+
+
 def read_log(data: bytes, table_id: str) -> tuple[int | None, list[LogEntry], str | None]:
-    """Parse a log: (base, entries up to the first bad record, why the rest was dropped or None)."""
+    """Parse a log: (base, every record that holds, what was wrong or None). See `scan_log`."""
+    scan = scan_log(data, table_id)
+    return scan.base, scan.entries, scan.why
+
+
+def scan_log(data: bytes, table_id: str) -> LogScan:
+    """Read every record that holds. A record whose checksum fails is repaired when one flipped bit or
+    one changed byte (in its length, checksum or payload) explains it and only one does; else the
+    stretch is skipped up to the next record whose checksum holds (its seq shows what is missing).
+    A record cut short by the end of the file is a torn write, not damage."""
     if len(data) < LOG_HEADER.size:
-        return None, [], (f"log shorter than its header ({len(data)} bytes)" if data else None)
+        return LogScan(None, torn=f"log shorter than its header ({len(data)} bytes)" if data else None)
     magic, version, _ = LOG_HEADER.unpack_from(data)
-    if magic != LOG_MAGIC:
-        return None, [], "not a command log (bad magic)"
-    if version != LOG_VERSION:
-        return None, [], f"command log format {version}, this program reads {LOG_VERSION}"
+    scan = LogScan(None)
+    if magic != LOG_MAGIC or version != LOG_VERSION:
+        # One damaged byte in the file's header: its head record (checksummed) says whether it is ours.
+        near = sum(a != b for a, b in zip(magic, LOG_MAGIC)) + (version != LOG_VERSION) <= 1
+        near = near and (version == LOG_VERSION or (version ^ LOG_VERSION).bit_count() == 1)
+        head = _record_at(data, LOG_HEADER.size) if near else None
+        if head is None or not isinstance(head[0], LogHead) or head[2] is not None:
+            if magic != LOG_MAGIC:
+                return LogScan(None, fatal="not a command log (bad magic)")
+            return LogScan(None, fatal=f"command log format {version}, this program reads {LOG_VERSION}")
+        scan.repaired.append("the log's file header")
     pos = LOG_HEADER.size
-    base = None
-    entries: list[LogEntry] = []
+    repairs = MAX_REPAIRS
     while pos < len(data):
-        if len(data) - pos < RECORD.size:
-            return base, entries, f"torn record header at byte {pos}"
-        length, crc = RECORD.unpack_from(data, pos)
-        if length > MAX_RECORD:
-            return base, entries, f"record length {length} at byte {pos} is impossible"
-        start, end = pos + RECORD.size, pos + RECORD.size + length
-        if end > len(data):
-            return base, entries, f"torn record at byte {pos} ({len(data) - start} of {length} bytes)"
-        payload = data[start:end]
-        if zlib.crc32(payload) != crc:
-            return base, entries, f"bad checksum at byte {pos}"
-        try:
-            rec = _rec_dec.decode(payload)
-        except (msgspec.DecodeError, RecursionError, ValueError) as e:
-            return base, entries, f"undecodable record at byte {pos}: {oneline(e)}"
-        if base is None:
+        found = _record_at(data, pos, search=repairs > 0)
+        if found is None:
+            repairs -= 1
+            nxt = _resync(data, pos + 1)
+            if nxt is None and _torn_at(data, pos):
+                scan.torn = _torn_text(data, pos)
+                break
+            end = len(data) if nxt is None else nxt
+            scan.damaged.append(f"a damaged record at byte {pos} ({end - pos} bytes unreadable)")
+            if nxt is None:
+                scan.tail_damaged = True
+                break
+            pos = nxt
+            continue
+        rec, end, repair = found
+        if repair:
+            scan.repaired.append(f"the record at byte {pos} ({repair})")
+        if scan.base is None and not (scan.damaged and isinstance(rec, LogEntry)):  # (a lost head: seqs still tell)
             if not isinstance(rec, LogHead):
-                return None, [], "the log does not start with its head record"
+                scan.fatal = "the log does not start with its head record"
+                return scan
             if rec.id != table_id:
-                return None, [], f"the log belongs to table {rec.id!r}"
-            base = rec.base
+                scan.fatal = f"the log belongs to table {rec.id!r}"
+                return scan
+            scan.base = rec.base
         elif isinstance(rec, LogEntry):
-            entries.append(rec)
+            scan.entries.append(rec)
         else:
-            return base, entries, f"a second head record at byte {pos}"
+            scan.damaged.append(f"a second head record at byte {pos}")
+            break
         pos = end
-    return base, entries, None
+    return scan
+
+
+REPAIR_LIMIT = 512  # longer records are not searched for a changed byte (measured: 62 bytes on average, 138 at most)
+MAX_REPAIRS = 16  # damaged places searched for a repair in one log (a real log holds at most 100 records)
+RESYNC_WINDOW = 1 << 20  # bytes looked through for the next good record (a real log is a few KB)
+
+
+def _decode(payload: bytes) -> LogHead | LogEntry | None:
+    try:
+        return _rec_dec.decode(payload)
+    except (msgspec.DecodeError, RecursionError, ValueError):
+        return None
+
+
+def _record_at(data: bytes, pos: int, search: bool = True) -> tuple[LogHead | LogEntry, int, str | None] | None:
+    """(record, end, how it was repaired or None) for a record starting at `pos`, or None. `search`:
+    also look for a changed byte in its length or contents (bounded work: see MAX_REPAIRS)."""
+    if len(data) - pos < RECORD.size:
+        return None
+    length, crc = RECORD.unpack_from(data, pos)
+    start = pos + RECORD.size
+    fits = length <= MAX_RECORD and start + length <= len(data)
+    if fits:
+        payload = data[start : start + length]
+        actual = zlib.crc32(payload)
+        if actual == crc or _one_byte(actual ^ crc):  # intact, or the checksum field itself was hit
+            rec = _decode(payload)
+            if rec is not None:
+                return rec, start + length, None if actual == crc else "its checksum field"
+    if not search:
+        return None
+    for mask in _byte_masks(4):  # the length field was hit
+        n = length ^ mask
+        if n <= MAX_RECORD and start + n <= len(data) and zlib.crc32(data[start : start + n]) == crc:
+            rec = _decode(data[start : start + n])
+            if rec is not None:
+                return rec, start + n, "its length field"
+    if fits and length <= REPAIR_LIMIT:  # one byte of the payload was hit
+        fixes = []
+        buf = bytearray(payload)
+        for i in range(length):
+            orig = buf[i]
+            for v in range(1, 256):
+                buf[i] = orig ^ v
+                if zlib.crc32(buf) == crc:
+                    fixes.append(bytes(buf))
+            buf[i] = orig
+        decoded = [r for r in map(_decode, fixes) if r is not None]
+        if len(decoded) == 1:
+            return decoded[0], start + length, "one changed byte in its contents"
+    return None
+
+
+def _one_byte(x: int) -> bool:
+    return any(x & ~(0xFF << (8 * k)) == 0 for k in range(4)) and x != 0
+
+
+def _byte_masks(width: int):
+    for k in range(width):
+        for v in range(1, 256):
+            yield v << (8 * k)
+
+
+def _torn_at(data: bytes, pos: int) -> bool:
+    """The record at `pos` is the prefix of a real one cut by the end of the file (a write torn by a
+    crash writes a prefix: its length field is a possible one)."""
+    if len(data) - pos < RECORD.size:
+        return True
+    length, _crc = RECORD.unpack_from(data, pos)
+    return length <= MAX_RECORD and pos + RECORD.size + length > len(data)
+
+
+def _torn_text(data: bytes, pos: int) -> str:
+    if len(data) - pos < RECORD.size:
+        return f"torn record header at byte {pos}"
+    length, _crc = RECORD.unpack_from(data, pos)
+    return f"torn record at byte {pos} ({len(data) - pos - RECORD.size} of {length} bytes)"
+
+
+def _resync(data: bytes, start: int) -> int | None:
+    """The next position from `start` where a record whose checksum holds begins."""
+    for p in range(start, min(len(data) - RECORD.size + 1, start + RESYNC_WINDOW)):
+        length, crc = RECORD.unpack_from(data, p)
+        end = p + RECORD.size + length
+        ok = length <= MAX_RECORD and end <= len(data) and zlib.crc32(data[p + RECORD.size : end]) == crc
+        if ok and isinstance(_decode(data[p + RECORD.size : end]), LogEntry):
+            return p
+    return None

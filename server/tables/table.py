@@ -39,6 +39,7 @@ import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.bots.registry import make_bot
+from engine.text import clean_text
 from server.logging_setup import log_event
 
 # What a table is made of (seats, meta, settings) and the markers it posts: server/tables/seats.py.
@@ -99,6 +100,8 @@ class Table:
         self._streak: _Streak | None = None
         self.commands = 0
         self.bot_moves = 0
+        self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
+        self._covered: set[int] = set()  # away players' seats a bot is playing for now (logged once)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -168,7 +171,7 @@ class Table:
 
     def chat(self, author: str, text: str, system: bool = False) -> None:
         """A chat line to everyone at the table (chat holds no game state: no queue needed)."""
-        text = " ".join(text.split())[:MAX_CHAT]
+        text = clean_text(text, MAX_CHAT)  # no control, bidi or zero-width character reaches the others
         if not text:
             return
         for c in self.clients():
@@ -223,7 +226,9 @@ class Table:
         if self.store is not None:
             seats = [s.as_save() for s in self.seats]
             try:
-                self.save = await asyncio.to_thread(self.store.create, self.id, config, seats, self.state)
+                self.save = await asyncio.to_thread(
+                    self.store.create, self.id, config, seats, self.state, private=self.meta.private
+                )
             except Exception as e:  # an id clash or a bad folder: the game goes on in memory
                 log_event(log, logging.ERROR, "cannot create the save", table=self.id, error=str(e))
                 self.save_problem = f"The game cannot be saved: {e}"
@@ -358,9 +363,13 @@ class Table:
                 slot.away_since = None
                 if self.phase == "playing":
                     self.notice(f"{slot.name} is back.")
+                    log_event(log, logging.INFO, "seat reclaimed", table=self.id, seat=seat)
+            self._covered.discard(seat)
             self._changed_at = self.clock()
         if self.state is not None:
             client.post(ViewUpdate(view(self.state, seat), redact_events(self.history, seat)))
+            for note in self.notes if seat is not None else ():
+                client.post(ChatLine("*", note))
         self.on_change(self)
 
     async def _detach(self, client: Client) -> None:
@@ -462,6 +471,9 @@ class Table:
         if s.client is None:
             away = s.away_since if s.away_since is not None else self._changed_at
             if now >= away + self.settings.idle_wait - 1e-6:
+                if seat not in self._covered:
+                    self._covered.add(seat)
+                    log_event(log, logging.INFO, "bot plays for an away player", table=self.id, seat=seat)
                 return self.meta.bot_kind
         limit = self._timer()
         streak = self._streak
@@ -469,6 +481,7 @@ class Table:
             if not streak.expired and now >= streak.since + limit - 1e-6:
                 streak.expired = True
                 self.notice(f"Time is up for {s.name}: a bot finishes this turn.")
+                log_event(log, logging.INFO, "turn timer ran out", table=self.id, seat=seat)
             elif not streak.warned and not streak.expired and limit > 20 and now >= streak.since + limit - 10 - 1e-6:
                 streak.warned = True
                 if s.client is not None:

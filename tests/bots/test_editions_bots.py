@@ -133,7 +133,7 @@ def test_determinized_worlds_match_the_views(rules, kw, players):
         a, b = msgspec.to_builtins(v), msgspec.to_builtins(view(w, seat))
         la, lb = a.pop("legal"), b.pop("legal")
         assert a == b
-        legal_differs += la != lb  # per-card turn counters and flags are not in the view
+        legal_differs += la != lb  # card states the view does not carry (a turn's bookkeeping)
         if g.turn is None or not g.turn.aside:
             assert not check(w, expected)
         misplaced += bool(_hidden_ok(w, v, seat))

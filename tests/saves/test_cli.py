@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.savefile import dumps, loads_json
+from engine.savefile import FORMAT_VERSION, dumps, loads_json
 
 from .games import first_game, game_save
 
@@ -47,7 +47,7 @@ def files(tmp_path_factory):
     raw = msgspec.msgpack.encode(body)
     import zlib
 
-    (d / "other.save").write_bytes(HEADER.pack(b"CTDLSAVE", 1, 0, len(raw), zlib.crc32(raw)) + raw)
+    (d / "other.save").write_bytes(HEADER.pack(b"CTDLSAVE", FORMAT_VERSION, 0, len(raw), zlib.crc32(raw)) + raw)
     return d, mid
 
 
@@ -79,7 +79,7 @@ def test_export_is_json_that_reads_back(files, tmp_path):
     p = cli("save", "export", str(d / "mid.save"))
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
-    assert doc["version"] == 1 and len(doc["log"]) == 140 and doc["config"]["seed"] == 21
+    assert doc["version"] == FORMAT_VERSION and len(doc["log"]) == 140 and doc["config"]["seed"] == 21
     assert loads_json(p.stdout.encode()).log == mid.log
     (tmp_path / "mid.json").write_text(p.stdout)
     v = cli("save", "verify", str(tmp_path / "mid.json"))

@@ -109,7 +109,8 @@ def test_torn_tail_at_every_byte_of_the_last_record(tmp_path):
         t.close()
 
 
-def test_bad_record_in_the_middle_truncates_there(tmp_path):
+def test_bad_record_in_the_middle_is_repaired_and_the_damaged_log_kept(tmp_path):
+    # Issue 18: one damaged byte no longer loses the records after it (they were dropped before).
     store = SaveStore(tmp_path, snapshot_every=1000)
     cfg, g, table = start(store)
     log = step(table, g, bots_for(4, 0), 12)
@@ -122,7 +123,9 @@ def test_bad_record_in_the_middle_truncates_there(tmp_path):
     full[starts[6] + RECORD.size + 1] ^= 0xFF  # record 6 = command 6 (record 0 is the head)
     (tmp_path / "t1.log").write_bytes(bytes(full))
     t = SaveStore(tmp_path).open("t1")
-    assert t.save.log == log[:5] and "checksum" in t.recovery.dropped
+    assert t.save.log == log and t.recovery.dropped is None
+    assert t.recovery.repaired == 1 and t.recovery.lost == 0 and t.recovery.damaged
+    assert (tmp_path / "t1.log.damaged").read_bytes() == bytes(full)
 
 
 def test_garbage_log_and_foreign_log_are_ignored(tmp_path):

@@ -132,7 +132,9 @@ async def test_really_full_saves_folder(tmp_path, open_terminal, caplog):
         subprocess.run(["umount", "-l", str(saves)], capture_output=True)
 
 
-async def test_creator_saves_to_a_file_and_a_lobby_entry_loads_it(tmp_path, open_terminal):
+async def test_creator_saves_to_a_file_that_only_its_players_see(tmp_path, open_terminal):
+    # Issue 18 changed this test: a stranger (carl) loaded alice's export here before; now it is
+    # invisible to him and refused by name. Loading by its owner: tests/server/test_service_saves.py.
     gs = await start_game_server(tmp_path)
     try:
         key = asyncssh.generate_private_key("ssh-ed25519")
@@ -149,20 +151,18 @@ async def test_creator_saves_to_a_file_and_a_lobby_entry_loads_it(tmp_path, open
         path = tmp_path / "saves" / "exports" / "mygame.save"
         saved = loads(path.read_bytes())  # a checked save (its log replays to its state)
         assert saved.seats[table.seat_of(fp)].key == fp
-        # someone else loads it from the lobby: a new table, its seats bound to the same keys
+        assert saved.owners == [fp]
         c = Screen(
             await open_terminal(
                 gs.server, username="carl", key=asyncssh.generate_private_key("ssh-ed25519"), size=(120, 40)
             )
         )
-        await c.wait_for("Load a saved game")
-        c.mark()
-        c.send(b"5")  # alice's table, New table, Join with a code, Change your name, Load a saved game
-        await c.wait_for("mygame")
-        c.send(b"1")
-        await wait_until(lambda: len(gs.lobby.tables) == 2, what="the loaded table")
-        loaded = next(t for t in gs.lobby.tables.values() if t is not table)
-        assert loaded.phase == "playing" and loaded.state.seq == saved.state.seq
-        assert [s.key for s in loaded.seats] == [s.key for s in saved.seats]
+        screen = await c.wait_for("Change your name")
+        await c.pump(0.3)
+        assert "Load a saved game" not in c.text() and "Load a saved game" not in screen
+        carl = next(s for s in gs.lobby.sessions if s.name == "carl")
+        assert carl.saved_games() == []
+        assert carl.load_saved("mygame") == "No saved game of yours has this name."
+        assert len(gs.lobby.tables) == 1
     finally:
         await gs.close()

@@ -39,7 +39,12 @@ LANGUAGES = ("en", "es")
 _DIR = Path(__file__).parent
 
 
-FILES = ("{lang}.toml", "cards.{lang}.toml", "lobby.{lang}.toml")  # the screen's words, the cards' texts, the lobby
+FILES = (
+    "{lang}.toml",
+    "cards.{lang}.toml",
+    "lobby.{lang}.toml",
+    "players.{lang}.toml",
+)  # the screen's words, the cards' texts, the lobby, the players' screens
 # Keys whose text is a generic stand-in for something the catalogue does not know.
 GENERIC = frozenset(
     {

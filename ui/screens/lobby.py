@@ -262,19 +262,24 @@ class LobbyScreen(Screen):
                     line.append(" " + self.L("seat_away"), style="italic")
             header.append(line)
         open_seats = sum(1 for s in room.seats if s.kind == "open")
+        away = [s.name for s in room.seats if s.away]
+        if room.saved:
+            header.append(Text(self.L("saved_room"), style="italic", end=""))
         items: list[Item] = []
         if room.creator:
             if room.can_start:
                 items.append(Item(self.L("start"), enter=lambda: self._do(self.link.start()), style="bold"))
+            elif room.saved and away:
+                header.append(Text(self.L("saved_waiting", names=", ".join(away)), style="italic", end=""))
             else:
                 header.append(Text(self.L("waiting_players", open=open_seats), style="italic", end=""))
             if open_seats:
                 items.append(Item(self.L("add_bot"), enter=lambda: self._do(self.link.add_bot())))
             for s in room.seats:
                 if s.kind != "open" and not s.you:
-                    items.append(
-                        Item(self.L("remove", name=s.name), enter=lambda i=s.index: self._do(self.link.remove(i)))
-                    )
+                    label = self.L("saved_bot" if room.saved else "remove", name=s.name)
+                    if not (room.saved and s.kind == "bot"):
+                        items.append(Item(label, enter=lambda i=s.index: self._do(self.link.remove(i))))
             items.append(Item(self.L("close_table"), enter=lambda: self._do(self.link.leave())))
         else:
             header.append(Text(self.L("waiting_start"), style="italic", end=""))

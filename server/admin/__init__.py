@@ -1,0 +1,1 @@
+"""Host tools: bans that persist, and the `citadels admin` socket (list, kick, ban, close, broadcast)."""

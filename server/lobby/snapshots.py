@@ -1,0 +1,119 @@
+"""What the lobby screen is sent: the table rows a session may see, its room, the create form's options.
+
+A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `sessions`,
+`pool`, `default_bot`, `seat_of`, `present` and `_open`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.bots.registry import KINDS
+from engine.cards.characters import CHARACTERS, RANK
+from engine.cards.districts import UNIQUE_DISTRICTS
+from engine.cards.editions import OLDER_ONLY
+from engine.cards.lineups import PRESETS
+from engine.rules import RULESETS, VARIANTS
+from server.tables.table import TIMER_MODES, Table
+from ui.lobby_link import LobbyOptions, LobbySnapshot, Room, RoomSeat, RuleChoice, TableRow
+
+
+class LobbyViews:
+    tables: dict[str, Table]
+    pool: Any
+    default_bot: str
+
+    def row(self, t: Table, key: str | None) -> TableRow:
+        spec = getattr(t, "spec", None)
+        loaded = self.loaded_game(t)  # type: ignore[attr-defined]
+        if t.config is not None or loaded is not None:
+            rules = (t.config or loaded.config).rules  # type: ignore[union-attr]
+        else:
+            rules = spec.rules if spec else "2016"
+        taken = sum(1 for s in t.seats if not self._open(s))  # type: ignore[attr-defined,misc]
+        return TableRow(
+            id=t.id,
+            name=t.meta.name,
+            rules=RULESETS[rules].title if rules in RULESETS else rules,
+            lineup=t.meta.lineup_label,
+            taken=taken,
+            seats=len(t.seats),
+            state=t.phase,
+            private=t.meta.private,
+            yours=key is not None and t.seat_of(key) is not None,
+            timer=t.meta.timer,
+            spectators=len(t.spectators),
+        )
+
+    def snapshot(self, session: Any) -> LobbySnapshot:
+        key = session.key
+        rows = []
+        for t in self.tables.values():
+            if t.phase == "closed":
+                continue
+            yours = t.seat_of(key) is not None or session.table is t
+            if t.meta.private and not yours:
+                continue
+            rows.append(self.row(t, key))
+        room = None
+        t = session.table
+        if t is not None and session.seat is not None and t.phase == "waiting":
+            room = self._room(t, key)
+        playing, _ = self.seat_of(key)  # type: ignore[attr-defined]
+        identity = "guest" if session.guest else f"key {session.key[:20]}…"
+        return LobbySnapshot(
+            you=session.name,
+            identity=identity,
+            guest=session.guest,
+            tables=rows,
+            room=room,
+            playing=playing.id if playing is not None and playing.phase == "playing" else None,
+        )
+
+    def _room(self, t: Table, key: str) -> Room:
+        seats = []
+        for i, s in enumerate(t.seats):
+            kind = "open" if self._open(s) else ("bot" if s.bot else "player")  # type: ignore[attr-defined]
+            away = kind == "player" and not self.present(t, s.key)  # type: ignore[attr-defined]
+            seats.append(RoomSeat(i, s.name, kind, away=away, you=s.key == key and kind == "player"))
+        creator = t.meta.creator == key
+        ready = not any(x.kind == "open" for x in seats)
+        if self.loaded_game(t) is not None:  # type: ignore[attr-defined]
+            ready = ready and not any(x.away for x in seats)  # a saved game waits for its players
+        return Room(
+            table=self.row(t, key),
+            seats=seats,
+            creator=creator,
+            can_start=creator and ready,
+            code=t.meta.code,
+            spectator_chat=t.meta.spectator_chat,
+            saved=self.loaded_game(t) is not None,  # type: ignore[attr-defined]
+        )
+
+    def options(self) -> LobbyOptions:
+        rules = [
+            RuleChoice(
+                r.name,
+                r.title,
+                r.min_players,
+                r.max_players,
+                r.edition == "2016",
+                [o for o in r.options if o in VARIANTS],
+            )
+            for r in RULESETS.values()
+        ]
+        presets = [(p.name, p.name.replace("-", " "), p.es) for p in PRESETS.values()]
+        by_rank: dict[int, list[str]] = {}
+        for name in CHARACTERS:
+            by_rank.setdefault(RANK[name], []).append(name)
+        uniques = [u for u in UNIQUE_DISTRICTS if u not in OLDER_ONLY]
+        kinds = [k for k in KINDS if k != "hard" or self.pool is not None] or ["normal"]
+        return LobbyOptions(
+            rules=rules,
+            presets=presets,
+            bot_kinds=kinds,
+            default_bot=self.default_bot,
+            timers=list(TIMER_MODES),
+            characters_by_rank=by_rank,
+            uniques=uniques,
+        )

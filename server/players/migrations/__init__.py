@@ -1,0 +1,1 @@
+"""Alembic migrations of the players database (run through `server.players.migrate`)."""
