@@ -69,7 +69,6 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
         for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
             print(f"warning: {warning}", file=sys.stderr, flush=True)
         server = await start_server(config, make_app_factory(lobby))
-        server.admission.banned = lambda address: bans.banned(None, address)  # refused before any SSH work
         admin = None
         if config.admin_socket:
             try:

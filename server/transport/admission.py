@@ -3,7 +3,7 @@
 Connections that have not finished authenticating ("startups") are counted apart from sessions,
 per source (an IPv4 address or an IPv6 /64) and in all. At accept, before any SSH work:
 
-- a banned address (the host's bans) or a penalised source is refused;
+- a penalised source is refused;
 - a source already holding ``max_startups_per_source`` startups is refused;
 - from ``startups_begin`` startups on, a connection from a source that already holds one is
   refused at random (``startups_refuse_percent``, rising linearly to 100 % at ``max_startups``);
@@ -51,7 +51,6 @@ CAUSES = (
     "displaced",  # a startup closed to make room for a newcomer
     "no_session",  # authenticated, but no session started in time
     "stopping",  # the server is shutting down
-    "banned",  # an address the host banned (refused at accept)
     "rate",  # keys dropped by a session's key rate limit
 )
 
@@ -66,7 +65,6 @@ REFUSAL_LINES = {
     "source_startups": "Too many connections logging in from your address; please try again in a moment.",
     "penalty": "Too many unfinished logins from your address; please try again later.",
     "stopping": "The server is shutting down. Please reconnect in a moment.",
-    "banned": "You are banned from this server.",
 }
 
 
@@ -130,8 +128,6 @@ class Admission:
         self.refusals: Counter[str] = Counter()
         self.penalties_given = 0
         self.stopping = False
-        # The host's address bans (server/admin/bans.py, set by serve.py): address -> line or None.
-        self.banned: Callable[[str], str | None] | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Run the grace and log timers on ``loop`` (the server's)."""
@@ -146,8 +142,6 @@ class Admission:
         if self.stopping:
             return self._refuse("stopping")
         cfg = self.config
-        if self.banned is not None and self.banned(address) is not None:
-            return self._refuse("banned")
         source = source_of(address)
         exempt = self._is_exempt(address)
         if not exempt and self._blocked(source, now):

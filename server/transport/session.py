@@ -393,9 +393,12 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # print it richly; its error console is silenced (app_setup.py): one plain log record.
             error = getattr(app, "_exception", None)
             if isinstance(error, BaseException):
-                self.end_reason = "app crashed"
-                message = CRASH_MESSAGE
-                log.error("session %s: app failed", self.session_id, exc_info=error)
+                if self._closing:  # closed by the server meanwhile: the player reads why, not "error"
+                    log.warning("session %s: app failed while closing", self.session_id, exc_info=error)
+                else:
+                    self.end_reason = "app crashed"
+                    message = CRASH_MESSAGE
+                    log.error("session %s: app failed", self.session_id, exc_info=error)
         except asyncio.CancelledError:
             status = 1
             if self.end_reason is None:

@@ -180,11 +180,3 @@ def test_refusals_and_penalties_are_logged_as_counts(caplog):
     assert len(penalised) == 10
     (summary,) = [r for r in caplog.records if r.getMessage() == "refusals"]
     assert summary.fields["penalty"] == 30 and summary.fields["more_sources_penalised"] == 20
-
-
-def test_banned_addresses_are_refused_first():
-    adm, _ = make()
-    adm.banned = lambda address: "You are banned from this server." if address == "10.0.6.6" else None
-    assert adm.accept("10.0.6.6") == "banned"
-    assert isinstance(adm.accept("10.0.6.7"), Startup)
-    assert adm.refusals["banned"] == 1
