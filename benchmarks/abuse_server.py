@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
 import server_scale_server as base
@@ -158,8 +159,8 @@ async def handle(req):
     if cmd == "export":
         s = session(req)
         error = await s.save_as(req["name"])
-        folder = lobby.exports_dir()
-        files = sorted(p.name for p in folder.glob("*")) if folder is not None and folder.exists() else []
+        folder = Path(lobby.config.saves_dir) / "exports"
+        files = sorted(p.name for p in folder.glob("*")) if folder.exists() else []
         return {"ev": "exported", "error": error, "files": files}
     if cmd == "saved":
         return {"ev": "saved", "names": list(session(req).saved_games())}

@@ -118,6 +118,7 @@ async def stranger_loads(abuse: Any) -> dict:
     owner = await _player(abuse, "owner", "127.0.4.1")
     await _table_of(abuse, owner, "owner", players=2, bots=1)
     exported = await bench.call("exported", cmd="export", user="owner", name="abuse-owner")
+    own = await bench.call("saved", cmd="saved", user="owner")
     await _player(abuse, "stranger", "127.0.4.2", guest=True)
     listed = await bench.call("saved", cmd="saved", user="stranger")
     names = listed.get("names") or []
@@ -127,6 +128,8 @@ async def stranger_loads(abuse: Any) -> dict:
         loads.append({k: loaded.get(k) for k in ("error", "new_tables", "tables")})
     return {
         "export_error": exported.get("error"),
+        "exports_on_disk": exported.get("files"),
+        "owner_sees_the_save": "abuse-owner" in (own.get("names") or []),
         "saves_visible_to_stranger": len(names),
         "owners_save_visible": "abuse-owner" in names,
         "stranger_loads": loads,
@@ -270,13 +273,14 @@ async def flipped_bit(abuse: Any) -> dict:
     return {
         "moves_acknowledged": acknowledged,
         "moves_recovered": recovered,
-        "moves_lost": None if acknowledged is None or recovered is None else acknowledged - recovered,
+        # the bots play on as soon as the game is back: recovered moves can pass acknowledged ones
+        "moves_lost": None if acknowledged is None or recovered is None else max(0, acknowledged - recovered),
         "log_records": flipped["records"],
         "flipped_record": flipped["flipped_record"],
         "files_before": files_before,
         "files_after": files_after,
         "damaged_log_kept": kept,
-        "warning_lines_on_stderr": [ln[:200] for ln in stderr.splitlines() if "WARNING" in ln or "warning" in ln][:5],
+        "warning_lines_on_stderr": [ln[:400] for ln in stderr.splitlines() if "WARNING" in ln or "warning" in ln][:5],
         "resume_problems": resumed.get("problems"),
     }
 
