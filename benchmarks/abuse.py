@@ -225,7 +225,7 @@ class SilentAttack:
             "--per-address",
             str(args.silent_per_address),
             "--seconds",
-            str(args.window + 4),
+            str(args.window * 2 + 30),
         )
 
     async def stop(self, proc):
@@ -233,7 +233,12 @@ class SilentAttack:
 
 
 async def _finish(proc, timeout: float) -> dict:
-    """The attacker's closing counts; one that hangs is killed and says so."""
+    """Stop the attacker (its window is over) and read its closing counts; one that hangs is killed."""
+    try:
+        proc.stdin.write(b"stop\n")
+        await proc.stdin.drain()
+    except (OSError, RuntimeError):
+        pass
     try:
         done = await attack_line(proc, "done", timeout)
     except (TimeoutError, RuntimeError) as e:
@@ -251,7 +256,14 @@ class StormAttack:
     async def start(self):
         args = self.abuse.args
         proc = await start_attack(
-            "storm", str(self.abuse.port), "--kind", self.kind, "--sessions", "5", "--seconds", str(args.window + 4)
+            "storm",
+            str(self.abuse.port),
+            "--kind",
+            self.kind,
+            "--sessions",
+            "5",
+            "--seconds",
+            str(args.window * 2 + 30),
         )
         fingerprints = await attack_line(proc, "ready", 60)
         await self.abuse.bench.call("seated", cmd="seat", groups=[fingerprints])

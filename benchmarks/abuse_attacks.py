@@ -8,9 +8,11 @@ silent: ``per-address`` TCP connections from each of ``addresses`` loopback addr
 refuses it (at once after a close, after --retry seconds after a refusal). Prints one JSON line
 of counts at the end.
 
+Both end after --seconds, or at once on a line on stdin ("stop": the benchmark's window is over).
+
 storm: ``sessions`` asyncssh PTY sessions (a key each, from 127.0.2.x, 200x60), which print
 ``{"ready": [fingerprints]}``, wait for a line on stdin (the benchmark seats them at a table),
-then for --seconds either change their window size as fast as the channel takes it (resize:
+then until the end either change their window size as fast as the channel takes it (resize:
 200x60, 80x24, 500x200, 120x40 in turn) or send expensive keys as fast as the channel takes
 them (keys: Tab, Ctrl+Q, arrows: focus changes, the table menu opened and closed). They read
 everything the server sends, as a client that wants to cost the most would. One JSON line of
@@ -32,13 +34,35 @@ STORM_KEYS = b"\t\x11\x1b[B\x1b[A\x11\t" * 64
 STORM_SIZES = [(200, 60), (80, 24), (500, 200), (120, 40)]
 
 
+class Deadline:
+    """--seconds from now, or sooner: a line on stdin (the benchmark's "stop") ends the attack."""
+
+    def __init__(self, seconds: float) -> None:
+        self.at = time.monotonic() + seconds
+        asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline).add_done_callback(self._stop)
+
+    def _stop(self, _: object) -> None:
+        self.at = min(self.at, time.monotonic())
+
+    def left(self) -> float:
+        return self.at - time.monotonic()
+
+    async def run(self, tasks: list[asyncio.Task]) -> None:
+        """Cancel ``tasks`` when the time is up (or stop was asked); wait for them."""
+        while self.left() > 0 and not all(t.done() for t in tasks):
+            await asyncio.sleep(min(0.1, max(0.0, self.left())))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def silent(args: argparse.Namespace) -> dict:
     counts = {"attempts": 0, "banners": 0, "refused_lines": 0, "closed_silently": 0, "connect_errors": 0}
     held = {"now": 0, "max": 0}
-    deadline = time.monotonic() + args.seconds
+    deadline = Deadline(args.seconds)
 
     async def slot(local: str) -> None:
-        while time.monotonic() < deadline:
+        while deadline.left() > 0:
             counts["attempts"] += 1
             try:
                 reader, writer = await asyncio.wait_for(
@@ -50,13 +74,13 @@ async def silent(args: argparse.Namespace) -> dict:
                 continue
             retry = args.retry
             try:
-                line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
+                line = await asyncio.wait_for(reader.readline(), max(0.1, deadline.left()))
                 if line.startswith(BANNER):
                     counts["banners"] += 1
                     held["now"] += 1
                     held["max"] = max(held["max"], held["now"])
                     try:
-                        await asyncio.wait_for(reader.read(), max(0.1, deadline - time.monotonic()))
+                        await asyncio.wait_for(reader.read(), max(0.1, deadline.left()))
                     finally:
                         held["now"] -= 1
                     retry = 0.0  # closed after holding a slot: renew at once
@@ -72,7 +96,7 @@ async def silent(args: argparse.Namespace) -> dict:
                 await asyncio.sleep(retry)
 
     locals_ = [f"127.0.0.{2 + i}" for i in range(args.addresses)]
-    await asyncio.gather(*(slot(a) for a in locals_ for _ in range(args.per_address)))
+    await deadline.run([asyncio.create_task(slot(a)) for a in locals_ for _ in range(args.per_address)])
     return {**counts, "held_max": held["max"], "seconds": args.seconds}
 
 
@@ -106,19 +130,19 @@ async def storm(args: argparse.Namespace) -> dict:
     print(json.dumps({"ready": [f for _, _, f in clients]}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     sent = [0]
-    deadline = time.monotonic() + args.seconds
+    deadline = Deadline(args.seconds)
 
     async def drain(process: asyncssh.SSHClientProcess) -> bool:
         """Wait for the channel to take more (the server may have stopped reading): False at the end."""
         try:
-            await asyncio.wait_for(process.stdin.drain(), max(0.01, deadline - time.monotonic()))
+            await asyncio.wait_for(process.stdin.drain(), max(0.01, deadline.left()))
         except (TimeoutError, OSError, asyncssh.Error):
             return False
         return True
 
     async def resizer(process: asyncssh.SSHClientProcess) -> None:
         n = 0
-        while time.monotonic() < deadline:
+        while deadline.left() > 0:
             process.change_terminal_size(*STORM_SIZES[n % len(STORM_SIZES)])
             n += 1
             sent[0] += 1
@@ -128,14 +152,14 @@ async def storm(args: argparse.Namespace) -> dict:
                 await asyncio.sleep(0)
 
     async def typist(process: asyncssh.SSHClientProcess) -> None:
-        while time.monotonic() < deadline:
+        while deadline.left() > 0:
             process.stdin.write(STORM_KEYS)
             sent[0] += STORM_KEYS.count(b"\t") + STORM_KEYS.count(b"\x11") + STORM_KEYS.count(b"\x1b")
             if not await drain(process):
                 return
 
     work = resizer if args.kind == "resize" else typist
-    await asyncio.gather(*(work(p) for _, p, _ in clients), return_exceptions=True)
+    await deadline.run([asyncio.create_task(work(p)) for _, p, _ in clients])
     for task in readers:
         task.cancel()
     for conn, _, _ in clients:
