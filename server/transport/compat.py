@@ -53,7 +53,7 @@ async def connection_factory(**options: Any) -> Callable[[], asyncio.Protocol]:
     return make
 
 
-def connection_transport(conn: asyncssh.SSHServerConnection) -> Any:
+def connection_transport(conn: Any) -> Any:
     """The asyncio transport under a connection (``SSHConnection._transport``, asyncssh 2.24.1).
 
     asyncssh does not expose it; we need its write buffer size (asyncssh ignores the transport's

@@ -68,7 +68,7 @@ _clock = time.perf_counter
 
 
 def _ignore(message: Message) -> None:
-    pass
+    return None
 
 
 def _none_queued() -> int:
@@ -102,7 +102,7 @@ class InputPipeline:
         limits: DriverLimits,
         budget: InputBudget,
         deliver: Callable[[Message], None],
-        post: Callable[[Message], None],
+        post: Callable[[Message], object],
         queued_events: Callable[[], int],
     ) -> None:
         self._loop = loop

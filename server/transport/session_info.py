@@ -153,9 +153,22 @@ class ChannelLink(Protocol):
 
 
 class DriverLimits(Protocol):
-    output_high_water_bytes: int
-    max_output_backlog_bytes: int
-    output_stall_timeout_seconds: float
-    max_queued_input_events: int
-    max_paste_chars: int
-    input_notice_interval_seconds: float
+    """The limits the driver reads (the server's frozen ServerConfig has them)."""
+
+    @property
+    def output_high_water_bytes(self) -> int: ...
+
+    @property
+    def max_output_backlog_bytes(self) -> int: ...
+
+    @property
+    def output_stall_timeout_seconds(self) -> float: ...
+
+    @property
+    def max_queued_input_events(self) -> int: ...
+
+    @property
+    def max_paste_chars(self) -> int: ...
+
+    @property
+    def input_notice_interval_seconds(self) -> float: ...
