@@ -57,7 +57,15 @@ def lag_summary():
     }
 
 
-KEEP = ("resize_requests", "resizes_posted", "input_holds", "input_deferrals", "keys_dropped", "input_cpu_charged_s")
+KEEP = (
+    "resize_requests",
+    "resizes_posted",
+    "connection_holds",
+    "input_holds",
+    "input_deferrals",
+    "keys_dropped",
+    "input_cpu_charged_s",
+)
 
 
 def storm_sessions():

@@ -127,13 +127,18 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # input_cost_window_seconds), and parsing its input, is charged to a budget of
     # input_cpu_burst_seconds, refilled at input_cpu_share seconds per second. A
     # session whose budget is spent is not read (its input waits in its client) and its window
-    # changes wait until the budget is back: a storm costs the server at most that share. Past half
-    # its budget, a session's input is handed to its app only when the loop is idle. A new session
+    # changes wait until the budget is back: a storm costs the server at most that share. Input that
+    # waits (a burst, a flood) is handed to its app only when the loop is idle. A new session
     # starts from what the last one from its address left (reconnecting refills nothing).
     input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
     input_cpu_burst_seconds: PositiveFloat = 0.3
     input_cost_window_seconds: PositiveFloat = 1.0
     input_notice_interval_seconds: PositiveFloat = 5.0
+    # Window-change requests (each costs the SSH layer some work before any merging): past this
+    # bucket the session's connection is not read for a moment (the client waits; the last size
+    # still wins).
+    window_changes_per_second: PositiveFloat = 10.0
+    window_change_burst: PositiveInt = 60
     # Offer zlib compression (costs ~300 KB of memory per connection).
     ssh_compression: bool = False
 

@@ -63,6 +63,23 @@ def connection_transport(conn: Any) -> Any:
     return getattr(conn, "_transport", None)
 
 
+def hold_connection(conn: Any, hold: bool) -> bool:
+    """Stop (or go back to) reading a connection's socket: its client's bytes wait in the network.
+
+    For requests that come without flow control (window changes): the asyncio transport under the
+    connection (``connection_transport``), paused and resumed; asyncssh 2.24.1 never pauses it
+    itself. False when the connection is gone.
+    """
+    transport = connection_transport(conn)
+    if transport is None or transport.is_closing():
+        return False
+    if hold:
+        transport.pause_reading()
+    else:
+        transport.resume_reading()
+    return True
+
+
 def _read_nothing() -> bool:
     return False
 

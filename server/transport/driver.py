@@ -309,8 +309,17 @@ class SSHDriver(Driver):
         except Exception:  # pragma: no cover - private Textual attribute
             return 0
 
-    def input_stats(self) -> dict[str, Any]:
-        return self._input.stats()
+    def stats(self) -> dict[str, Any]:
+        """Figures for tests, benchmarks and monitoring."""
+        return {
+            "frames_sent": self.frames_sent,
+            "frames_dropped": self.frames_dropped,
+            "bytes_sent": self.bytes_sent,
+            "max_backlog_seen": self.max_backlog_seen,
+            "resize_requests": self.resize_requests,
+            "resizes_posted": self.resizes_posted,
+            **self._input.stats(),
+        }
 
     # ----------------------------------------------------------------- resize
 

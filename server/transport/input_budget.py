@@ -31,6 +31,7 @@ from collections import OrderedDict
 from typing import Any
 
 from server.config import ServerConfig
+from server.transport.compat import hold_connection
 
 _clock = time.perf_counter
 
@@ -123,6 +124,42 @@ class InputBudget:
 
     def seconds_until_back(self, now: float) -> float:
         return self.cpu.seconds_until(0.0, now)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "keys_dropped": self.keys_dropped,
+            "input_cpu_charged_s": round(self.charged_seconds, 3),
+            "input_budget_left_s": round(self.cpu.refill(_clock()), 3),
+        }
+
+
+class WindowChangeLimit:
+    """Window-change requests past a bucket: the session's connection is not read for a moment.
+
+    Each request costs the SSH layer some work before the driver merges it, and nothing in SSH
+    slows a client that sends them (unlike data, which its channel's window bounds). The client's
+    next requests wait in the network; the last size still wins.
+    """
+
+    __slots__ = ("bucket", "held", "holds")
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.bucket = TokenBucket(config.window_changes_per_second, config.window_change_burst, _clock())
+        self.held = False
+        self.holds = 0
+
+    def note(self, conn: Any) -> None:
+        now = _clock()
+        if self.bucket.take(1, now) or self.held or not hold_connection(conn, True):
+            return
+        self.held = True
+        self.holds += 1
+        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity / 4, now))
+        asyncio.get_running_loop().call_later(delay, self._release, conn, context=contextvars.Context())
+
+    def _release(self, conn: Any) -> None:
+        self.held = False
+        hold_connection(conn, False)
 
 
 class BudgetMemory:

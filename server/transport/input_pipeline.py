@@ -10,8 +10,8 @@ Parsed events pass the session's key bucket (keys past it are dropped, and count
 short queue from which they are handed to the app in turns: at each turn, one input event, or a
 few cheap ones (their measured cost under ``TURN_COST_SECONDS``), none while the budget is spent;
 the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
-charged. So one session's input never holds the loop for more than one event at a time; and once
-a session has spent half its budget, its turns wait for moments when the loop is idle. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
+charged. So one session's input never holds the loop for more than one event at a time, and input
+that waits (a burst, a flood) is handed over only in moments when the loop is idle. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
@@ -55,9 +55,9 @@ PLENTY_TURN_COST_SECONDS = 0.02
 TURN_COST_SECONDS = 0.004
 TURN_SECONDS = 0.002
 FIRST_COST_GUESS = 0.005
-# A session that has spent half its budget takes a turn only when the loop is idle (the turn's
-# timer was not held up by other work); otherwise it tries again a little later (at random, so
-# that several such sessions do not line up).
+# A turn after the first (input that waited: a burst, a flood) is taken only when the loop is
+# idle (the turn's timer was not held up by other work); otherwise it is tried again a little
+# later, at random so that several sessions do not line up. A key after a pause goes at once.
 BUSY_LATENESS_SECONDS = 0.003
 BUSY_RETRY_SECONDS = (0.005, 0.025)
 
@@ -288,7 +288,7 @@ class InputPipeline:
                 return
         waiting.append(event)
         if self._turn_handle is None:
-            self._turn()
+            self._schedule_turn(0.0)  # not at once: a window change waits for an idle loop
 
     def _turn(self) -> None:
         """Hand the app what the budget pays for; the next turn once it has handled them."""
@@ -303,13 +303,7 @@ class InputPipeline:
         now = _clock()
         delay = TURN_SECONDS
         due, self._turn_due = self._turn_due, None
-        if (
-            waiting
-            and due is not None
-            and budget.cpu.level < budget.cpu.capacity / 2
-            and self._loop.time() - due > BUSY_LATENESS_SECONDS
-            and is_input(waiting[0])
-        ):
+        if waiting and due is not None and self._loop.time() - due > BUSY_LATENESS_SECONDS and is_input(waiting[0]):
             self.deferrals += 1
             self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
             return

@@ -42,7 +42,7 @@ from server.transport.app_setup import prepare_app
 from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
 from server.transport.compat import connection_transport
 from server.transport.driver import SSHDriver
-from server.transport.input_budget import InputBudget, session_context
+from server.transport.input_budget import InputBudget, WindowChangeLimit, session_context
 from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot, weak_closer
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.accepted_at = time.monotonic()  # the TCP accept (set by the connection handler)
         self.first_frame_ms: float | None = None  # from the accept to the app's first frame
         self.started = False  # shell, exec or subsystem asked for (refused or not)
+        self.window_changes = WindowChangeLimit(host.config)
         self.info: SessionInfo | None = None
         self.end_reason: str | None = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -172,6 +173,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._size = clamp_size(width, height, self._config)
         if self._driver is not None:
             self._driver.resize(*self._size)
+        if self._chan is not None:
+            self.window_changes.note(self._chan.get_connection())
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -484,16 +487,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "session": self.session_id,
             "user": self._identity.username,
             "open": self._chan_open,
-            "frames_sent": driver.frames_sent,
-            "frames_dropped": driver.frames_dropped,
-            "bytes_sent": driver.bytes_sent,
-            "max_backlog_seen": driver.max_backlog_seen,
             "backlog": self.output_backlog(),
-            "resize_requests": driver.resize_requests,
-            "resizes_posted": driver.resizes_posted,
             "first_frame_ms": self.first_frame_ms,
-            "keys_dropped": self.budget.keys_dropped,
-            "input_cpu_charged_s": round(self.budget.charged_seconds, 3),
-            "input_budget_left_s": round(self.budget.cpu.refill(time.perf_counter()), 3),
-            **driver.input_stats(),
+            "connection_holds": self.window_changes.holds,
+            **driver.stats(),
+            **self.budget.stats(),
         }
