@@ -135,10 +135,13 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     input_cost_window_seconds: PositiveFloat = 1.0
     input_notice_interval_seconds: PositiveFloat = 5.0
     # Window-change requests (each costs the SSH layer some work before any merging): past this
-    # bucket the session's connection is not read for a moment (the client waits; the last size
-    # still wins).
+    # bucket the session's connection is not read until the bucket is full again (the client
+    # waits; the last size still wins).
     window_changes_per_second: PositiveFloat = 10.0
     window_change_burst: PositiveInt = 60
+    # Each connection's socket receive buffer (0: the system's). A client sends keys and small
+    # pastes; a small buffer bounds what a held connection has queued when it is read again.
+    socket_receive_buffer_bytes: NonNegativeInt = 16384
     # Offer zlib compression (costs ~300 KB of memory per connection).
     ssh_compression: bool = False
 

@@ -154,7 +154,7 @@ class WindowChangeLimit:
             return
         self.held = True
         self.holds += 1
-        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity / 4, now))
+        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity, now))
         asyncio.get_running_loop().call_later(delay, self._release, conn, context=contextvars.Context())
 
     def _release(self, conn: Any) -> None:

@@ -30,6 +30,7 @@ import contextvars
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections import Counter, deque
@@ -153,6 +154,11 @@ class Server:
             finally:
                 transport.close()
             return
+        size = self.config.socket_receive_buffer_bytes
+        sock = transport.get_extra_info("socket")
+        if size and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
         conn = self._conn_factory()
         self._arriving = verdict
         try:
