@@ -1,6 +1,6 @@
 """asyncssh's per-connection callbacks: identity, the session caps, the session channel.
 
-A connection reaches this handler only once the gate has admitted it (server/transport/gate.py,
+A connection reaches this handler only once the acceptor has admitted it (server/transport/gate.py,
 admission.py); until it authenticates it is a "startup" there. Then:
 
 - ``begin_auth``: past the session caps (per address, in all) it is refused with a one-line SSH
@@ -61,7 +61,7 @@ class ConnectionHandler(asyncssh.SSHServer):
         self._transport = connection_transport(conn)  # asyncssh drops it before connection_lost
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._addr, self._port = str(peer[0]), int(peer[1])
-        self._startup = self._server.take_arriving()
+        self._startup = self._server.take_arriving(conn)
         if self._startup is not None:
             self._startup.closer = conn.abort
         self._server.connection_opened(conn)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import os
 import signal
@@ -46,7 +47,7 @@ from server.transport import compat
 from server.transport.admission import REFUSAL_LINES, Admission, Startup, source_of
 from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
-from server.transport.gate import Gate
+from server.transport.gate import Acceptor
 from server.transport.gc_tuning import GcTuner
 from server.transport.hostkey import HostKeyError, load_or_create_host_key
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
@@ -59,7 +60,7 @@ log = logging.getLogger("citadels.server")
 AppFactory = Callable[[SessionInfo], App[Any]]
 
 
-# Connections accepted per wake-up of the loop (each refused one costs ~0.1 ms).
+# Connections accepted per wake-up of the loop (a refused one costs a few system calls).
 ACCEPTS_PER_WAKEUP = 32
 
 
@@ -98,8 +99,9 @@ class Server:
         self.host = config.host
         self.port = config.port
         self._listener: asyncio.Server | None = None
+        self._acceptor: Acceptor | None = None
         self._conn_factory: Callable[[], asyncio.Protocol] | None = None
-        self._arriving: Startup | None = None
+        self._arriving: dict[Any, Startup] = {}
         self.admission = Admission(config)
         self._budgets = BudgetMemory()
         self._per_address: Counter[str] = Counter()
@@ -146,35 +148,40 @@ class Server:
         self.admission.count("rate", count)
 
     # --- admission at accept (gate.py) and at login (connection.py)
-    def admit_transport(self, transport: asyncio.Transport) -> None:
-        """A TCP connection was accepted: refuse it with one line, or hand it to asyncssh."""
-        peer = transport.get_extra_info("peername")
-        addr = str(peer[0]) if peer else "?"
-        verdict = self.admission.accept(addr)
+    def accepted(self, conn: socket.socket, address: Any) -> None:
+        """A TCP connection was accepted (gate.py): refuse it with one line, or hand it to asyncssh."""
+        verdict = self.admission.accept(str(address[0]) if address else "?")
         if isinstance(verdict, str) or self._conn_factory is None:
             cause = verdict if isinstance(verdict, str) else "stopping"
-            try:
-                transport.write((REFUSAL_LINES[cause] + "\r\n").encode())
-            finally:
-                transport.close()
+            with contextlib.suppress(OSError):
+                conn.setblocking(False)
+                conn.send((REFUSAL_LINES[cause] + "\r\n").encode())
+            conn.close()
             return
         size = self.config.socket_receive_buffer_bytes
-        sock = transport.get_extra_info("socket")
-        if size and sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
-        conn = self._conn_factory()
-        self._arriving = verdict
-        try:
-            transport.set_protocol(conn)
-            conn.connection_made(transport)  # asyncssh makes its handler, which takes the startup
-        finally:
-            self._arriving = None
+        with contextlib.suppress(OSError):
+            conn.setblocking(False)
+            if size:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
+        factory = self._conn_factory
 
-    def take_arriving(self) -> Startup | None:
-        """The startup of the connection being handed to asyncssh (ConnectionHandler)."""
-        startup, self._arriving = self._arriving, None
-        return startup
+        def make() -> asyncio.Protocol:
+            connection = factory()
+            self._arriving[connection] = verdict  # taken by its handler's connection_made
+            return connection
+
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(loop.connect_accepted_socket(make, sock=conn), context=contextvars.Context())
+        task.add_done_callback(functools.partial(self._handed_over, conn, verdict))
+
+    def _handed_over(self, conn: socket.socket, startup: Startup, task: asyncio.Task[Any]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            self.admission.refused(startup)  # never reached asyncssh: nobody to penalise
+            conn.close()
+
+    def take_arriving(self, conn: asyncssh.SSHServerConnection) -> Startup | None:
+        """The startup of a connection just handed to asyncssh (ConnectionHandler)."""
+        return self._arriving.pop(conn, None)
 
     def connection_opened(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connections.add(conn)
@@ -275,16 +282,10 @@ class Server:
         # Listening from a clean context: the accept callbacks (and what they schedule for each
         # connection) copy the context they were registered in, and must never carry an app's.
         async def listen() -> asyncio.Server:
-            # asyncio accepts up to `backlog` connections per wake-up: a flood of connections would
-            # hold the loop for all of them at once. Accept a few at a time, then give the
-            # listening sockets the long queue the config asks for.
-            server = await loop.create_server(
-                lambda: Gate(self), config.host, config.port, backlog=ACCEPTS_PER_WAKEUP, reuse_address=True
+            # Bound here, accepted by our own acceptor (gate.py), never by asyncio's listener.
+            return await loop.create_server(
+                asyncio.Protocol, config.host, config.port, reuse_address=True, start_serving=False
             )
-            for listening in server.sockets:
-                with socket.socket(fileno=os.dup(listening.fileno())) as same:
-                    same.listen(config.listen_backlog)
-            return server
 
         try:
             self._listener = await loop.create_task(listen(), context=contextvars.Context())
@@ -294,6 +295,8 @@ class Server:
             reason = os.strerror(error.errno) if error.errno else str(error)
             raise StartError(f"cannot listen on {where}: {reason}") from None
         self.port = self._listener.sockets[0].getsockname()[1]
+        self._acceptor = Acceptor(loop, self, backlog=config.listen_backlog, per_wakeup=ACCEPTS_PER_WAKEUP)
+        self._acceptor.start(self._listener.sockets)
         start_metering(loop)
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
@@ -321,6 +324,8 @@ class Server:
         self.admission.stopping = True
         started = time.monotonic()
         try:
+            if self._acceptor is not None:
+                self._acceptor.close()
             if self._listener is not None:
                 self._listener.close()
             sessions = list(self._sessions)
