@@ -141,6 +141,7 @@ class Abuse:
             "app_crashes": self.bench.server_stderr().count("app failed") - crashes_before,
             **{k: after.get(k) for k in ("loop_lag_ms_p50", "loop_lag_ms_p95", "loop_lag_ms_max")},
             "loop_lags_over_100ms": after.get("loop_lags_over_100ms"),
+            "gc_pauses_over_10ms": after.get("gc_pauses_over_10ms"),
         }
         if after.get("storm_sessions"):
             out["storm_sessions"] = after["storm_sessions"]

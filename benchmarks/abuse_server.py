@@ -108,6 +108,13 @@ def session(req):
     raise LookupError(f"no session for {req}")
 
 
+def _gc_pauses():
+    """Garbage collections over 10 ms since the last call: [generation, ms, objects freed]."""
+    recent = list(base.gc_recent)
+    base.gc_recent.clear()
+    return recent
+
+
 def tables_summary():
     lobby = state["lobby"]
     phases = {}
@@ -139,6 +146,7 @@ async def handle(req):
             **server.admission_stats(),
             **tables_summary(),
             **lag_summary(),
+            "gc_pauses_over_10ms": _gc_pauses(),
             "storm_sessions": storm_sessions(),
             "victim_sessions": victim_sessions(),
             "legit_first_frame_ms": legit_first_frames(),
@@ -243,4 +251,7 @@ async def main(spec):
 
 
 if __name__ == "__main__":
+    import gc
+
+    gc.callbacks.append(base._gc_timer)
     asyncio.run(main(json.loads(sys.argv[1])))

@@ -132,6 +132,9 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # starts from what the last one from its address left (reconnecting refills nothing).
     input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
     input_cpu_burst_seconds: PositiveFloat = 0.3
+    # Sessions past half their budget share, all together, this share of a core for their input
+    # (however many there are: five storms cost no more than one).
+    paced_input_share: Annotated[float, Meta(gt=0, le=1)] = 0.01
     input_cost_window_seconds: PositiveFloat = 1.0
     input_notice_interval_seconds: PositiveFloat = 5.0
     # Window-change requests (each costs the SSH layer some work before any merging): past this
@@ -141,7 +144,7 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     window_change_burst: PositiveInt = 60
     # Each connection's socket receive buffer (0: the system's). A client sends keys and small
     # pastes; a small buffer bounds what a held connection has queued when it is read again.
-    socket_receive_buffer_bytes: NonNegativeInt = 16384
+    socket_receive_buffer_bytes: NonNegativeInt = 8192
     # Offer zlib compression (costs ~300 KB of memory per connection).
     ssh_compression: bool = False
 

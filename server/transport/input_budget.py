@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections.abc
 import contextvars
+import random
 import time
 import weakref
 from collections import OrderedDict
@@ -37,6 +38,8 @@ _clock = time.perf_counter
 
 # Frames drawn after an input event whose loop time is still charged to it.
 ARMED_FRAMES = 2
+# What the sessions past half their budget may spend of their shared pool at once.
+PACED_POOL_BURST_SECONDS = 0.05
 
 
 class TokenBucket:
@@ -73,6 +76,23 @@ class TokenBucket:
         return max(0.0, missing / self.rate)
 
 
+class PacedPool:
+    """The loop time all sessions past half their budget share (``paced_input_share``), per loop."""
+
+    _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TokenBucket] = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def get(cls, share: float) -> TokenBucket:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # outside a loop (unit tests): a pool of its own
+            return TokenBucket(share, PACED_POOL_BURST_SECONDS, _clock())
+        pool = cls._pools.get(loop)
+        if pool is None:
+            pool = cls._pools[loop] = TokenBucket(share, PACED_POOL_BURST_SECONDS, _clock())
+        return pool
+
+
 class InputBudget:
     """One session's key bucket and loop-time bucket, and its figures."""
 
@@ -84,6 +104,7 @@ class InputBudget:
         "frames_to_charge",
         "keys",
         "keys_dropped",
+        "paced",
         "throttles",
         "window",
     )
@@ -92,6 +113,7 @@ class InputBudget:
         now = _clock() if now is None else now
         self.keys = TokenBucket(config.key_rate_per_second, config.key_burst, now)
         self.cpu = TokenBucket(config.input_cpu_share, config.input_cpu_burst_seconds, now)
+        self.paced = PacedPool.get(config.paced_input_share)
         self.window = config.input_cost_window_seconds
         self.armed_until = 0.0
         self.frames_to_charge = 0
@@ -115,7 +137,10 @@ class InputBudget:
                 self.armed_until = min(self.armed_until, now)
 
     def charge(self, seconds: float, now: float) -> None:
-        self.cpu.spend(seconds, now)
+        cpu = self.cpu
+        if cpu.level < cpu.capacity / 2:
+            self.paced.spend(seconds, now)  # past half its budget: the shared pool pays too
+        cpu.spend(seconds, now)
         self.charged_seconds += seconds
 
     def spent(self, now: float) -> bool:
@@ -154,7 +179,9 @@ class WindowChangeLimit:
             return
         self.held = True
         self.holds += 1
-        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity, now))
+        # Until the bucket is full again, give or take a quarter: storms that began together do
+        # not all come back at the same moment.
+        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity, now)) * random.uniform(0.75, 1.25)
         asyncio.get_running_loop().call_later(delay, self._release, conn, context=contextvars.Context())
 
     def _release(self, conn: Any) -> None:

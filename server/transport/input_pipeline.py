@@ -11,7 +11,9 @@ short queue from which they are handed to the app in turns: at each turn, one in
 few cheap ones (their measured cost under ``TURN_COST_SECONDS``), none while the budget is spent;
 the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
 charged. So one session's input never holds the loop for more than one event at a time, and input
-that waits (a burst, a flood) is handed over only in moments when the loop is idle. Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
+that waits (a burst, a flood) is handed over only in moments when the loop is idle; a session past
+half its budget waits, besides, until no other session's person has pressed a key for a moment,
+and shares with all such sessions one small pool of loop time (``paced_input_share``). Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
@@ -60,6 +62,18 @@ FIRST_COST_GUESS = 0.005
 # later, at random so that several sessions do not line up. A key after a pause goes at once.
 BUSY_LATENESS_SECONDS = 0.003
 BUSY_RETRY_SECONDS = (0.005, 0.025)
+# A session past half its budget takes no turn within this long of a key from a session that is
+# not (a person's key and the screens it changes come first).
+AFTER_PEOPLE_SECONDS = 0.05
+
+
+class _People:
+    """When a session with most of its budget left last handed input to its app (all servers)."""
+
+    last_input = 0.0
+
+
+PEOPLE = _People()
 
 KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
 INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
@@ -276,7 +290,14 @@ class InputPipeline:
                 return
         waiting.append(event)
         if self._turn_handle is None:
-            self._turn()
+            if self._plenty():
+                self._turn()
+            else:
+                self._schedule_turn(0.0)  # past half its budget: its turn is paced, even the first
+
+    def _plenty(self) -> bool:
+        cpu = self._budget.cpu
+        return cpu.level >= cpu.capacity / 2
 
     def offer_resize(self, event: events.Resize) -> None:
         """A window change (merged by the driver): handed to the app in turn, like a key; a
@@ -303,11 +324,17 @@ class InputPipeline:
         now = _clock()
         delay = TURN_SECONDS
         due, self._turn_due = self._turn_due, None
-        if waiting and due is not None and self._loop.time() - due > BUSY_LATENESS_SECONDS and is_input(waiting[0]):
-            self.deferrals += 1
-            self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
-            return
-        plenty = budget.cpu.level >= budget.cpu.capacity / 2
+        plenty = self._plenty()
+        if waiting and is_input(waiting[0]):
+            busy = due is not None and self._loop.time() - due > BUSY_LATENESS_SECONDS
+            if busy or (not plenty and now - PEOPLE.last_input < AFTER_PEOPLE_SECONDS):
+                self.deferrals += 1
+                self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
+                return
+            if not plenty and budget.paced.refill(now) < 0:  # the paced sessions' shared pool is spent
+                self._note_hold(now)
+                self._schedule_turn(max(TURN_SECONDS, budget.paced.seconds_until(0.0, now)) * random.uniform(1, 1.5))
+                return
         turn_cost = PLENTY_TURN_COST_SECONDS if plenty else TURN_COST_SECONDS
         most = MAX_WAITING_EVENTS if plenty else MAX_EVENTS_PER_TURN
         while waiting:
@@ -323,6 +350,8 @@ class InputPipeline:
                     break
                 self._turn_events += 1
                 budget.arm(now)
+                if plenty:
+                    PEOPLE.last_input = now
             waiting.popleft()
             self._deliver(event)
         if waiting or self._turn_events:
