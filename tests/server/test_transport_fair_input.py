@@ -16,14 +16,16 @@ from server.transport.session import SessionInfo
 
 
 class Recorder:
-    """An app factory that keeps the apps it made."""
+    """An app factory that keeps the apps it made (``app_class`` for the users named in ``only``)."""
 
-    def __init__(self, app_class: type[DemoApp] = DemoApp) -> None:
+    def __init__(self, app_class: type[DemoApp] = DemoApp, only: tuple[str, ...] = ()) -> None:
         self.app_class = app_class
+        self.only = only
         self.apps: list[DemoApp] = []
 
     def __call__(self, info: SessionInfo) -> DemoApp:
-        app = self.app_class(info)
+        cls = self.app_class if not self.only or info.username in self.only else DemoApp
+        app = cls(info)
         self.apps.append(app)
         return app
 
@@ -119,7 +121,7 @@ class Costly(DemoApp):
 async def test_expensive_input_is_held_to_the_sessions_budget(start, open_terminal):
     Costly.handled = 0
     server = await start(
-        app_factory=Recorder(Costly),
+        app_factory=Recorder(Costly, only=("abuser",)),
         input_cpu_share=0.02,
         input_cpu_burst_seconds=0.3,
         key_rate_per_second=1000,
@@ -137,7 +139,7 @@ async def test_expensive_input_is_held_to_the_sessions_budget(start, open_termin
     for key in "vwxyz":
         slowest = max(slowest, await _echo_time(other, key))
     elapsed = time.monotonic() - t0
-    handled = Costly.handled - base - 5  # the other session's own five keys
+    handled = Costly.handled - base
     # Burst + share x elapsed, in 30 ms keys, + one turn's keys handed over before their cost was
     # known (the first turn guesses a cheap key) + the turns the estimate takes to learn.
     bound = (0.3 + 0.02 * elapsed) / 0.03 + MAX_EVENTS_PER_TURN + 3
@@ -169,3 +171,33 @@ async def test_reconnecting_does_not_refill_the_budget(start, open_terminal, wai
     other = await open_terminal(server, username="neighbour", local_addr=("127.0.0.41", 0))
     await other.wait_for("size: 80x24")
     assert left("neighbour") > 0.19
+
+
+async def test_sessions_past_half_their_budget_share_one_small_pool(start, open_terminal):
+    Costly.handled = 0
+    abusers = ("a1", "a2", "a3")
+    server = await start(
+        app_factory=Recorder(Costly, only=abusers),
+        input_cpu_share=0.05,  # each alone could spend 5 % of a core...
+        input_cpu_burst_seconds=0.3,
+        paced_input_share=0.01,  # ...but past half their budget, all three share 1 %
+        key_rate_per_second=1000,
+        key_burst=1000,
+    )
+    terms = [
+        await open_terminal(server, username=name, local_addr=(f"127.0.0.{50 + i}", 0))
+        for i, name in enumerate(abusers)
+    ]
+    for term in terms:
+        await term.wait_for("size: 80x24")
+    t0 = time.monotonic()
+    for term in terms:
+        term.send(b"q" * 300)
+    await asyncio.sleep(4.0)
+    elapsed = time.monotonic() - t0
+    # Each: half its burst unpaced (+ a turn's overshoot); then all together: the pool's burst and share.
+    unpaced = len(abusers) * (0.15 / 0.03 + MAX_EVENTS_PER_TURN)
+    paced = (0.05 + 0.01 * elapsed) / 0.03 + len(abusers)
+    assert Costly.handled <= unpaced + paced, (Costly.handled, unpaced + paced)
+    separately = len(abusers) * (0.3 + 0.05 * elapsed) / 0.03  # what three separate budgets would allow
+    assert Costly.handled < separately / 2
