@@ -137,11 +137,12 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     paced_input_share: Annotated[float, Meta(gt=0, le=1)] = 0.01
     input_cost_window_seconds: PositiveFloat = 1.0
     input_notice_interval_seconds: PositiveFloat = 5.0
-    # Window-change requests (each costs the SSH layer some work before any merging): past this
-    # bucket the session's connection is not read until the bucket is full again (the client
+    # Window-change requests (each costs the SSH layer some work before any merging; dragging a
+    # window's corner sends one per character cell): past this bucket the session's connection is
+    # not read until a quarter of it is back, twice as long for each hold of a storm (the client
     # waits; the last size still wins).
-    window_changes_per_second: PositiveFloat = 10.0
-    window_change_burst: PositiveInt = 60
+    window_changes_per_second: PositiveFloat = 20.0
+    window_change_burst: PositiveInt = 200
     # Each connection's socket receive buffer (0: the system's). A client sends keys and small
     # pastes; a small buffer bounds what a held connection has queued when it is read again.
     socket_receive_buffer_bytes: NonNegativeInt = 8192

@@ -38,6 +38,8 @@ _clock = time.perf_counter
 
 # Frames drawn after an input event whose loop time is still charged to it.
 ARMED_FRAMES = 2
+# A hold that begins within this long of the last one's end continues a storm (it lasts longer).
+HOLD_STREAK_SECONDS = 5.0
 # What the sessions past half their budget may spend of their shared pool at once.
 PACED_POOL_BURST_SECONDS = 0.05
 
@@ -166,12 +168,14 @@ class WindowChangeLimit:
     next requests wait in the network; the last size still wins.
     """
 
-    __slots__ = ("bucket", "held", "holds")
+    __slots__ = ("bucket", "held", "holds", "released_at", "streak")
 
     def __init__(self, config: ServerConfig) -> None:
         self.bucket = TokenBucket(config.window_changes_per_second, config.window_change_burst, _clock())
         self.held = False
         self.holds = 0
+        self.streak = 0  # holds one after the other (each soon after the last ended): a storm
+        self.released_at = 0.0
 
     def note(self, conn: Any) -> None:
         now = _clock()
@@ -179,13 +183,17 @@ class WindowChangeLimit:
             return
         self.held = True
         self.holds += 1
-        # Until the bucket is full again, give or take a quarter: storms that began together do
-        # not all come back at the same moment.
-        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity, now)) * random.uniform(0.75, 1.25)
+        self.streak = self.streak + 1 if now - self.released_at < HOLD_STREAK_SECONDS else 1
+        # Until the bucket is a quarter full, twice as long for each hold of a storm (what the
+        # client queued meanwhile is read in one go: fewer, later), give or take a quarter so that
+        # storms that began together do not come back together.
+        delay = max(0.05, self.bucket.seconds_until(self.bucket.capacity / 4, now))
+        delay *= 2 ** min(self.streak - 1, 4) * random.uniform(0.75, 1.25)
         asyncio.get_running_loop().call_later(delay, self._release, conn, context=contextvars.Context())
 
     def _release(self, conn: Any) -> None:
         self.held = False
+        self.released_at = _clock()
         hold_connection(conn, False)
 
 
