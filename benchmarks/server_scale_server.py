@@ -25,11 +25,13 @@ from server.serve import serve
 from server.tables import table as table_mod
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
+from ui.prompt_keys import Numbering
 
 args: dict = {}  # the spec, read when run as the main script
 cat = Catalogue("en")
 rng = random.Random(7)
 watched = set()
+key_numbers: dict = {}  # (table, seat) -> ui.prompt_keys.Numbering
 hard = set()
 state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
 
@@ -45,7 +47,8 @@ def report(t):
     msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
     seat = st.pending.seat
     if st.phase != "over" and 0 <= seat < len(t.seats):
-        keys, _ = key_path(engine_view(st, seat), cat, rng)
+        numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
+        keys, _ = key_path(engine_view(st, seat), cat, rng, numbers)
         msg["seat"], msg["keys"] = seat, keys.hex()
     out(msg)
     state["hook_s"] += time.perf_counter() - t0

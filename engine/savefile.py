@@ -5,7 +5,10 @@ A save holds everything needed to rebuild a game and to check it:
 - the format version, the table's id and the caller's timestamps;
 - the `GameConfig` (rule set, preset or line-up, unique districts, seed, crown);
 - one `Seat` per player: name, SSH key fingerprint (None for a guest or a bot),
-  bot kind (None for a person);
+  bot kind (None for a person), and the positions in the log of the commands a
+  bot chose in the person's stead (`bot_played`: while they were away, out of
+  time, or after a bot took their seat for good; absent when none, so a save
+  without such moves has the same bytes as before the field existed);
 - its owners: the keys of every player who held a seat (only they, and the
   host, see and load it; None in saves made before owners were recorded) and
   whether its table was private;
@@ -87,6 +90,9 @@ class Seat(Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Annotated[str, Meta(max_length=200)]
     key: Annotated[str, Meta(max_length=200)] | None = None  # SSH key fingerprint ("SHA256:...")
     bot: Annotated[str, Meta(max_length=50)] | None = None  # bot kind ("random", ...), None for a person
+    # Positions (1 = the log's first command), increasing, of this seat's commands that a bot chose
+    # in the person's stead. A bot's own seat (its name says "(bot)") lists nothing: all its moves are a bot's.
+    bot_played: Annotated[list[int], Meta(max_length=MAX_COMMANDS)] = field(default_factory=list)
 
 
 Key = Annotated[str, Meta(max_length=200)]
@@ -365,6 +371,26 @@ def consistency(save: Save) -> None:
         raise SaveError(f"the save's state uses rules {st.rules.name!r} but its game {cfg.rules!r}: from another game")
     if save.finished != (st.phase == "over"):
         raise SaveError("the save's finished flag disagrees with its state: the file is corrupt")
+    for i, seat in enumerate(save.seats):
+        last = 0
+        for n in seat.bot_played:
+            if not last < n <= len(save.log) or getattr(save.log[n - 1], "seat", None) != i:
+                raise SaveError(
+                    f"the save marks command {n} as a bot's for seat {i + 1}, but the log has no such command "
+                    "of that seat there: the file is corrupt"
+                )
+            last = n
+
+
+def bot_played(save: Save) -> set[int]:
+    """The positions (1-based) of the log's commands that a bot chose in a person's stead."""
+    return {n for seat in save.seats for n in seat.bot_played}
+
+
+def bot_doings(events: list[Event], seat: int) -> list[bool]:
+    """Per event of a command a bot chose for `seat`: whether it is the bot's doing (an event of that
+    seat), not the flow's that followed (a rank called, another seat's reveal...)."""
+    return [ev.seat == seat and ev.kind != "called" for ev in events]
 
 
 # -- replay ---------------------------------------------------------------------------------------------

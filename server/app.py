@@ -10,9 +10,13 @@ quitting at once.
 
 `PlayerSession` is the session's side of everything: the `TableLink` the game
 screen sends commands through, the `LobbyLink` the lobby screen calls, and the
-`Client` the lobby and table actors post to. Messages for the app are posted,
-never awaited; each carries a generation number so that a view posted for a
-table the player has since left is dropped.
+`Client` the lobby and table actors post to. The table actor posts only its
+typed messages (server/tables/messages.py); `PlayerSession.post` adapts each
+to the app's own message (`adapt`): views, refusals, chat lines, the table's
+notices, the seats' presence (durations become deadlines on this process's
+clock). Messages for the app are posted, never awaited; each table message
+carries a generation number so that one posted for a table the player has
+since left is dropped.
 """
 
 from __future__ import annotations
@@ -23,20 +27,22 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from textual.binding import Binding
 from textual.message import Message
 
 from engine.text import player_name
+from server.lobby import rematch
 from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
-from server.tables.table import Displaced, Table, Toast
+from server.tables import messages as tm
+from server.tables.table import Table
 from server.transport.session import ServerStopping, SessionInfo
 from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
-from ui.link import ChatLine, CommandRefused, ViewUpdate
+from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
-from ui.log_text import LogWriter
 from ui.screens.help import HelpScreen
 from ui.screens.lobby import LobbyScreen
 from ui.screens.scores import ScoresScreen
@@ -71,6 +77,28 @@ class ShowToast(Message):
         self.error = error
 
 
+TABLE_MESSAGES = (ViewUpdate, CommandRefused, ChatLine, TableNotice, SeatStates)
+
+
+def adapt(message: tm.ToSession, now: float) -> Message:
+    """The app's message for a table's message (`now`: time.monotonic(), for deadlines)."""
+    match message:
+        case tm.SeatView(view, events, by_bot, turn_left):
+            return ViewUpdate(view, events, by_bot, None if turn_left is None else now + turn_left)
+        case tm.Refused(reason):
+            return CommandRefused(reason)
+        case tm.Chat(author, text, watching):
+            return ChatLine(author, text, watching)
+        case tm.Notice(key, fields, where):
+            return TableNotice(key, fields, where)
+        case tm.Presence(seats, watchers):
+            marks = [SeatMark(p.state, None if p.bot_in is None else now + p.bot_in) for p in seats]
+            return SeatStates(marks, watchers)
+        case tm.Toast(text, error):
+            return ShowToast(text, error)
+    raise TypeError(f"not a table message: {type(message).__name__}")
+
+
 class PlayerSession:
     """One connected player (or spectator): TableLink, LobbyLink and table Client at once."""
 
@@ -90,18 +118,19 @@ class PlayerSession:
 
     # --- Client: the lobby and the table post here -----------------------------------------------
     def post(self, message: Any) -> None:
+        """A table's message (adapted for the app) or the lobby's and the session's own app messages."""
         app = self.app
         if app is None:
             return
-        if isinstance(message, Toast):
-            message = ShowToast(message.text, message.error)
-        elif isinstance(message, Displaced):
+        if isinstance(message, tm.Displaced):
             self.gen += 1
             self.at_table = False
             self.table, self.seat = None, None
             message = LeaveTable(self.gen, message.text)
-        elif isinstance(message, (ViewUpdate, CommandRefused, ChatLine)):
-            message.gen = self.gen  # type: ignore[attr-defined]
+        elif isinstance(message, msgspec.Struct):
+            message = adapt(message, time.monotonic())  # type: ignore[arg-type]
+        if isinstance(message, TABLE_MESSAGES):
+            message.gen = self.gen  # type: ignore[union-attr]
         queue = getattr(app, "_message_queue", None)
         if queue is not None and queue.qsize() > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
@@ -147,15 +176,15 @@ class PlayerSession:
         if t is None or not self.at_table:
             return
         if self.seat is None and not t.meta.spectator_chat:
-            self.post(ChatLine("*", "Spectators may read the chat but not write in it at this table."))
+            self.post(tm.Notice("spectators_read_only", where="chat"))
             return
         now = time.monotonic()
         if len(self._chat) == CHAT_BURST and now - self._chat[0] < CHAT_WINDOW:
-            self.post(ChatLine("*", "Slow down: too many lines at once."))
+            self.post(tm.Notice("slow_down", where="chat"))
             return
         self._chat.append(now)
         author = self.name if self.seat is None else t.seats[self.seat].name
-        t.chat(author + (" (watching)" if self.seat is None else ""), text)
+        t.chat(author, text, watching=self.seat is None)
 
     # --- LobbyLink: the lobby screen -----------------------------------------------------------------
     def _call(self, fn: Callable[..., Any], *args: Any) -> str | None:
@@ -222,7 +251,7 @@ class PlayerSession:
         ]
         return TableMenuInfo(
             creator=creator,
-            spectator=self.seat is None,
+            spectator=self.seat is None or t.phase == "over",  # after the end no seat waits for anyone
             absent=absent,
             spectator_chat=t.meta.spectator_chat,
             saving=t.save is not None and t.phase == "playing",
@@ -240,8 +269,26 @@ class PlayerSession:
     def to_lobby(self) -> None:
         self.gen += 1
         self.lobby.to_lobby(self)
+        rematch.kept_seat(self.lobby, self)  # after a game: the room of its new game, if one keeps a seat
         if self.app is not None:
             self.app.post_message(LeaveTable(self.gen))
+
+    # --- the end of a game -----------------------------------------------------------------------------
+    def play_again(self) -> str | None:
+        """The same seats again: to the new game's room in the lobby (or its table, once started)."""
+        error = self._call(lambda session: rematch.play_again(self.lobby, session))
+        if error is None and not self.at_table:
+            self.gen += 1
+            if self.app is not None:
+                self.app.post_message(LeaveTable(self.gen))
+        return error
+
+    def replay_save(self) -> Any:
+        """The finished game (config and every command) when the table keeps it, for the replay."""
+        t = self.table
+        if t is None or t.phase != "over" or t.save is None or self.seat is None:
+            return None
+        return t.save.save
 
 
 class ServerApp(CitadelsApp):
@@ -250,6 +297,7 @@ class ServerApp(CitadelsApp):
     CSS_PATH = [*CitadelsApp.CSS_PATH, STYLES / "lobby.tcss"]
     BINDINGS = [Binding("ctrl+q", "menu", show=False, priority=True)]
     TABLE_SCREEN_AT_START = False
+    PLAY_AGAIN_HERE = False  # the session goes to the new game's room in the lobby
 
     def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
         session = PlayerSession(info, lobby)
@@ -269,10 +317,7 @@ class ServerApp(CitadelsApp):
 
     def on_enter_table(self, msg: EnterTable) -> None:
         self._gen = msg.gen
-        self.view = None
-        self._events = []
-        self._writer = LogWriter(self.cat, None)
-        self._scores_shown = False
+        self.reset_log()
         self.options.name = self.session.name
         self._pop_to_base()
         if self.at_table:
@@ -292,6 +337,9 @@ class ServerApp(CitadelsApp):
         if msg.gen < self._gen:
             return
         self._gen = msg.gen
+        self._turn_alert(False)
+        if self.table is not None:
+            self.table.feedback.clear()  # no countdown runs for a table left behind
         self._pop_to_base()
         if self.at_table:
             self.pop_screen()
@@ -329,6 +377,12 @@ class ServerApp(CitadelsApp):
     def on_chat_line(self, msg: ChatLine) -> None:
         self._stale(msg)
 
+    def on_table_notice(self, msg: TableNotice) -> None:
+        self._stale(msg)
+
+    def on_seat_states(self, msg: SeatStates) -> None:
+        self._stale(msg)
+
     # --- actions -----------------------------------------------------------------------------------
     def action_menu(self) -> None:
         if not self.at_table:
@@ -342,7 +396,7 @@ class ServerApp(CitadelsApp):
         from ui.i18n import Catalogue
 
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.cat.rules)
+        self.cat = Catalogue(lang, self.cat.rules, palette=self.options.palette)
         self._pop_to_base()
         if self.at_table:
             self.table.set_language(self.cat, self.log_rows())

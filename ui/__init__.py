@@ -16,6 +16,16 @@ compositor_patch.apply()
 cycle_patch.apply()
 
 from .app import CitadelsApp  # noqa: E402
-from .link import ChatLine, CommandRefused, TableLink, UiOptions, ViewUpdate  # noqa: E402
+from .link import ChatLine, CommandRefused, SeatMark, SeatStates, TableLink, TableNotice, UiOptions, ViewUpdate  # noqa: E402
 
-__all__ = ["ChatLine", "CitadelsApp", "CommandRefused", "TableLink", "UiOptions", "ViewUpdate"]
+__all__ = [
+    "ChatLine",
+    "CitadelsApp",
+    "CommandRefused",
+    "SeatMark",
+    "SeatStates",
+    "TableLink",
+    "TableNotice",
+    "UiOptions",
+    "ViewUpdate",
+]

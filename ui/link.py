@@ -3,7 +3,14 @@
 The app never reads game state: it receives `ViewUpdate` messages (a seat's
 `engine.View` and the events redacted for that seat) and sends commands
 through a `TableLink`. The same app is driven by `ui.local_game.LocalTable`
-(`citadels play`) and, over SSH, by the server's table actor.
+(`citadels play`) and, over SSH, by the server's table actor (whose own typed
+messages the server's session turns into these).
+
+Besides views: `ChatLine` (a person's line), `TableNotice` (the table speaks:
+a catalogue key, never a chat line, rendered in a style no chat line has),
+`SeatStates` (who plays each seat now: away with the time before a bot takes
+over, a bot playing for someone; how many watch). Times are deadlines on
+`time.monotonic()`.
 """
 
 from __future__ import annotations
@@ -31,12 +38,23 @@ class TableLink(Protocol):
 
 class ViewUpdate(Message):
     """A new view for this app's seat, with the events (already redacted for
-    that seat) that led to it. Post with `app.post_message(ViewUpdate(v, ev))`."""
+    that seat) that led to it. Post with `app.post_message(ViewUpdate(v, ev))`.
 
-    def __init__(self, view: Any, events: list[Any] | None = None) -> None:
+    `by_bot`: per event, whether a bot chose its command in a person's stead (empty: none did).
+    `turn_deadline`: when this seat's turn timer runs out (time.monotonic()), None without one."""
+
+    def __init__(
+        self,
+        view: Any,
+        events: list[Any] | None = None,
+        by_bot: list[bool] | None = None,
+        turn_deadline: float | None = None,
+    ) -> None:
         super().__init__()
         self.view = view
         self.events = list(events or [])
+        self.by_bot = list(by_bot or [])
+        self.turn_deadline = turn_deadline
 
 
 class CommandRefused(Message):
@@ -48,12 +66,42 @@ class CommandRefused(Message):
 
 
 class ChatLine(Message):
-    """A chat line to show at this table."""
+    """A person's chat line at this table (`watching`: the author is a spectator)."""
 
-    def __init__(self, author: str, text: str) -> None:
+    def __init__(self, author: str, text: str, watching: bool = False) -> None:
         super().__init__()
         self.author = author
         self.text = text
+        self.watching = watching
+
+
+class TableNotice(Message):
+    """The table speaks: `notice.<key>` of the catalogue with `fields`, in the log or the chat."""
+
+    def __init__(self, key: str, fields: dict[str, Any] | None = None, where: str = "log") -> None:
+        super().__init__()
+        self.key = key
+        self.fields = dict(fields or {})
+        self.where = where
+
+
+@dataclass(frozen=True)
+class SeatMark:
+    """Who plays a seat now: "here", "away" (a bot plays for them at `bot_at`, a time.monotonic()
+    deadline, None when no countdown runs), "bot_for" (a bot plays for them until they return),
+    "replaced" (a bot plays the seat for good) or "bot" (a bot's own seat)."""
+
+    state: str
+    bot_at: float | None = None
+
+
+class SeatStates(Message):
+    """Every seat's `SeatMark` and the number of spectators."""
+
+    def __init__(self, seats: list[SeatMark], watchers: int) -> None:
+        super().__init__()
+        self.seats = list(seats)
+        self.watchers = watchers
 
 
 @dataclass
@@ -65,3 +113,5 @@ class UiOptions:
     show_chat: bool = False  # the chat panel (the SSH server turns it on)
     chat_send: Callable[[str], None] | None = None  # called with each line the player types
     show_scores_at_end: bool = True  # open the score table when the game ends
+    alerts: bool = True  # BEL and the terminal title when a decision becomes yours (the table menu switches)
+    palette: str = "printed"  # card colours: "printed" or "colour-blind" (F5 switches; ui/cards.py)

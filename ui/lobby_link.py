@@ -86,6 +86,7 @@ class LobbyOptions:
     timers: list[str]
     characters_by_rank: dict[int, list[str]]  # the 2016 characters, for a custom line-up
     uniques: list[str]  # the 2016 unique districts
+    timer_seconds: dict[str, float | None] = field(default_factory=dict)  # a turn timer's seconds (None: off)
 
 
 @dataclass

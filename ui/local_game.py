@@ -5,7 +5,9 @@ applies the human's commands (an `IllegalCommand` becomes a `CommandRefused`
 message with the engine's sentence), lets the bots play their decisions after
 a short delay scheduled with `loop.call_later` (no polling, nothing runs while
 the human thinks), and posts the human seat's view and redacted events to the
-app. It implements `ui.link.TableLink` (`send`, plus `attach`/`detach`).
+app. It implements `ui.link.TableLink` (`send`, plus `attach`/`detach`) and
+the end of a game's choices: `play_again()` (the same seats, another deal) and
+`replay_save()` (the game as a save, for the replay screen).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import msgspec
+
 from engine import GameConfig, IllegalCommand, apply, legal_commands, new_game, redact_events, view
 from engine.bots.random_bot import RandomBot
+from engine.savefile import Save, Seat, new_save, utcnow
 
 from .link import CommandRefused, ViewUpdate
 
@@ -42,8 +47,11 @@ class LocalTable:
         bot_delay: float = 0.7,
         max_bot_steps: int = 100_000,
     ) -> None:
+        self.config = config
         self.state, events = new_game(config)
+        self.log: list[Any] = []  # every command applied, for the replay
         self.human = human_seat
+        self.bot_factory = bot_factory
         self.bots: dict[int, Bot] = {
             s: bot_factory(s, config.seed) for s in range(len(config.players)) if s != human_seat
         }
@@ -73,9 +81,31 @@ class LocalTable:
             if self._app is not None:
                 self._app.post_message(CommandRefused(str(e)))
             return
+        self.log.append(command)
         self._unsent.extend(events)
         self._publish()
         self._schedule()
+
+    # --- the end of a game --------------------------------------------------------------------
+    def play_again(self) -> str | None:
+        """Another game with the same seats (another deal): the app shows it as a new table."""
+        if not self.over:
+            return "The game is not over."
+        seed = (self.config.seed or 0) + 1
+        self.config = msgspec.structs.replace(self.config, seed=seed)
+        self.state, events = new_game(self.config)
+        self.log = []
+        self.bots = {s: self.bot_factory(s, seed) for s in self.bots}
+        self._unsent = list(events)
+        self.bot_steps = 0
+        self._publish()
+        self._schedule()
+        return None
+
+    def replay_save(self) -> Save | None:
+        """The game so far as a save (the replay screen re-runs its log from its config)."""
+        seats = [Seat(name=n, bot=None if s == self.human else "random") for s, n in enumerate(self.config.players)]
+        return new_save("local", self.config, seats, self.state, self.log, created=utcnow())
 
     # --- bots ------------------------------------------------------------------------------
     @property
@@ -104,6 +134,7 @@ class LocalTable:
             self.bot_steps += 1
             cmd = self.bots[seat].choose(legal_commands(self.state, seat), view(self.state, seat))
             self._unsent.extend(apply(self.state, cmd))
+            self.log.append(cmd)
             if self.bot_delay > 0:
                 break
         self._publish()

@@ -10,6 +10,14 @@ legal targets. A new card needs only catalogue entries in
 `ability.<Card>.<option>`, `build.<Card>`, `choice.<about>.<option>`,
 `select.<purpose>` ...), never code here: unknown cards, options, choices and
 command kinds get generic labels.
+
+Confirmations: choices first, then one confirmation that names every target
+and what it costs (`confirm_menu`), for abilities that act on someone or cost
+something, and for ending the turn while something is still possible; none for
+what only gives (income, the Merchant's gold: `NO_CONFIRM`). The Magician's
+redraw is chosen here first (`Checklist`: the cards, then "Discard these and
+draw 2"), then sent as its commands in order, so "discard 0, draw 0" is never
+offered. Which key chooses an entry: `ui.prompt_keys`. Labels: `ui.prompt_labels`.
 """
 
 from __future__ import annotations
@@ -18,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from rich.text import Text
 
 from engine.cards.characters import CHARACTERS
-from engine.cards.districts import DISTRICTS
+from engine.cards.districts import DISTRICTS, TYPES
 from engine.commands import (
     Ability,
     Build,
@@ -38,24 +47,60 @@ from engine.commands import (
     Unselect,
 )
 
-from .cards import character_label, district_token, district_type
+from .build_list import unbuildable
+from .cards import district_token, district_type
 from .i18n import Catalogue
+from .prompt_labels import (
+    ABILITY_FIELDS,
+    BUILD_FIELDS,
+    Ctx,
+    ability_does,
+    ability_label,
+    build_does,
+    build_label,
+    card_text,
+    income_info,
+)
+from .prompt_texts import about_label, choice_texts, select_label, title_for, waiting_sentence, who
 
-ABILITY_FIELDS = ("player", "character", "district", "card", "kind")
-BUILD_FIELDS = ("district", "using", "player")
+# Abilities that only give their user something (from the bank, the deck, or the richest player as the
+# rules say), with no target to choose and nothing to lose: sent at once, like taking income.
+NO_CONFIRM = frozenset({"Merchant", "Architect", "Queen", "Tax Collector", "Abbot", "Scholar"})
+# Abilities whose cards are chosen here before anything is sent: (name, option) -> the SelectCards purpose.
+CHOSEN_FIRST = {("Magician", "redraw"): "Magician"}
 
 
 @dataclass
 class Entry:
-    """One line of a menu: a command to send (leaf) or a sub-menu."""
+    """One line of a menu: a command to send (leaf), a sub-menu, or a step of a checklist."""
 
     label: Text
     detail: str  # what it will do
     command: Any = None
     submenu: Menu | None = None
-    confirm: bool = False  # abilities ask for confirmation after showing what they do
+    confirm: bool = False  # ask once, naming what will happen, before sending
     back: bool = False
     inline: bool = False  # show the detail under the label when there is room (character cards)
+    disabled: bool = False  # shown, never chosen (a district in hand that cannot be built now)
+    ident: Any = None  # what the entry is, the same in every view while the player decides (keeps its key)
+    rank: int | None = None  # a character's rank: the key in a list of characters
+    end_turn: bool = False  # chosen with its own key, never a number
+    enter: bool = False  # a confirmation: chosen with Enter, never a number
+    confirm_hint: str = ""  # the confirmation's second line (ending the turn: what is still possible)
+    toggle: int | None = None  # a checklist row: the card it marks
+    plan: list[Any] | None = None  # commands to send one after the other (a checklist's last step)
+    key: str = ""  # set by ui.prompt_keys
+
+
+@dataclass
+class Checklist:
+    """Cards chosen in the prompt before anything is sent (the Magician's redraw)."""
+
+    purpose: str  # the SelectCards purpose the commands answer ("Magician")
+    cards: list[str]  # one row per card (copies repeated)
+    start: Any  # the command that starts it
+    seat: int
+    least: int = 1  # fewer chosen: nothing would happen, the last step is not offered
 
 
 @dataclass
@@ -63,261 +108,66 @@ class Menu:
     title: str
     hint: str = ""
     entries: list[Entry] = field(default_factory=list)
+    checklist: Checklist | None = None
 
 
 def _tag(cmd: Any) -> str:
     return type(cmd).__struct_config__.tag
 
 
-def who(view: Any, cat: Catalogue, seat: int, character: str | None = None) -> str:
-    """A player's name, with the character they play when public: "Ana (Magistrate)"."""
-    if not 0 <= seat < len(view.players):
-        return cat.t("ui.nobody")
-    p = view.players[seat]
-    if character is None and p.revealed:
-        character = p.revealed[-1]
-    return f"{p.name} ({cat.character(character)})" if character else p.name
-
-
-def waiting_sentence(view: Any, cat: Catalogue) -> str:
-    """The localized "waiting for Ana (Magistrate)" for the pending decision."""
-    pd = view.pending
-    if pd is None:
-        return cat.t("ui.connecting")
-    kind = pd.kind
-    if kind == "game_over":
-        return cat.t("waiting.game_over")
-    if not 0 <= pd.seat < len(view.players):
-        return cat.t("waiting.other", name="?")
-    name = view.players[pd.seat].name
-    character = view.turn.character if view.turn is not None and view.turn.seat == pd.seat else None
-    if kind == "pick_character":
-        key = "waiting.discard_character" if pd.mode == "discard" else "waiting.pick_character"
-        return cat.t(key, name=name)
-    if kind in ("play_turn", "keep_cards"):
-        return cat.t(f"waiting.{kind}", name=name, character=cat.character(character))
-    if kind == "choice":
-        return cat.t("waiting.choice", name=who(view, cat, pd.seat, character), about=about_label(cat, pd.about))
-    if kind == "select_cards":
-        return cat.t("waiting.select_cards", name=who(view, cat, pd.seat, character), about=select_label(cat, pd.about))
-    return cat.t("waiting.other", name=who(view, cat, pd.seat, character))
-
-
-def about_label(cat: Catalogue, about: str | None) -> str:
-    """The question of a `Choice`: `choice.<about>`, or the raw key."""
-    return cat.t(f"choice.{about}", fallback=about or "?")
-
-
-def select_label(cat: Catalogue, purpose: str | None) -> str:
-    """What a `SelectCards` chooses: `select.<purpose>`, or the raw key."""
-    return cat.t(f"select.{purpose}", fallback=purpose or "?")
-
-
-def choice_texts(view: Any, cat: Catalogue, about: str | None, option: str) -> tuple[str, str, bool]:
-    """(label, what it does, known) for the answer `option` to the `Choice` `about`.
-
-    Keys, first found: `choice.<about>.<option>`; `choice.<about>.*:*` for "<seat>:<character>";
-    `choice.<about>.*` for a seat ({player}) or any other value ({option}, translated);
-    `choice.<option>` (yes/no ...). `_does` after the same key says what it does."""
-    fields: dict[str, object] = {"option": cat.value(option)}
-    seat, _, rest = option.partition(":")
-    generic = "*"
-    if seat.isdigit():  # a seat, or "<seat>:<character>"
-        s = int(seat)
-        fields["option"] = fields["player"] = view.players[s].name if 0 <= s < len(view.players) else seat
-        if rest:
-            fields["character"] = cat.character(rest)
-            generic = "*:*"
-    key = cat.first(f"choice.{about}.{option}", f"choice.{about}.{generic}", f"choice.{option}")
-    if key is None:
-        label = cat.t("choice.fallback", option=fields["option"])
-        return label, cat.t("cmd.choose_does", option=label), False
-    label = cat.t(key, **fields)
-    does = cat.t(key + "_does", **fields) if cat.has(key + "_does") else cat.t("cmd.choose_does", option=label)
-    return label, does, True
-
-
-class _Ctx:
-    """What labels and descriptions need: the view, the catalogue, the player names."""
-
-    def __init__(self, view: Any, cat: Catalogue) -> None:
-        self.view = view
-        self.cat = cat
-
-    def player_name(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < len(self.view.players):
-            return "?"
-        return self.view.players[seat].name
-
-    def built_cost(self, seat: int | None, district: str | None) -> str:
-        if district is None:
-            return "?"
-        d = DISTRICTS.get(district)
-        base = self.cat.cost(district) or 0
-        if seat is not None and 0 <= seat < len(self.view.players):
-            for b in self.view.players[seat].city:
-                if b.name == district:
-                    return str(base + (1 if b.beautified else 0))
-        return str(base) if d else "?"
-
-    def fields(self, cmd: Any) -> dict[str, object]:
-        """The command's fields as words: names for seats, translated card names; None when absent
-        (a sentence that needs an absent field shows "?")."""
-        cat = self.cat
-        out: dict[str, object] = {}
-        for f in ("character", "player", "district", "card", "kind", "option", "via", "using", "gold", "name"):
-            v = getattr(cmd, f, None)
-            if v is None:
-                out[f] = None
-            elif f == "character":
-                out[f] = cat.character(v)
-                out["rank"] = cat.rank(v)
-            elif f == "player":
-                out[f] = self.player_name(v)
-            elif f in ("district", "card", "via", "using", "name"):
-                out[f] = cat.card(v)
-            elif f == "kind":
-                out[f] = cat.kind(v)
-            elif f == "option":
-                out[f] = cat.value(v)
-            else:
-                out[f] = v
-        district = getattr(cmd, "district", None)
-        out["cost"] = self.built_cost(getattr(cmd, "player", None), district) if district else None
-        return out
-
-    # --- labels of target values -------------------------------------------------------
-    def value_label(self, f: str, v: Any) -> Text:
-        cat = self.cat
-        if v is None:
-            return Text("—", end="")
-        if f == "player":
-            p = self.view.players[v] if 0 <= v < len(self.view.players) else None
-            if p is None:
-                return Text(str(v), end="")
-            t = Text(p.name, style="bold", end="")
-            t.append(f"  {cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}", style="dim")
-            return t
-        if f == "character":
-            return character_label(self.cat, v)
-        if f in ("district", "card", "using"):
-            if v in DISTRICTS:
-                return district_token(cat, v)
-            return Text(cat.card(v), end="")
-        if f == "kind":
-            return Text(cat.kind(v), end="")
-        if f == "gold":
-            return Text(str(v), end="")
-        return Text(str(v), end="")
+def command_ident(cmd: Any) -> tuple:
+    """A command as an entry's identity: its kind and fields, the seat left out."""
+    fields = msgspec.structs.asdict(cmd)
+    return ("cmd", _tag(cmd), *sorted((k, v) for k, v in fields.items() if k != "seat" and v is not None))
 
 
 # --- leaves ------------------------------------------------------------------------------
-def _ability_keys(cmd: Ability) -> list[str]:
-    keys = []
-    if cmd.option is not None:
-        keys.append(f"ability.{cmd.name}.{cmd.option}")
-    keys.append(f"ability.{cmd.name}")
-    return keys
-
-
-def ability_label(ctx: _Ctx, cmd: Ability) -> Text:
-    cat = ctx.cat
-    text = None
-    for k in _ability_keys(cmd):
-        if cat.has(k):
-            text = cat.t(k, **ctx.fields(cmd))
-            break
-    if text is None:
-        if cmd.option is not None:
-            text = cat.t("ability.fallback_option", name=cat.card(cmd.name), option=cmd.option)
-        else:
-            text = cat.t("ability.fallback", name=cat.card(cmd.name))
-    t = Text(cat.card(cmd.name), style="bold", end="")
-    t.append(" · " + text)
-    return t
-
-
-def ability_does(ctx: _Ctx, cmd: Ability) -> str:
-    cat = ctx.cat
-    f = ctx.fields(cmd)
-    for k in _ability_keys(cmd):
-        if cat.has(k + "_does"):
-            return cat.t(k + "_does", **f)
-    text = cat.character_text(cmd.name) if cmd.name in CHARACTERS else cat.district_text(cmd.name)
-    targets = ", ".join(
-        f"{k}: {f[k] or '?'}" for k in ABILITY_FIELDS + ("option",) if getattr(cmd, k, None) is not None
-    )
-    return cat.t("ability.fallback_does", text=text + (f" ({targets})" if targets else ""))
-
-
-def _build_label(ctx: _Ctx, cmd: Build) -> Text:
-    return district_token(ctx.cat, cmd.district)
-
-
-def build_label(cat: Catalogue, via: str) -> str:
-    """The label of the builds paid another way, by `via` (`build.<via>`)."""
-    key = f"build.{via}"
-    return cat.t(key) if cat.has(key) else cat.t("cmd.build_via", via=cat.card(via))
-
-
-def build_does(ctx: _Ctx, cmd: Build) -> str:
-    cat = ctx.cat
-    if cmd.via is None:
-        cost = cat.cost(cmd.district)
-        return cat.t(
-            "cmd.build_one_does",
-            district=cat.district(cmd.district),
-            cost="?" if cost is None else cost,
-            type=cat.type_name(district_type(cmd.district)),
-        )
-    if cat.has(f"build.{cmd.via}_does"):
-        return cat.t(f"build.{cmd.via}_does", **ctx.fields(cmd))
-    text = cat.t("cmd.build_via_does", district=cat.district(cmd.district), via=cat.card(cmd.via))
-    extra = [
-        str(v)
-        for v in (
-            cat.card(cmd.using) if cmd.using else None,
-            ctx.player_name(cmd.player) if cmd.player is not None else None,
-        )
-        if v
-    ]
-    return text + (f" ({', '.join(extra)})" if extra else "")
-
-
-def _income_info(ctx: _Ctx) -> tuple[str, str]:
-    t = ctx.view.turn
-    income_type, income_kind = ctx.cat.income(t.character if t is not None else None)
-    if income_type is None:
-        return "?", "?"
-    res = "cards" if income_kind == "cards" else "gold"
-    return ctx.cat.kind(res), ctx.cat.type_name(income_type)
-
-
-def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
+def leaf(ctx: Ctx, cmd: Any, label: Text | None = None, ident: Any = None) -> Entry:
     """The entry that sends `cmd`: its label and what it will do."""
+    e = _leaf(ctx, cmd, label)
+    e.ident = ident if ident is not None else command_ident(cmd)
+    return e
+
+
+def _leaf(ctx: Ctx, cmd: Any, label: Text | None) -> Entry:
     cat = ctx.cat
     view = ctx.view
     if isinstance(cmd, Ability):
-        return Entry(label or ability_label(ctx, cmd), ability_does(ctx, cmd), command=cmd, confirm=True)
+        purpose = CHOSEN_FIRST.get((cmd.name, cmd.option))
+        if purpose is not None and view.seat is not None:
+            hand = sorted(view.players[view.seat].hand or [], key=lambda c: _hand_order(cat, c))
+            cl = Checklist(purpose, hand, cmd, cmd.seat)
+            lab = label or ability_label(ctx, cmd)
+            return Entry(lab, ability_does(ctx, cmd), submenu=checklist_menu(cat, cl, lab.plain, set()))
+        confirm = cmd.name not in NO_CONFIRM
+        return Entry(label or ability_label(ctx, cmd), ability_does(ctx, cmd), command=cmd, confirm=confirm)
     if isinstance(cmd, Build):
-        return Entry(label or _build_label(ctx, cmd), build_does(ctx, cmd), command=cmd)
+        return Entry(label or district_token(cat, cmd.district), build_does(ctx, cmd), command=cmd)
     if isinstance(cmd, Pick):
-        lab = label or character_label(cat, cmd.character)
-        return Entry(lab, cat.character_text(cmd.character), command=cmd, inline=True)
+        lab = label or Text(cat.character(cmd.character), style="bold", end="")
+        return Entry(lab, cat.character_text(cmd.character), command=cmd, inline=True, rank=cat.rank(cmd.character))
     if isinstance(cmd, DiscardCharacter):
-        lab = label or Text(cat.t("cmd.discard", character=cat.ranked(cmd.character)), end="")
+        lab = label or Text(cat.character(cmd.character), style="bold", end="")
         return Entry(
             lab,
             cat.t("cmd.discard_does", character=cat.character(cmd.character)) + " " + cat.character_text(cmd.character),
             command=cmd,
             inline=True,
+            rank=cat.rank(cmd.character),
         )
     if isinstance(cmd, TakeGold):
         return Entry(Text(cat.t("cmd.take_gold"), end=""), cat.t("cmd.take_gold_does"), command=cmd)
     if isinstance(cmd, DrawCards):
         return Entry(Text(cat.t("cmd.draw_cards"), end=""), cat.t("cmd.draw_cards_does"), command=cmd)
     if isinstance(cmd, EndTurn):
-        return Entry(Text(cat.t("cmd.end_turn"), end=""), cat.t("cmd.end_turn_does"), command=cmd)
+        others = [c for c in view.legal if not isinstance(c, EndTurn)]
+        return Entry(
+            Text(cat.t("cmd.end_turn"), end=""),
+            cat.t("cmd.end_turn_does"),
+            command=cmd,
+            end_turn=True,
+            confirm=bool(others),
+        )
     if isinstance(cmd, Keep):
         lab = Text(cat.t("cmd.keep", card="").strip() + " ", end="")
         lab.append_text(district_token(cat, cmd.card))
@@ -326,7 +176,7 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
             detail += " " + cat.district_text(cmd.card)
         return Entry(label or lab, detail, command=cmd)
     if isinstance(cmd, Income):
-        res, kind = _income_info(ctx)
+        res, kind = income_info(ctx)
         if cmd.gold is None:
             return Entry(
                 label or Text(cat.t("cmd.income"), end=""),
@@ -345,22 +195,12 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
         text, does, _ = choice_texts(view, cat, about, cmd.option)
         if label is None and cmd.option in DISTRICTS:  # a card to take: shown as a card (type, cost)
             label = district_token(cat, cmd.option)
-        return Entry(label or Text(text, end=""), does, command=cmd)
-    if isinstance(cmd, Select):
-        lab = Text("[ ] ", end="")
-        lab.append_text(district_token(cat, cmd.card) if cmd.card in DISTRICTS else Text(cat.card(cmd.card)))
-        return Entry(lab, cat.t("cmd.select_does", card=cat.card(cmd.card)), command=cmd)
-    if isinstance(cmd, Unselect):
-        lab = Text("[x] ", end="")
-        lab.append_text(district_token(cat, cmd.card) if cmd.card in DISTRICTS else Text(cat.card(cmd.card)))
-        return Entry(lab, cat.t("cmd.unselect_does", card=cat.card(cmd.card)), command=cmd)
+        rank = cat.rank(cmd.option) if cmd.option in CHARACTERS else None
+        return Entry(label or Text(text, end=""), does, command=cmd, rank=rank)
+    if isinstance(cmd, (Select, Unselect)):
+        return _select_row(cat, cmd.card, isinstance(cmd, Unselect), cmd)
     if isinstance(cmd, Confirm):
-        pd = view.pending
-        n = len(pd.selected) if pd is not None else 0
-        purpose = pd.about if pd is not None else None
-        key = f"select.{purpose}_confirm"
-        text = cat.t(key, n=n) if cat.has(key) else cat.t("cmd.confirm")
-        return Entry(Text(text, style="bold", end=""), cat.t("cmd.confirm_does", n=n), command=cmd)
+        return _select_done(cat, view, cmd)
     kind = _tag(cmd)
     return Entry(
         Text(cat.t(f"cmd.{kind}", fallback=cat.t("cmd.unknown", kind=kind)), end=""),
@@ -369,8 +209,96 @@ def leaf(ctx: _Ctx, cmd: Any, label: Text | None = None) -> Entry:
     )
 
 
+def _hand_order(cat: Catalogue, card: str) -> tuple:
+    """Cards in the order the hand shows them: by type, then cost (ui/widgets/hand.py)."""
+    d = DISTRICTS.get(card)
+    return (TYPES.index(d.type) if d else len(TYPES), cat.cost(card) or 0, card)
+
+
+def _card_text(cat: Catalogue, card: str) -> Text:
+    return district_token(cat, card) if card in DISTRICTS else Text(cat.card(card), end="")
+
+
+def _select_row(cat: Catalogue, card: str, chosen: bool, cmd: Any) -> Entry:
+    """A card of a multi-card choice, marked [x] when chosen; `cmd` (None: cannot be chosen now)."""
+    lab = Text("[x] " if chosen else "[ ] ", style="" if cmd is not None else "dim", end="")
+    lab.append_text(_card_text(cat, card))
+    does = cat.t("cmd.unselect_does" if chosen else "cmd.select_does", card=cat.card(card))
+    return Entry(lab, does if cmd is not None else cat.t("prompt.cannot_choose", card=cat.card(card)), command=cmd)
+
+
+def _select_done(cat: Catalogue, view: Any, cmd: Any) -> Entry:
+    pd = view.pending
+    n = len(pd.selected) if pd is not None else 0
+    purpose = pd.about if pd is not None else None
+    key = cat.first(*([f"select.{purpose}_confirm_none"] if n == 0 else []), f"select.{purpose}_confirm")
+    cards = cat.names([cat.card(c) for c in pd.selected] if pd is not None else [])
+    text = cat.t(key, n=n, cards=cards) if key is not None else cat.t("cmd.confirm")
+    return Entry(Text(text, style="bold", end=""), cat.t("cmd.confirm_does", n=n), command=cmd)
+
+
+def select_entries(ctx: Ctx) -> list[Entry]:
+    """A SelectCards decision as rows that stay in place: one per card (each copy), marked when chosen,
+    then Done; the legal Select/Unselect/Confirm commands behind them."""
+    view, cat = ctx.view, ctx.cat
+    pd = view.pending
+    legal = view.legal
+    entries: list[Entry] = []
+    for card in dict.fromkeys(pd.options):
+        chosen = pd.selected.count(card)
+        for i in range(pd.options.count(card)):
+            marked = i < chosen
+            cmd = Unselect(pd.seat, card) if marked else Select(pd.seat, card)
+            e = _select_row(cat, card, marked, cmd if cmd in legal else None)
+            e.ident = ("copy", card, i)
+            entries.append(e)
+    for cmd in legal:
+        if isinstance(cmd, Confirm):
+            e = _select_done(cat, view, cmd)
+            e.ident = ("done",)
+            entries.append(e)
+    return entries
+
+
+# --- the Magician's cards, chosen before anything is sent -------------------------------------------
+def checklist_menu(cat: Catalogue, cl: Checklist, title: str, chosen: set[int]) -> Menu:
+    """The checklist with the rows in `chosen` marked; its last step once enough are chosen."""
+    entries = []
+    for i, card in enumerate(cl.cards):
+        lab = Text("[x] " if i in chosen else "[ ] ", end="")
+        lab.append_text(_card_text(cat, card))
+        does = cat.t("cmd.unselect_does" if i in chosen else "cmd.select_does", card=cat.card(card))
+        entries.append(Entry(lab, does, toggle=i, ident=("copy", card, cl.cards[:i].count(card))))
+    cards = [cl.cards[i] for i in sorted(chosen)]
+    if len(cards) >= cl.least:
+        names = cat.names([cat.card(c) for c in cards])
+        plan = [cl.start, *(Select(cl.seat, c) for c in cards), Confirm(cl.seat)]
+        entries.append(
+            Entry(
+                Text(cat.t(f"select.{cl.purpose}_plan", n=len(cards), cards=names), style="bold", end=""),
+                cat.t(f"select.{cl.purpose}_plan_does", n=len(cards), cards=names),
+                plan=plan,
+                ident=("done",),
+            )
+        )
+    hint = cat.t(f"select.{cl.purpose}_hint") if cat.has(f"select.{cl.purpose}_hint") else ""
+    hint = (hint + " " + cat.t("prompt.checklist_hint", n=len(cards))).strip()
+    return Menu(title=title, hint=hint, entries=entries, checklist=cl)
+
+
 # --- narrowing groups into target lists ---------------------------------------------------
-def narrow(ctx: _Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> list[Entry]:
+def _tail(ctx: Ctx, cmd: Any, fields: tuple[str, ...]) -> Text:
+    """The targets of `cmd` in `fields` as tokens: " · R1 Temple" (a single choice shows all it does)."""
+    out = Text(end="")
+    for f in fields:
+        v = getattr(cmd, f, None)
+        if v is not None and f in ("district", "card", "character", "using", "kind"):
+            out.append(" · ", style="dim")
+            out.append_text(ctx.value_label(f, v))
+    return out
+
+
+def narrow(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> list[Entry]:
     """Entries for a group of commands: one field at a time, only legal values."""
     for f in fields:
         values = list(dict.fromkeys(getattr(c, f, None) for c in cmds))
@@ -378,27 +306,30 @@ def narrow(ctx: _Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> l
             break
     else:
         return [leaf(ctx, c) for c in cmds]
+    rest = fields[fields.index(f) + 1 :]
     out = []
     for v in values:
         sub = [c for c in cmds if getattr(c, f, None) == v]
         label = ctx.value_label(f, v)
+        rank = ctx.cat.rank(v) if f == "character" else None
         if len(sub) == 1:
-            e = leaf(ctx, sub[0], label=label)
-            out.append(e)
+            e = leaf(ctx, sub[0], label=label + _tail(ctx, sub[0], rest), ident=("value", f, v))
         else:
             sub_title = f"{title} › {label.plain.strip()}"
-            out.append(Entry(label, "", submenu=_submenu(ctx, sub, fields, sub_title)))
+            e = Entry(label, "", submenu=_submenu(ctx, sub, fields, sub_title), ident=("value", f, v))
+        e.rank = rank
+        out.append(e)
     return out
 
 
-def _target_word(ctx: _Ctx, cmds: list[Any], fields: tuple[str, ...]) -> str:
+def _target_word(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...]) -> str:
     for f in fields:
         if len({getattr(c, f, None) for c in cmds}) > 1:
             return ctx.cat.t(f"prompt.pick_target_{f}", fallback=f)
     return ""
 
 
-def _submenu(ctx: _Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> Menu:
+def _submenu(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> Menu:
     entries = narrow(ctx, cmds, fields, title)
     hint = ctx.cat.t("prompt.choose_target", what=_target_word(ctx, cmds, fields))
     return Menu(title=title, hint=hint, entries=entries)
@@ -415,42 +346,45 @@ def _group_key(cmd: Any) -> tuple | None:
     return None
 
 
-def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
+def _group_entry(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
+    e = _group(ctx, key, cmds)
+    e.ident = key  # the same entry whether it leads to one command or to a list of them
+    return e
+
+
+def _group(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
     cat = ctx.cat
     kind = key[0]
     if kind == "ability":
         label = ability_label(ctx, cmds[0])
         if len(cmds) == 1:
-            return leaf(ctx, cmds[0])
-        title = label.plain
-        generic = msg_ability_generic(ctx, cmds[0])
-        return Entry(label, generic, submenu=_submenu(ctx, cmds, ABILITY_FIELDS, title))
+            return leaf(ctx, cmds[0], ident=key)
+        return Entry(label, card_text(cat, cmds[0].name), submenu=_submenu(ctx, cmds, ABILITY_FIELDS, label.plain))
     if kind == "build":
         via = key[1]
         if via is None:
-            if len(cmds) == 1:
+            others = unbuildable(ctx.view, cat, {c.district for c in cmds})
+            if len(cmds) == 1 and not others:
                 lab = Text(cat.t("cmd.build_one", district="").strip() + " ", end="")
                 lab.append_text(district_token(cat, cmds[0].district))
-                return leaf(ctx, cmds[0], label=lab)
+                return leaf(ctx, cmds[0], label=lab, ident=key)
             label = Text(cat.t("cmd.build"), end="")
-            return Entry(label, cat.t("cmd.build_does"), submenu=_submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build")))
+            menu = _submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build"))
+            menu.entries += [Entry(lab, why, disabled=True) for lab, why in others]  # every card in hand
+            return Entry(label, cat.t("cmd.build_does"), submenu=menu)
         label = Text(build_label(cat, via), end="")
         if len(cmds) == 1 and cmds[0].district == via:  # a card with its own way to be built
             lab = Text(cat.t("cmd.build_special", district="").strip() + " ", end="")
             lab.append_text(district_token(cat, via))
             lab.append(" " + cat.t("cmd.build_special_how"), style="italic")
-            return leaf(ctx, cmds[0], label=lab)
+            return leaf(ctx, cmds[0], label=lab, ident=key)
         if len(cmds) == 1:
-            return leaf(ctx, cmds[0], label=label + Text(": ") + district_token(cat, cmds[0].district))
-        return Entry(
-            label,
-            cat.character_text(via) if via in CHARACTERS else cat.district_text(via),
-            submenu=_submenu(ctx, cmds, BUILD_FIELDS, label.plain),
-        )
+            return leaf(ctx, cmds[0], label=label + Text(": ") + district_token(cat, cmds[0].district), ident=key)
+        return Entry(label, card_text(cat, via), submenu=_submenu(ctx, cmds, BUILD_FIELDS, label.plain))
     if kind == "income":
         if len(cmds) == 1:
-            return leaf(ctx, cmds[0])
-        res, type_ = _income_info(ctx)
+            return leaf(ctx, cmds[0], ident=key)
+        res, type_ = income_info(ctx)
         label = Text(cat.t("cmd.income"), end="")
         return Entry(
             label,
@@ -464,41 +398,6 @@ def _group_entry(ctx: _Ctx, key: tuple, cmds: list[Any]) -> Entry:
     return leaf(ctx, cmds[0])  # pragma: no cover
 
 
-def msg_ability_generic(ctx: _Ctx, cmd: Ability) -> str:
-    name = cmd.name
-    return ctx.cat.character_text(name) if name in CHARACTERS else ctx.cat.district_text(name)
-
-
-def title_for(view: Any, cat: Catalogue) -> tuple[str, str]:
-    """The prompt's title and hint for the decision this seat must make."""
-    pd = view.pending
-    kind = pd.kind if pd is not None else ""
-    if kind == "pick_character":
-        faceup = cat.names([cat.ranked(c) for c in view.faceup])
-        if pd.mode == "discard":
-            return cat.t("prompt.discard"), cat.t("prompt.discard_hint")
-        return cat.t("prompt.pick"), cat.t("prompt.pick_hint", n=len(view.pool), faceup=faceup)
-    if kind == "play_turn" and view.turn is not None:
-        if view.turn.gather_only_reason:  # the Witch's victim, or a killed player with the Hospital
-            return cat.t(
-                f"gather_only.{view.turn.gather_only_reason}", character=cat.character(view.turn.character)
-            ), ""
-        key = "prompt.play_turn" if view.turn.gathered else "prompt.play_turn_gather"
-        return cat.t(key, character=cat.character(view.turn.character)), ""
-    if kind == "keep_cards":
-        return cat.t("prompt.keep_cards", n=pd.min or 1), cat.t("prompt.keep_hint")
-    if kind == "choice":
-        return cat.t("prompt.choice", about=about_label(cat, pd.about)), ""
-    if kind == "select_cards":
-        hint = cat.t("prompt.select_hint", n=len(pd.selected), min=pd.min, max=pd.max)
-        if cat.has(f"select.{pd.about}_hint"):
-            hint = cat.t(f"select.{pd.about}_hint") + " " + hint
-        return cat.t("prompt.select_cards", about=select_label(cat, pd.about)), hint
-    if kind == "game_over":
-        return cat.t("prompt.game_over"), cat.t("prompt.game_over_hint")
-    return cat.t("ui.prompt"), ""
-
-
 def build_menu(view: Any, cat: Catalogue) -> Menu:
     """The top menu for this seat: its legal commands, grouped; or who we wait for."""
     if not view.legal:
@@ -506,7 +405,10 @@ def build_menu(view: Any, cat: Catalogue) -> Menu:
             title, hint = title_for(view, cat)
             return Menu(title=title, hint=hint)
         return Menu(title=waiting_sentence(view, cat))
-    ctx = _Ctx(view, cat)
+    ctx = Ctx(view, cat)
+    title, hint = title_for(view, cat)
+    if view.pending is not None and view.pending.kind == "select_cards" and view.pending.options:
+        return Menu(title=title, hint=hint, entries=select_entries(ctx))
     groups: dict[tuple, list[Any]] = {}
     order: list[tuple] = []
     for i, cmd in enumerate(view.legal):
@@ -524,14 +426,38 @@ def build_menu(view: Any, cat: Catalogue) -> Menu:
             entries.append(leaf(ctx, cmds[0]))
         else:
             entries.append(_group_entry(ctx, key, cmds))
-    title, hint = title_for(view, cat)
+    for e in entries:
+        if e.end_turn and e.confirm:
+            others = [x.label.plain for x in entries if not x.end_turn]
+            e.confirm_hint = cat.t("prompt.end_turn_still", what=cat.names(others))
     return Menu(title=title, hint=hint, entries=entries)
 
 
-def confirm_menu(cat: Catalogue, entry: Entry) -> Menu:
-    """The confirmation step for an ability: what it will do, confirm or go back."""
-    yes = Entry(Text(cat.t("prompt.confirm_yes"), style="bold", end=""), entry.detail, command=entry.command)
-    return Menu(title=cat.t("prompt.confirm"), hint=entry.label.plain, entries=[yes])
+def confirm_menu(cat: Catalogue, entry: Entry, title: str = "") -> Menu:
+    """The one confirmation: the whole sentence of what will happen (every target named, the price),
+    chosen with Enter; Esc goes back."""
+    if entry.end_turn:
+        yes = Entry(Text(cat.t("cmd.end_turn"), style="bold", end=""), entry.detail, command=entry.command, enter=True)
+        return Menu(title=cat.t("prompt.end_turn_confirm"), hint=entry.confirm_hint, entries=[yes])
+    yes = Entry(Text(entry.detail, style="bold", end=""), "", command=entry.command, enter=True)
+    return Menu(title=title or entry.label.plain, hint=cat.t("prompt.confirm_hint"), entries=[yes])
 
 
 Builder = Callable[[Any, Catalogue], Menu]
+
+__all__ = [
+    "ABILITY_FIELDS",
+    "BUILD_FIELDS",
+    "Checklist",
+    "Entry",
+    "Menu",
+    "about_label",
+    "build_menu",
+    "checklist_menu",
+    "confirm_menu",
+    "leaf",
+    "select_label",
+    "title_for",
+    "waiting_sentence",
+    "who",
+]

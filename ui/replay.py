@@ -16,7 +16,8 @@ a few kilobytes per snapshot however long the game.
 `frame(p, seat, cat)` is what the screen shows at a position for a point of view
 (`seat` an int, or `EVERYTHING`): the `engine.View` (the seat's own view, or
 `engine.view.reveal_all_view`), the log sentences up to there (redacted for the
-seat; every event in full for EVERYTHING) and the step's headline. Log
+seat; every event in full for EVERYTHING; the moves a bot made in a person's
+stead, `Seat.bot_played`, tagged "[bot]") and the step's headline. Log
 sentences are cached for the current point of view and language only.
 
 Pure: no file I/O, no Textual. The screen is `ui.screens.replay`.
@@ -32,12 +33,13 @@ import msgspec
 
 from engine.apply import apply
 from engine.events import Event
-from engine.savefile import Save, replay_steps, start
+from engine.savefile import Save, bot_doings, bot_played, replay_steps, start
 from engine.state import GameState
 from engine.view import View, redact_events, reveal_all_view, view
 
 from .i18n import Catalogue
 from .log_text import LogLine, LogWriter
+from .notices import BOT_TAG_STYLE
 from .widgets.log_view import Row
 
 SNAPSHOT_EVERY = 32
@@ -88,6 +90,7 @@ class Replay:
     def __init__(self, save: Save) -> None:
         self.save = save
         self.names = list(save.config.players)
+        self.bot_played = bot_played(save)  # positions of the commands a bot chose for a person
         g, ev0 = start(save)
         self.total = len(save.log)
         self._snapshots: dict[int, bytes] = {0: _enc.encode(g)}
@@ -160,19 +163,23 @@ class Replay:
             evs = self.events(q)
             if seat != EVERYTHING:
                 evs = redact_events(evs, seat)
-            for ev in evs:
+            doings = bot_doings(evs, self.save.log[q - 1].seat) if q in self.bot_played else [False] * len(evs)
+            for ev, by_bot in zip(evs, doings):
                 line = writer.line(ev, self.names)
-                self._rows.append(self._row(line, ev, cat))
+                self._rows.append(self._row(line, ev, cat, by_bot))
                 self._quiet.append(line.quiet)
                 self._kinds.append(ev.kind)
             self._done = q
 
-    def _row(self, line: LogLine, ev: Event, cat: Catalogue) -> Row:
+    def _row(self, line: LogLine, ev: Event, cat: Catalogue, by_bot: bool = False) -> Row:
         style = "dim" if line.quiet else ""
+        bot = f"[{cat.t('ui.by_bot')}]" if by_bot else ""
         if ev.private is not None and (line.private or (self._writer is not None and self._writer.everything)):
             seen = [self.names[s] for s in ev.private if 0 <= s < len(self.names)]
             tag = cat.t("replay.seen_by", names=cat.names(seen)) if seen else cat.t("replay.seen_by_nobody")
-            return Row(line.text, style=style, tag=f"[{tag}]", tag_style="bold reverse")
+            return Row(line.text, style=style, tag=f"{bot}[{tag}]", tag_style="bold reverse")
+        if bot:
+            return Row(line.text, style=style, tag=bot, tag_style=BOT_TAG_STYLE)
         return Row(line.text, style=style)
 
     def frame(self, p: int, seat: int, cat: Catalogue, limit: int = 400) -> Frame:

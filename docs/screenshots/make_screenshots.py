@@ -6,7 +6,9 @@ Deterministic: fixed seeds, bots playing instantly. `markers-targets-*`: a
 newer line-up (Devious Dignitaries: Magistrate, Blackmailer, Marshal, ...)
 played at random up to the human's Marshal turn in round 4, with warrants and a
 threat on the table, the Marshal's targets open and one chosen (what it will do
-shown before confirming).
+shown before confirming). `crowded-*`: 8 players late in the game, the seat to
+move holding 10 cards with 4 gold, the build list open (the districts it cannot
+afford dimmed, with the gold missing); `cities-80x24`: the same table after F4.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine import GameConfig, apply, legal_commands  # noqa: E402
+from engine import GameConfig, apply, legal_commands, new_game, view  # noqa: E402
 from engine.bots.random_bot import RandomBot  # noqa: E402
-from engine.commands import Ability  # noqa: E402
-from ui import CitadelsApp, UiOptions  # noqa: E402
+from engine.bots.registry import make_bot  # noqa: E402
+from engine.commands import Ability, Build  # noqa: E402
+from ui import CitadelsApp, UiOptions, ViewUpdate  # noqa: E402
 from ui.local_game import LocalTable  # noqa: E402
 from ui.widgets.prompt import PromptPanel  # noqa: E402
 
@@ -106,8 +109,43 @@ async def shoot_marshal(size: tuple[int, int], lang: str = "en", seed: int = 13)
         app.save_screenshot(filename=f"markers-targets-{size[0]}x{size[1]}.svg", path=str(OUT))
 
 
+EIGHT = ["Morgana (bot)", "Benedetta", "Mason (bot)", "Cid", "Maximiliano Ortega", "Ana", "Dee", "Fitzgerald"]
+
+
+def crowded_view():
+    """8 players, round 5 or later: the seat to move has gathered and may build, holding 10 cards and 4 gold."""
+    g, _ = new_game(GameConfig(players=EIGHT, seed=4))
+    bots = [make_bot("normal", 40 + s) for s in range(8)]
+    while g.phase != "over":
+        seat = g.pending.seat
+        legal = legal_commands(g, seat)
+        if g.round >= 5 and g.turn is not None and g.turn.gathered and any(isinstance(c, Build) for c in legal):
+            break
+        apply(g, legal[0] if len(legal) == 1 else bots[seat].choose(legal, view(g, seat)), check=False)
+    seat = g.pending.seat
+    while len(g.players[seat].hand) < 10:
+        g.players[seat].hand.append(g.deck.pop())
+    g.players[seat].gold = 4
+    return view(g, seat)
+
+
+async def shoot_crowded(size: tuple[int, int], keys: list[str], name: str = "crowded", lang: str = "en") -> None:
+    app = CitadelsApp(None, UiOptions(lang=lang, name="Ana", show_chat=True))
+    async with app.run_test(size=size) as pilot:
+        app.post_message(ViewUpdate(crowded_view(), []))
+        for _ in range(3):
+            await pilot.pause()
+        for k in keys:
+            await pilot.press(k)
+            await pilot.pause()
+            await pilot.pause()
+        app.save_screenshot(filename=f"{name}-{size[0]}x{size[1]}.svg", path=str(OUT))
+
+
 async def main() -> None:
+    await shoot_crowded((80, 24), ["f4"], name="cities")
     for size in ((80, 24), (120, 40)):
+        await shoot_crowded(size, ["1"])  # the build list
         await shoot("selection", size, [])
         await shoot("turn-ability-targets", size, ["1", "1", "1"])
         await shoot("turn-es", size, ["1", "1"], lang="es")

@@ -18,7 +18,7 @@ from server.admin.bans import BANNED_MESSAGE, BanError
 from server.lobby.errors import LobbyError
 from server.lobby.lifetimes import address_of
 from server.logging_setup import log_event
-from server.tables.table import Toast
+from server.tables.messages import Toast
 
 log = logging.getLogger("citadels.server.admin")
 

@@ -25,7 +25,8 @@ from typing import Any
 
 from server.lobby.errors import LobbyError
 from server.logging_setup import log_event
-from server.tables.table import Displaced, Table
+from server.tables.messages import Displaced
+from server.tables.table import Table
 from ui.lobby_link import LobbyUpdate
 
 log = logging.getLogger("citadels.server.lobby.lobby")

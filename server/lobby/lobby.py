@@ -385,7 +385,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
             raise LobbyError("Only the table's creator can do that.", "not_creator")
         t.meta.spectator_chat = allowed
         t.write_meta()
-        t.notice("Spectators may now write in the chat." if allowed else "Spectators may no longer write.")
+        t.notice("spectator_chat_on" if allowed else "spectator_chat_off")
 
     async def close(self) -> None:
         for handle in self._abandon_timers.values():

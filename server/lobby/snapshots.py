@@ -1,7 +1,7 @@
 """What the lobby screen is sent: the table rows a session may see, its room, the create form's options.
 
 A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `sessions`,
-`pool`, `default_bot`, `seat_of`, `present` and `_open`).
+`pool`, `default_bot`, `settings`, `seat_of`, `present` and `_open`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class LobbyViews:
     tables: dict[str, Table]
     pool: Any
     default_bot: str
+    settings: Any  # server.tables.seats.TableSettings: the turn timers' seconds
 
     def row(self, t: Table, key: str | None) -> TableRow:
         spec = getattr(t, "spec", None)
@@ -40,7 +41,7 @@ class LobbyViews:
             seats=len(t.seats),
             state=t.phase,
             private=t.meta.private,
-            yours=key is not None and t.seat_of(key) is not None,
+            yours=key is not None and t.phase != "over" and t.seat_of(key) is not None,  # no seat after the end
             timer=t.meta.timer,
             spectators=len(t.spectators),
         )
@@ -114,6 +115,7 @@ class LobbyViews:
             bot_kinds=kinds,
             default_bot=self.default_bot,
             timers=list(TIMER_MODES),
+            timer_seconds={m: self.settings.timers.get(m) for m in TIMER_MODES},
             characters_by_rank=by_rank,
             uniques=uniques,
         )

@@ -32,8 +32,9 @@ Files in the saves folder::
 Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
 ``u32 length | u32 CRC-32 of payload | payload`` (little-endian), payload a
 MessagePack array: the first is ``LogHead(id, base)`` (``base`` = the snapshot's
-command count when the log was started), then one ``LogEntry(seq, command, time)``
-per applied command, ``seq`` = the command count after it. Records whose ``seq``
+command count when the log was started), then one ``LogEntry(seq, command, time, bot)``
+per applied command, ``seq`` = the command count after it, ``bot`` whether a bot
+chose it in a person's stead (kept in the save as the seat's ``bot_played``). Records whose ``seq``
 the snapshot already holds are skipped (a crash between writing a snapshot and
 starting its new log leaves such a log).
 
@@ -69,6 +70,8 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+import msgspec
 
 from engine.apply import apply
 from engine.commands import Command
@@ -146,27 +149,30 @@ class TableSave:
         return self.problem is None
 
     # -- the per-command call ------------------------------------------------------------------------------
-    def record(self, cmd: Command, state: GameState | None = None, now: datetime | None = None) -> SaveNotice | None:
+    def record(
+        self, cmd: Command, state: GameState | None = None, now: datetime | None = None, stand_in: bool = False
+    ) -> SaveNotice | None:
         """Persist `cmd`, just applied to `state` (the live game; default: the one already held).
+        `stand_in`: a bot chose it in the place of the seat's person (kept in the seat's `bot_played`).
 
         Returns only after the command is on disk (or the failure is known). Returns a SaveNotice when
         saving starts failing or works again, else None. Never raises for I/O.
         """
-        self._take(cmd, state, now)
+        self._take(cmd, state, now, stand_in)
         return self._persist(cmd)
 
     async def arecord(
-        self, cmd: Command, state: GameState | None = None, now: datetime | None = None
+        self, cmd: Command, state: GameState | None = None, now: datetime | None = None, stand_in: bool = False
     ) -> SaveNotice | None:
         """`record` with the disk work (write + fdatasync) in a worker thread, so that a slow disk
         stalls only this table (which awaits it before showing anything), not the server's event loop.
         Nothing may change the game while this is awaited (the actor applies one command at a time)."""
         import asyncio
 
-        self._take(cmd, state, now)
+        self._take(cmd, state, now, stand_in)
         return await asyncio.to_thread(self._persist, cmd)
 
-    def _take(self, cmd: Command, state: GameState | None, now: datetime | None) -> None:
+    def _take(self, cmd: Command, state: GameState | None, now: datetime | None, stand_in: bool = False) -> None:
         if self.finished:
             raise ValueError(f"table {self.id}: the game is over and saved; nothing more to record")
         if state is not None:
@@ -178,6 +184,8 @@ class TableSave:
                 f"table {self.id}: the state is after {self.save.state.seq} commands, the log would have "
                 f"{len(self.save.log) + 1}: record each applied command exactly once"
             )
+        if stand_in:
+            self.save.seats[cmd.seat].bot_played.append(len(self.save.log))
         self.save.updated = now or utcnow()
 
     def apply(self, cmd: Command, now: datetime | None = None) -> tuple[list, SaveNotice | None]:
@@ -186,10 +194,13 @@ class TableSave:
         return events, self.record(cmd, now=now)
 
     def set_seats(self, seats: list[Seat], now: datetime | None = None) -> SaveNotice | None:
-        """Change who sits where (a player replaced by a bot, a key bound to a seat): saved at once."""
+        """Change who sits where (a player replaced by a bot, a key bound to a seat): saved at once.
+        The marks of the moves bots made for each seat (`bot_played`) are the save's and stay."""
         if [s.name for s in seats] != [s.name for s in self.save.seats]:
             raise ValueError("seat names are the game's player names and cannot change")
-        self.save.seats = list(seats)
+        self.save.seats = [
+            msgspec.structs.replace(new, bot_played=list(old.bot_played)) for new, old in zip(seats, self.save.seats)
+        ]
         self.save.owners = owners_of(seats, self.save.owners)  # a player replaced by a bot stays an owner
         self.save.updated = now or utcnow()
         self._dirty = True
@@ -244,7 +255,8 @@ class TableSave:
         return None
 
     def _append(self, cmd: Command) -> None:
-        rec = encode_record(LogEntry(len(self.save.log), cmd, self.save.updated))
+        n = len(self.save.log)
+        rec = encode_record(LogEntry(n, cmd, self.save.updated, n in self.save.seats[cmd.seat].bot_played[-1:]))
         write_all(self._fd, rec)
         if self.store.durable:
             os.fdatasync(self._fd)

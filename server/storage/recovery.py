@@ -96,7 +96,7 @@ def replay_entries(save: Save, scan: LogScan) -> Replayed:
             except IllegalCommand as ex:
                 out.stop = f"command {e.seq} of the log is illegal here ({ex})"
                 break
-            _take(save, out, e.cmd, e.t)
+            _take(save, out, e.cmd, e.t, e.bot)
             i += 1
             continue
         if e.seq == g.seq + 2:  # one record is missing: rebuild it if only one command fits
@@ -117,8 +117,10 @@ def replay_entries(save: Save, scan: LogScan) -> Replayed:
     return out
 
 
-def _take(save: Save, out: Replayed, cmd: Command, t: datetime) -> None:
+def _take(save: Save, out: Replayed, cmd: Command, t: datetime, by_bot: bool = False) -> None:
     save.log.append(cmd)
+    if by_bot:  # a bot chose it in a person's stead (a rebuilt record's author is not known: a person's)
+        save.seats[cmd.seat].bot_played.append(len(save.log))
     save.updated = t
     out.updated = t
     out.recovered += 1

@@ -3,7 +3,9 @@
 Log file: ``b"CTDLLOG\\0"``, u16 version, u16 zero, then records; each record is
 ``u32 length | u32 CRC-32 of payload | payload`` (little-endian), payload a
 MessagePack array: first ``LogHead(id, base)``, then one ``LogEntry(seq, command,
-time)`` per applied command. `scan_log` reads every record that holds, repairing one
+time, bot)`` per applied command (``bot``: a bot chose it in a person's stead; a
+record of three elements, written before that field existed, reads as False, and
+an older reader ignores the fourth). `scan_log` reads every record that holds, repairing one
 flipped bit or byte where the checksum shows which, and skips what cannot be read.
 How the store uses them (and why a log rather than rewriting saves): see
 `server/storage/persistence.py`.
@@ -45,6 +47,7 @@ class LogEntry(Struct, array_like=True, tag="cmd"):
     seq: int
     cmd: Command
     t: Timestamp
+    bot: bool = False  # a bot chose the command in a person's stead (engine.savefile.Seat.bot_played)
 
 
 _rec_dec = msgspec.msgpack.Decoder(LogHead | LogEntry)

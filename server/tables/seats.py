@@ -1,19 +1,20 @@
 """What a table is made of, before and during its game: seats (who sits there:
 a key, a guest, a bot and its style), the table's meta (name, creator, options,
 kept next to its save, and its line-up as the lobby shows it), its settings
-(idle wait, timers), the decision a seat has been facing (for turn timers),
-and the markers the actor posts to sessions (a notification; a seat lost)."""
+(idle wait, timers) and the decision a seat has been facing (for turn timers).
+The messages the actor exchanges with sessions: server/tables/messages.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS
 from engine.savefile import Seat
+from server.tables.messages import ToSession
 
 TIMER_MODES = ("off", "relaxed", "blitz")
 MAX_HISTORY = 2000  # past events kept to rebuild a reconnecting player's log
@@ -37,8 +38,8 @@ class Client(Protocol):
     key: str  # identity: the key's fingerprint, or "guest:<session id>"
     name: str
 
-    def post(self, message: Any) -> None:
-        """Post a message to the session's app (never blocks; dropped if the app is gone)."""
+    def post(self, message: ToSession) -> None:
+        """Post a message to the session (never blocks; dropped if the session is gone)."""
 
 
 @dataclass
@@ -56,6 +57,13 @@ class SeatSlot:
     @property
     def human(self) -> bool:
         return self.bot is None
+
+    @property
+    def person_seat(self) -> bool:
+        """A person's seat: a bot that plays it plays in their stead (its moves are marked as a
+        bot's). A bot seated in the lobby has a style (its name says "(bot)"); a bot that took a
+        person's seat (a guest who left, a player replaced) has none."""
+        return self.bot is None or self.style is None
 
     def as_save(self) -> Seat:
         return Seat(name=self.name, key=None if self.guest else self.key, bot=self.bot)
@@ -83,25 +91,6 @@ class TableSettings:
     timers: dict[str, float | None] = field(default_factory=lambda: {"off": None, "relaxed": 120.0, "blitz": 30.0})
     queue_size: int = 64
     hard_budget_ms: float = 300.0
-
-
-class _Toast:
-    """Marker wrapper: the session shows `text` as a notification (see server/app.py)."""
-
-    def __init__(self, text: str, error: bool = False) -> None:
-        self.text = text
-        self.error = error
-
-
-class _Displaced:
-    """Marker: the session lost its seat (another connection with its key, or a bot)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-Toast = _Toast
-Displaced = _Displaced
 
 
 @dataclass

@@ -1,29 +1,29 @@
 """The table actor: one asyncio task per table, the only code that touches its `GameState`.
 
 Everything that reads or changes the game goes through the table's bounded
-queue and is handled one item at a time by `Table.run`:
+mailbox (`queue`, typed messages: server/tables/messages.py `ToTable`) and is
+handled one message at a time by `Table.run`:
 
-- a seat's command: `engine.apply` (refusals go back as `CommandRefused`),
+- a seat's command (`Play`): `engine.apply` (refusals go back as `Refused`),
   then `TableSave.arecord` (on disk *before* anyone sees the result), then every
   seat and spectator gets its own `view(state, seat)` and its redacted events;
 - attaching a session (a player taking their seat back, a spectator): it gets
   the current view and the table's past events, redacted for it;
 - seat changes (a bot replacing an absent player, a guest gone for good),
   saved at once; the creator's "save to a file";
-- bot moves: a bot seat moves `bot_delay` after the view changed; a human seat
-  whose player is disconnected is played by a bot after `idle_wait` seconds
-  (until they come back); with a turn timer (relaxed / blitz) a bot finishes a
-  turn that runs out.
+- bot moves and timers (server/tables/timers.py); a command a bot chose in a
+  person's stead is marked as such in the events sent and in the save.
 
-Only views leave the actor. Sessions are reached only through
-`Client.post(message)` (which posts to their app: never blocks) and are
-tracked by identity; a session that vanished is detached by its app. Nothing
-here awaits a session, so a slow or stuck one never blocks the table; the
-only awaits are the disk (`arecord`, in a thread) and a hard bot in the
-process pool, both bounded and both stalling only this table.
+Only `ToSession` messages leave the actor: views, refusals, chat lines, the
+table's notices and every seat's presence (server/tables/presence.py: who is
+away, for how long, whom a bot plays for, how many watch). Sessions are reached
+only through `Client.post(message)` (never blocks) and are tracked by
+identity; a session that vanished is detached by its app. Nothing here awaits
+a session, so a slow or stuck one never blocks the table; the only awaits are
+the disk (`arecord`, in a thread) and a hard bot in the process pool, both
+bounded and both stalling only this table.
 
-No timers run when nothing is due: the actor sleeps on its queue, with a
-timeout only while a bot move, an idle wait or a turn timer is pending.
+No timers run when nothing is due: the actor sleeps on its queue.
 """
 
 from __future__ import annotations
@@ -38,32 +38,48 @@ from typing import Any
 import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
-from engine.bots.registry import make_bot
+from engine.savefile import bot_doings
 from engine.text import clean_text
 from server.logging_setup import log_event
+from server.tables.messages import (
+    Attach,
+    Begin,
+    Chat,
+    Detach,
+    Displaced,
+    Export,
+    Notice,
+    Play,
+    Refused,
+    SeatToBot,
+    SeatView,
+    Tick,
+    Toast,
+    ToTable,
+)
+from server.tables.presence import PresenceBoard
 
-# What a table is made of (seats, meta, settings) and the markers it posts: server/tables/seats.py.
+# What a table is made of (seats, meta, settings): server/tables/seats.py.
 from server.tables.seats import (  # noqa: F401
     BOT_KINDS,
     MAX_CHAT,
     MAX_HISTORY,
     TIMER_MODES,
     Client,
-    Displaced,
     SeatSlot,
     TableMeta,
     TableSettings,
-    Toast,
-    _Displaced,
     _Streak,
-    _Toast,
 )
-from ui.link import ChatLine, CommandRefused, ViewUpdate
+from server.tables.timers import TableTimers
 
 log = logging.getLogger("citadels.server.tables.table")
 
+# Seats' changes the host's log records (leaving is "player away" and a seat given to a bot "seat to bot").
+HOST_LOG = {"bot_for": "bot plays for an away player", "back": "seat reclaimed"}
 
-class Table:
+
+class Table(TableTimers):
     """One table: seats, spectators, and (once started) the game, owned by its actor task."""
 
     def __init__(
@@ -91,17 +107,18 @@ class Table:
         self.save: Any = None  # server.storage.persistence.TableSave
         self.phase = "waiting"  # waiting / playing / over / closed
         self.spectators: list[Client] = []
-        self.history: list[Any] = []
+        self.history: list[Any] = []  # past events (for a session that arrives)
+        self.history_by_bot = bytearray()  # per event in `history`: 1 if a bot chose its command for a person
         self.save_problem: str | None = None
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=settings.queue_size)
         self._task: asyncio.Task | None = None
         self._bots: dict[tuple[int, str], Any] = {}
         self._changed_at = clock()
         self._streak: _Streak | None = None
+        self._presence = PresenceBoard()
         self.commands = 0
         self.bot_moves = 0
         self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
-        self._covered: set[int] = set()  # away players' seats a bot is playing for now (logged once)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -130,92 +147,101 @@ class Table:
                 return i
         return None
 
+    def bot_plays_for(self, seat: int) -> bool:
+        """A bot plays for the person of `seat` until they return (as the table has told everyone)."""
+        return self._presence.told(seat) == "bot_for"
+
     def clients(self) -> list[Client]:
         return [s.client for s in self.seats if s.client is not None] + list(self.spectators)
 
     # --- requests (any task; never block) ---------------------------------------------------------
-    def _put(self, item: tuple, client: Client | None = None) -> bool:
+    def _put(self, message: ToTable, client: Client | None = None) -> bool:
         try:
-            self.queue.put_nowait(item)
+            self.queue.put_nowait(message)
             return True
         except asyncio.QueueFull:
             if client is not None:
-                client.post(CommandRefused("The table is busy; try again in a moment."))
+                client.post(Refused("The table is busy; try again in a moment."))
             log_event(log, logging.WARNING, "table queue full", table=self.id)
             return False
 
     def submit(self, client: Client, command: Any) -> None:
         """A command from a seated session (checked and applied by the actor)."""
-        self._put(("cmd", client, command), client)
+        self._put(Play(client, command), client)
 
     def attach(self, client: Client, seat: int | None) -> None:
         """A session sits at `seat` (None: watches). It gets the current view from the actor."""
-        self._put(("attach", client, seat))
+        self._put(Attach(client, seat))
 
     def detach(self, client: Client) -> None:
-        self._put(("detach", client))
+        self._put(Detach(client))
 
     def replace_with_bot(self, seat: int, kind: str | None = None) -> None:
-        self._put(("bot_seat", seat, kind or self.meta.bot_kind))
+        self._put(SeatToBot(seat, kind or self.meta.bot_kind))
 
     def begin(self, config: GameConfig) -> None:
         """Start the game (the lobby checked that every seat is filled)."""
-        self._put(("start", config))
+        self._put(Begin(config))
 
     def export(self, path: str) -> asyncio.Future[str | None]:
         """Save the game to a file; the future gets None, or a one-line error."""
         fut = asyncio.get_running_loop().create_future()
-        if not self._put(("export", path, fut)):
+        if not self._put(Export(path, fut)):
             fut.set_result("The table is busy; try again in a moment.")
         return fut
 
-    def chat(self, author: str, text: str, system: bool = False) -> None:
-        """A chat line to everyone at the table (chat holds no game state: no queue needed)."""
+    def chat(self, author: str, text: str, watching: bool = False) -> None:
+        """A person's chat line to everyone at the table (chat holds no game state: no queue needed)."""
         text = clean_text(text, MAX_CHAT)  # no control, bidi or zero-width character reaches the others
         if not text:
             return
+        line = Chat(author, text, watching)
         for c in self.clients():
-            c.post(ChatLine(author, text))
+            c.post(line)
 
-    def notice(self, text: str) -> None:
-        self.chat("*", text, system=True)
+    def notice(self, key: str, **fields: Any) -> None:
+        """The table tells everyone at it something (`notice.<key>` of the catalogue): a message of its
+        own type, never a chat line, so that no player's name or text can pass for one."""
+        message = Notice(key, fields)
+        for c in self.clients():
+            c.post(message)
 
     # --- the actor -------------------------------------------------------------------------------
     async def run(self) -> None:
         while True:
             due = self._due()
+            message: ToTable
             try:
                 if due is None:
-                    item = await self.queue.get()
+                    message = await self.queue.get()
                 else:
-                    item = await asyncio.wait_for(self.queue.get(), max(due - self.clock(), 0.0))
+                    message = await asyncio.wait_for(self.queue.get(), max(due - self.clock(), 0.0))
             except TimeoutError:
-                item = ("tick",)
+                message = Tick()
             try:
-                await self._handle(item)
+                await self._handle(message)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("table %s: error handling %s", self.id, item[0])
+                log.exception("table %s: error handling %s", self.id, type(message).__struct_config__.tag)
 
-    async def _handle(self, item: tuple) -> None:
-        kind = item[0]
-        if kind == "cmd":
-            await self._command(item[1], item[2])
-        elif kind == "tick":
-            await self._bot_turn()
-        elif kind == "attach":
-            self._attach(item[1], item[2])
-        elif kind == "detach":
-            await self._detach(item[1])
-        elif kind == "bot_seat":
-            await self._bot_seat(item[1], item[2])
-        elif kind == "start":
-            await self._start(item[1])
-        elif kind == "export":
-            await self._export(item[1], item[2])
-        elif kind == "call":  # tests and the lobby: run a function in the actor
-            item[1]()
+    async def _handle(self, message: ToTable) -> None:
+        match message:
+            case Play(client, command):
+                await self._command(client, command)
+            case Tick():
+                self._show_presence()  # an idle wait may have ended
+                await self._bot_turn()
+            case Attach(client, seat):
+                self._attach(client, seat)
+            case Detach(client):
+                await self._detach(client)
+            case SeatToBot(seat, kind):
+                await self._bot_seat(seat, kind)
+            case Begin(config):
+                await self._start(config)
+            case Export(path, reply):
+                await self._export(path, reply)
 
     # --- game start ------------------------------------------------------------------------------
     async def _start(self, config: GameConfig) -> None:
@@ -247,6 +273,7 @@ class Table:
             lineup=self.meta.lineup_label,
         )
         self._publish(events)
+        self._show_presence()
         self.on_change(self)
 
     def resume(self, save: Any, config: GameConfig) -> None:
@@ -263,22 +290,24 @@ class Table:
     # --- commands --------------------------------------------------------------------------------
     async def _command(self, client: Client, command: Any) -> None:
         if self.phase != "playing":
-            client.post(CommandRefused("The game is not running."))
+            client.post(Refused("The game is not running."))
             return
         seat = getattr(command, "seat", None)
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats) or self.seats[seat].client is not client:
-            client.post(CommandRefused("That is not your seat."))
+            client.post(Refused("That is not your seat."))
             return
         await self._apply(command, by_bot=False)
 
-    async def _apply(self, command: Any, by_bot: bool) -> bool:
+    async def _apply(self, command: Any, by_bot: bool, stand_in: bool = False) -> bool:
+        """Apply, save, then show a command. `stand_in`: a bot chose it for a person's seat (marked so
+        in the events sent and in the save)."""
         try:
             events = apply(self.state, command)
         except IllegalCommand as e:
             if not by_bot:
                 c = self.seats[command.seat].client
                 if c is not None:
-                    c.post(CommandRefused(str(e)))
+                    c.post(Refused(str(e)))
             return False
         self.commands += 1
         log_event(
@@ -292,10 +321,10 @@ class Table:
             seq=self.state.seq,
         )
         if self.save is not None and not self.save.finished:
-            notice = await self.save.arecord(command, self.state)
+            notice = await self.save.arecord(command, self.state, stand_in=stand_in)
             if notice is not None:
                 self._save_notice(notice)
-        self._publish(events, actor=command.seat)
+        self._publish(events, actor=command.seat, stand_in=stand_in)
         if self.state.phase == "over":
             self.phase = "over"
             scores = [
@@ -318,36 +347,61 @@ class Table:
         level = logging.INFO if notice.ok else logging.ERROR
         log_event(log, level, "autosave", table=self.id, detail=notice.detail)
         self.save_problem = None if notice.ok else notice.message
-        self.notice(notice.message)
+        self.notice("saving", text=notice.message)
         for c in self.clients():
-            c.post(_Toast(notice.message, error=not notice.ok))
+            c.post(Toast(notice.message, error=not notice.ok))
 
     # --- views -----------------------------------------------------------------------------------
-    def _publish(self, events: list[Any], actor: int | None = None) -> None:
+    def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> None:
+        by_bot = bot_doings(events, actor) if stand_in and actor is not None else []
         self.history.extend(events)
+        self.history_by_bot.extend(bytes(by_bot) if by_bot else bytes(len(events)))
         if len(self.history) > MAX_HISTORY:
             del self.history[: len(self.history) - MAX_HISTORY]
+            del self.history_by_bot[: len(self.history_by_bot) - MAX_HISTORY]
+        self._changed_at = self.clock()
+        self._track_streak()  # before the views: the deciding seat's carries its turn timer
         # The apps draw in the order they are told (one loop): the seats whose screens change
         # little (a log line, some gold) first, the seat that just moved and the one that must
         # decide next (a whole new menu each) last, so that the news reaches the others sooner.
         heavy = [s for s in (self.state.pending.seat, actor) if s is not None and 0 <= s < len(self.seats)]
         order = [i for i in range(len(self.seats)) if i not in heavy]
         for i in order:
-            self._post_view(i, events)
+            self._post_view(i, events, by_bot)
         if self.spectators:
-            v = view(self.state, None)
-            ev = redact_events(events, None)
+            message = SeatView(view(self.state, None), redact_events(events, None), by_bot)
             for c in self.spectators:
-                c.post(ViewUpdate(v, ev))
+                c.post(message)
         for i in dict.fromkeys(heavy):
-            self._post_view(i, events)
-        self._changed_at = self.clock()
-        self._track_streak()
+            self._post_view(i, events, by_bot)
 
-    def _post_view(self, seat: int, events: list[Any]) -> None:
+    def _post_view(self, seat: int, events: list[Any], by_bot: list[bool]) -> None:
         client = self.seats[seat].client
         if client is not None:
-            client.post(ViewUpdate(view(self.state, seat), redact_events(events, seat)))
+            v = view(self.state, seat)
+            client.post(SeatView(v, redact_events(events, seat), by_bot, self.turn_left(seat)))
+
+    def _show_presence(self, arrived: Client | None = None) -> None:
+        """Tell everyone at the table what changed in who plays each seat and who watches (the seats'
+        marks, the log's notices); `arrived` (a session that just came) gets the presence anyway."""
+        playing = self.phase == "playing"
+        now = self.clock()
+        presence, notices = self._presence.update(
+            self.seats, len(self.spectators), now, self.settings.idle_wait, playing
+        )
+        clients = self.clients()
+        for seat, n in notices:
+            if n.key in HOST_LOG:  # the host's log says who was played for by a bot and came back
+                log_event(log, logging.INFO, HOST_LOG[n.key], table=self.id, seat=seat)
+            for c in clients:
+                c.post(n)
+        if presence is not None:
+            for c in clients:
+                c.post(presence)
+        elif arrived is not None:
+            arrived.post(
+                self._presence.current(self.seats, len(self.spectators), now, self.settings.idle_wait, playing)
+            )
 
     def _attach(self, client: Client, seat: int | None) -> None:
         if seat is None:
@@ -357,24 +411,23 @@ class Table:
             slot = self.seats[seat]
             old = slot.client
             if old is not None and old is not client:
-                old.post(_Displaced("Your seat was taken over by a new connection with your key."))
+                old.post(Displaced("Your seat was taken over by a new connection with your key."))
             slot.client = client
-            if slot.away_since is not None:
-                slot.away_since = None
-                if self.phase == "playing":
-                    self.notice(f"{slot.name} is back.")
-                    log_event(log, logging.INFO, "seat reclaimed", table=self.id, seat=seat)
-            self._covered.discard(seat)
+            slot.away_since = None
             self._changed_at = self.clock()
         if self.state is not None:
-            client.post(ViewUpdate(view(self.state, seat), redact_events(self.history, seat)))
+            ev = redact_events(self.history, seat)
+            by_bot = [bool(b) for b in self.history_by_bot] if any(self.history_by_bot) else []
+            client.post(SeatView(view(self.state, seat), ev, by_bot, self.turn_left(seat)))
             for note in self.notes if seat is not None else ():
-                client.post(ChatLine("*", note))
+                client.post(Notice("saving", {"text": note}))
+        self._show_presence(arrived=client)
         self.on_change(self)
 
     async def _detach(self, client: Client) -> None:
         if client in self.spectators:
             self.spectators.remove(client)
+            self._show_presence()
             return
         for i, s in enumerate(self.seats):
             if s.client is client:
@@ -383,24 +436,23 @@ class Table:
                     continue
                 if s.guest:  # a guest cannot come back: a bot plays the seat from now on
                     s.key = None
-                    await self._bot_seat(i, self.meta.bot_kind, why=f"{s.name} (a guest) left; a bot plays their seat.")
+                    await self._bot_seat(i, self.meta.bot_kind)
                 else:
                     s.away_since = self.clock()
-                    wait = self.settings.idle_wait
-                    self.notice(f"{s.name} disconnected; a bot plays for them after {wait:g} s unless they return.")
                 log_event(log, logging.INFO, "player away", table=self.id, seat=i)
+        self._show_presence()
         self.on_change(self)
 
-    async def _bot_seat(self, seat: int, kind: str, why: str | None = None) -> None:
+    async def _bot_seat(self, seat: int, kind: str) -> None:
         if not 0 <= seat < len(self.seats):
             return
         s = self.seats[seat]
         if s.client is not None:
-            s.client.post(_Displaced("A bot now plays your seat."))
+            s.client.post(Displaced("A bot now plays your seat."))
             s.client = None
         s.bot, s.key, s.away_since = kind, None, None
-        self.notice(why or f"A bot ({kind}) now plays {s.name}'s seat.")
         log_event(log, logging.INFO, "seat to bot", table=self.id, seat=seat, bot=kind)
+        self._show_presence()
         if self.save is not None and not self.save.finished:
             notice = await asyncio.to_thread(self.save.set_seats, [x.as_save() for x in self.seats])
             if notice is not None:
@@ -420,115 +472,6 @@ class Table:
                 result = f"Cannot save to {path}: {e.strerror or e}"
         if not fut.done():
             fut.set_result(result)
-
-    # --- bots and timers -------------------------------------------------------------------------
-    def _track_streak(self) -> None:
-        st = self.state
-        if st is None or st.phase == "over":
-            self._streak = None
-            return
-        turn = st.turn.character if st.turn is not None else None
-        key = (st.pending.seat, st.round, st.phase, turn)
-        if self._streak is None or self._streak.key != key:
-            self._streak = _Streak(key, self.clock())
-
-    def _timer(self) -> float | None:
-        return self.settings.timers.get(self.meta.timer)
-
-    def _due(self) -> float | None:
-        """When the actor must wake up by itself (None: not before the next request)."""
-        if self.phase != "playing" or self.state is None:
-            return None
-        seat = self.state.pending.seat
-        if not 0 <= seat < len(self.seats):
-            return None
-        s = self.seats[seat]
-        delay = self._changed_at + self.settings.bot_delay
-        if s.bot is not None:
-            return delay
-        times = []
-        if s.client is None:
-            away = s.away_since if s.away_since is not None else self._changed_at
-            times.append(max(away + self.settings.idle_wait, delay))
-        limit = self._timer()
-        if limit is not None and self._streak is not None:
-            if self._streak.expired:
-                times.append(delay)
-            else:
-                if not self._streak.warned and limit > 20:
-                    times.append(self._streak.since + limit - 10)
-                times.append(self._streak.since + limit)
-        return min(times) if times else None
-
-    def _decider(self, now: float) -> str | None:
-        """The bot kind to play the pending decision now, or None if a person must."""
-        seat = self.state.pending.seat
-        s = self.seats[seat]
-        if now < self._changed_at + self.settings.bot_delay - 1e-6:
-            return None
-        if s.bot is not None:
-            return s.bot
-        if s.client is None:
-            away = s.away_since if s.away_since is not None else self._changed_at
-            if now >= away + self.settings.idle_wait - 1e-6:
-                if seat not in self._covered:
-                    self._covered.add(seat)
-                    log_event(log, logging.INFO, "bot plays for an away player", table=self.id, seat=seat)
-                return self.meta.bot_kind
-        limit = self._timer()
-        streak = self._streak
-        if limit is not None and streak is not None:
-            if not streak.expired and now >= streak.since + limit - 1e-6:
-                streak.expired = True
-                self.notice(f"Time is up for {s.name}: a bot finishes this turn.")
-                log_event(log, logging.INFO, "turn timer ran out", table=self.id, seat=seat)
-            elif not streak.warned and not streak.expired and limit > 20 and now >= streak.since + limit - 10 - 1e-6:
-                streak.warned = True
-                if s.client is not None:
-                    s.client.post(ChatLine("*", "10 seconds left for this turn."))
-            if streak.expired:
-                return self.meta.bot_kind
-        return None
-
-    async def _bot_turn(self) -> None:
-        if self.phase != "playing":
-            return
-        kind = self._decider(self.clock())
-        if kind is None:
-            return
-        seat = self.state.pending.seat
-        v = view(self.state, seat)
-        if not v.legal:
-            log_event(log, logging.ERROR, "no legal command for the pending seat", table=self.id, seat=seat)
-            return
-        command = await self._bot_choice(kind, seat, v)
-        self.bot_moves += 1
-        if not await self._apply(command, by_bot=True):
-            # never expected: fall back to the first legal command so that the table cannot hang
-            log_event(log, logging.ERROR, "bot command refused", table=self.id, seat=seat, bot=kind)
-            await self._apply(v.legal[0], by_bot=True)
-
-    async def _bot_choice(self, kind: str, seat: int, v: Any) -> Any:
-        seed = (self.config.seed if self.config else 0) * 31 + seat
-        if len(v.legal) == 1:
-            return v.legal[0]
-        s = self.seats[seat]
-        style = s.style if s.bot is not None else None  # a person's seat played for them: a style from the seed
-        if kind == "hard" and self.pool is not None:
-            return await self.pool.decide(
-                "hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms, style=style
-            )
-        if kind == "hard":  # no process pool: the best bot that is cheap enough for the event loop
-            kind = "normal"
-        bot = self._bots.get((seat, kind))
-        if bot is None:
-            bot = self._bots[(seat, kind)] = make_bot(kind, seed, style)
-        try:
-            command = bot.choose(list(v.legal), v)
-        except Exception:
-            log.exception("table %s: bot %s failed; it plays its first legal command", self.id, kind)
-            return v.legal[0]
-        return command if command in v.legal else v.legal[0]
 
     # --- persistence of what is not the game ------------------------------------------------------
     def meta_path(self):

@@ -142,6 +142,13 @@ class SSHDriver(Driver):
         if not self._closed:
             self._send(data)
 
+    def send_control(self, data: str) -> None:
+        """Escape sequences outside the screen's cells (the bell, the window title), sent at once: a
+        frame dropped for back-pressure must not take them with it (they are a few bytes; frames are
+        written and flushed in one go, so nothing of a frame is pending here)."""
+        if not self._closed and self._in_app_mode:
+            self._send(data)
+
     def _output_blocked(self) -> bool:
         return self._write_paused or self._link.transport_backlog() > self._limits.output_high_water_bytes
 

@@ -26,8 +26,10 @@ from server.lobby.lobby import Lobby
 from server.storage.persistence import SaveStore
 from server.transport.ssh import start_server
 from ui.i18n import Catalogue, _load
-from ui.prompt_model import build_menu
-from ui.widgets.prompt import DIGITS, PromptPanel
+from ui.prompt_keys import ENTER as KEY_ENTER
+from ui.prompt_keys import Numbering, key_bytes, place_of, turn_of
+from ui.prompt_model import build_menu, checklist_menu
+from ui.widgets.prompt import PromptPanel
 
 DOWN = b"\x1b[B"
 UP = b"\x1b[A"
@@ -98,9 +100,14 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
     return GameServer(server, lobby, store, config)
 
 
+def _inert(e) -> bool:
+    return e.command is None and e.submenu is None and e.toggle is None and not e.plan
+
+
 def choose(rng: random.Random, entries: list) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    # not Back, and not a row that cannot be chosen now (a card a multi-card choice cannot take: shown dim)
+    real = [i for i, e in enumerate(entries) if not e.back and not e.disabled and not _inert(e)]
     builds = [
         i
         for i in real
@@ -113,22 +120,47 @@ def choose(rng: random.Random, entries: list) -> int:
     return rng.choice(keep)
 
 
-def key_path(view: Any, cat: Catalogue, rng: random.Random) -> tuple[bytes, Any]:
-    """The keys that choose a command on this view's prompt, and that command."""
-    menu = build_menu(view, cat)
+def key_path(view: Any, cat: Catalogue, rng: random.Random, numbers: Numbering | None = None) -> tuple[bytes, Any]:
+    """The keys that choose a command on this view's prompt, and that command.
+
+    The keys are the screen's (ui.prompt_keys): pass the seat's `Numbering` (the app's
+    `PromptPanel.numbers`, or one kept by the caller for that seat across its decisions),
+    since a number stays with its entry for the whole turn; None: a fresh one."""
+    numbers = numbers if numbers is not None else Numbering()
+    numbers.begin(turn_of(view))
+    opened: list[Any] = []
+    menu = numbers.keyed(build_menu(view, cat), place_of(view))
     keys = b""
     for _ in range(10):
         entries = menu.entries
         i = choose(rng, entries)
-        keys += DIGITS[i].encode() if i < len(DIGITS) else HOME + DOWN * i + ENTER
         e = entries[i]
+        keys += key_bytes(e.key) if e.key else HOME + DOWN * i + ENTER
         if e.submenu is not None:
+            opened.append(e.ident)
             menu = e.submenu
+            if menu.checklist is not None:  # the Magician's cards: mark some, then the last step
+                cl, chosen = menu.checklist, set()
+                place = place_of(view, tuple(opened))
+                rows = range(min(len(cl.cards), 9))  # rows with a digit
+                for row in rng.sample(rows, rng.randint(1, len(rows))):
+                    keyed = numbers.keyed(checklist_menu(cat, cl, menu.title, chosen), place)
+                    keys += key_bytes(next(x.key for x in keyed.entries if x.toggle == row))
+                    chosen.add(row)
+                keyed = numbers.keyed(checklist_menu(cat, cl, menu.title, chosen), place)
+                done = next(x for x in keyed.entries if x.plan)
+                return keys + key_bytes(done.key), done.plan[0]
+            menu = numbers.keyed(menu, place_of(view, tuple(opened)))
             continue
         if e.confirm:
-            keys += b"1"
+            keys += key_bytes(KEY_ENTER)
         return keys, e.command
     raise AssertionError("menu too deep")
+
+
+def app_keys(app: ServerApp, cat: Catalogue, rng: random.Random) -> bytes:
+    """The keys that choose a command on the prompt of this app (in this process): its own numbering."""
+    return key_path(app.view, cat, rng, app.table.query_one(PromptPanel).numbers)[0]
 
 
 def prompt_ready(app: ServerApp | None, seq: int) -> bool:
@@ -367,14 +399,18 @@ async def play_to_end(
             continue
         if on_step is not None:
             on_step(seat)
-        keys, _cmd = key_path(app.view, cat, rng)
+        keys = app_keys(app, cat, rng)
         screen.send(keys)
         presses += 1
-        await wait_until(
-            lambda: table.state.seq != seq or table.state.phase == "over",
-            timeout=10,
-            what=f"seat {seat}'s command (keys {keys!r})",
-        )
+        try:
+            await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", timeout=10)
+        except AssertionError:
+            prompt = app.table.query_one(PromptPanel)
+            shown = [(e.key, e.label.plain) for e in (prompt.menu.entries if prompt.menu else [])]
+            raise AssertionError(
+                f"seat {seat}'s command (keys {keys!r}) not made in 10 s; the prompt shows {shown}, "
+                f"depth {prompt.depth}, sent {prompt.sent}, focus {app.focused!r}"
+            ) from None
     return presses
 
 

@@ -26,6 +26,7 @@ from engine import apply, view
 from engine.savefile import SaveError, loads
 from server.storage.persistence import read_log, read_save_file
 from ui.i18n import Catalogue
+from ui.prompt_keys import Numbering
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,6 +129,7 @@ async def play(
     screens = list(seats.values())
     deadline = time.monotonic() + timeout
     presses = 0
+    numbers: dict[int, Numbering] = {}  # each seat's key numbers, as its screen keeps them (ui.prompt_keys)
     while True:
         assert time.monotonic() < deadline, "the game did not progress"
         _id, g, _log = disk_game(saves)
@@ -141,7 +143,7 @@ async def play(
             await quiet(screens, 0.05)
             continue
         await quiet(screens)
-        keys, _cmd = key_path(view(g, seat), cat, rng)
+        keys, _cmd = key_path(view(g, seat), cat, rng, numbers.setdefault(seat, Numbering()))
         seats[seat].send(keys)
         presses += 1
         t0 = time.monotonic()

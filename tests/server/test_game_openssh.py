@@ -10,7 +10,7 @@ import time
 import uuid
 
 import pytest
-from game_helpers import key_path, prompt_ready, start_game_server
+from game_helpers import app_keys, prompt_ready, start_game_server
 
 from ui.i18n import Catalogue
 from ui.prompt_model import build_menu
@@ -93,7 +93,7 @@ async def test_openssh_in_tmux_creates_a_table_and_plays_a_turn(tmp_path):
             menu = build_menu(app.view, cat)
             first = menu.entries[0].label.plain[:12]
             await pane.wait_for(first)  # the pane shows the choices before we choose
-            keys, _cmd = key_path(app.view, cat, rng)
+            keys = app_keys(app, cat, rng)
             in_turn = st.phase == "turns" and st.turn is not None and st.turn.seat == seat
             seq = st.seq
             await pane.keys(*[k for k in keys.decode()])

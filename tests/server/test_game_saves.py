@@ -13,7 +13,7 @@ import time
 
 import asyncssh
 import pytest
-from game_helpers import Screen, create_table, key_path, prompt_ready, start_game_server, wait_until
+from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
 
 import server.storage.persistence as persistence
 import server.storage.savelog as savelog
@@ -43,7 +43,7 @@ async def moves(gs, table, a: Screen, fp: str, n: int, rng: random.Random) -> No
         assert time.monotonic() < deadline
         if table.state.pending.seat == seat and prompt_ready(gs.app_of(fp), table.state.seq):
             seq = table.state.seq
-            a.send(key_path(gs.app_of(fp).view, cat, rng)[0])
+            a.send(app_keys(gs.app_of(fp), cat, rng))
             await wait_until(lambda: table.state.seq != seq, what="a move")
             done += 1
         else:
@@ -144,7 +144,7 @@ async def test_creator_saves_to_a_file_that_only_its_players_see(tmp_path, open_
         a.mark()
         a.send(b"\x11")  # Ctrl+Q: the table menu
         await a.wait_for("Save the game to a file")
-        a.send(b"4")  # Back, Lobby, Spectators may write, Save…, Quit
+        a.send(b"4\r")  # Back, Lobby, Spectators may write, Save…, Quit: a number goes to a row, Enter does it
         await asyncio.sleep(0.2)
         a.send(b"mygame\r")
         await a.wait_for("Saved.", timeout=10)

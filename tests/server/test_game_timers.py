@@ -46,10 +46,20 @@ async def test_away_player_is_played_by_a_bot_after_the_idle_wait_then_gets_the_
 
 
 async def lobby_session_back(gs, open_terminal, name, key):
+    """A player reconnecting: back at the table screen (the game may have ended meanwhile, its scores
+    over the table: the screen's text is no sign; the session's app is)."""
     screen = Screen(await open_terminal(gs.server, username=name, key=key, size=(120, 40)))
-    await screen.wait_for("Your hand")
     fp = key.get_fingerprint("sha256")
-    return screen, next(s for s in gs.lobby.sessions if s.key == fp)
+    session = None
+
+    def back() -> bool:
+        nonlocal session
+        session = next((s for s in gs.lobby.sessions if s.key == fp), None)
+        return session is not None and session.app is not None and session.app.at_table and session.app.view is not None
+
+    await wait_until(back, what=f"{name} back at the table")
+    await screen.wait_for("Round")
+    return screen, session
 
 
 async def test_blitz_timer_lets_a_bot_finish_a_turn_that_runs_out(tmp_path, open_terminal):
@@ -99,7 +109,7 @@ async def test_creator_replaces_an_absent_player_and_removes_one_before_the_star
         a.mark()
         a.send(CTRL_Q)
         await a.wait_for("Replace bob")
-        a.send(b"3")  # Back to the game, Go to the lobby, Replace bob (away) with a bot, ...
+        a.send(b"3\r")  # Back to the game, Go to the lobby, Replace bob (away) with a bot, ...
         await wait_until(lambda: table.seats[1].bot is not None, what="bob's seat to a bot")
         assert table.seats[1].key is None
         await wait_until(lambda: table.save.save.seats[1].bot is not None, what="seat change saved")

@@ -76,9 +76,9 @@ def game_on_disk(saves: Path, fp: str, k: int) -> list:
 
 
 async def told(a, fragments: list[str]) -> None:
-    """The chat (Tab twice at 80x24: hand, log, chat) shows the line, wrapped in pieces."""
+    """The game log (Tab once at 80x24: hand, log) shows the table's notice, wrapped in pieces."""
     await a.wait_for("Tab", timeout=15)  # the table screen
-    a.send(b"\t\t")
+    a.send(b"\t")
     for piece in fragments:
         await a.wait_for(piece, timeout=10)
     a.term.close()

@@ -18,7 +18,7 @@ from game_helpers import (
     RIGHT,
     UP,
     Screen,
-    key_path,
+    app_keys,
     prompt_ready,
     start_game_server,
     wait_until,
@@ -68,7 +68,7 @@ async def advance(gs, table, players: dict[str, Screen], n: int) -> None:
         key = table.seats[seat].key
         if key in players and prompt_ready(gs.app_of(key), table.state.seq):
             seq = table.state.seq
-            players[key].send(key_path(gs.app_of(key).view, cat, rng)[0])
+            players[key].send(app_keys(gs.app_of(key), cat, rng))
             await wait_until(lambda: table.state.seq != seq, what="a move")
         else:
             for s in players.values():
@@ -79,7 +79,7 @@ async def save_as(screen: Screen, name: str, expect: str = "Saved.") -> None:
     screen.mark()
     screen.send(CTRL_Q)
     await screen.wait_for("Save the game to a file")
-    screen.send(b"4")  # Back, Lobby, Spectators may write, Save…, Quit
+    screen.send(b"4\r")  # Back, Lobby, Spectators may write, Save…, Quit: a number goes to a row, Enter does it
     await asyncio.sleep(0.2)
     screen.send(name.encode() + ENTER)
     await screen.wait_for(expect, timeout=10)

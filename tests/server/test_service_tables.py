@@ -181,11 +181,11 @@ async def test_the_host_log_says_who_joined_watched_was_played_for_and_came_back
         fa = key.get_fingerprint("sha256")
         seat = table.seat_of(fa)
         await wait_until(
-            lambda: seat in table._covered or table.state.phase == "over", timeout=30, what="a bot for alice"
+            lambda: table.bot_plays_for(seat) or table.state.phase == "over", timeout=30, what="a bot for alice"
         )
         a2 = Screen(await open_terminal(gs.server, username="alice", key=key, size=(120, 40)))
         await a2.wait_for("is back")  # straight to her seat at the table
-        await wait_until(lambda: seat not in table._covered, what="alice back")
+        await wait_until(lambda: not table.bot_plays_for(seat), what="alice back")
         await w.pump(0.1)
         await a2.pump(0.1)
         messages = {r.getMessage() for r in caplog.records}

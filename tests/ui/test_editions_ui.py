@@ -26,7 +26,7 @@ from ui.i18n import Catalogue, _load
 from ui.local_game import LocalTable
 from ui.screens.help import HelpScreen, help_text
 from ui.widgets.hand import HandPanel
-from ui.widgets.prompt import DIGITS, PromptPanel
+from ui.widgets.prompt import PromptPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (160, 60)
@@ -66,7 +66,8 @@ async def _play(rules: str, lang: str, pick: str, hand: list[str], **kw) -> dict
                 break
         assert app.view.rules == rules and app.view.pending.kind == "pick_character"
         entries = prompt.menu.entries
-        out["selection"] = flat(" | ".join(e.label.plain + ": " + e.detail for e in entries))
+        # the rank is the entry's key (shown before the name): "2 Tax Collector"
+        out["selection"] = flat(" | ".join(e.key + " " + e.label.plain + ": " + e.detail for e in entries))
         out["hand"] = flat(" ".join(t.plain for t in app.table.query_one(HandPanel).lines(400)))
         await pilot.press("f1")
         await pilot.pause()
@@ -76,7 +77,7 @@ async def _play(rules: str, lang: str, pick: str, hand: list[str], **kw) -> dict
         await pilot.press("escape")
         await pilot.pause()
         i = next(i for i, e in enumerate(entries) if getattr(e.command, "character", None) == pick)
-        await pilot.press(DIGITS[i])
+        await pilot.press(entries[i].key)  # its rank
         for _ in range(100):
             await pilot.pause()
             me = app.view.players[app.view.seat]

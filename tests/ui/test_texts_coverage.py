@@ -16,6 +16,7 @@ naming the key. A card whose texts are missing therefore fails here.
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections import defaultdict
@@ -103,8 +104,9 @@ def _play(seen: Seen, cfg: GameConfig) -> None:
         legal = legal_commands(g, seat)
         wanted = seen.want(_decision_keys(g, legal))
         if wanted:
-            mine = view(g, seat)
-            other = view(g, (seat + 1) % len(names))
+            # copies: a view shares the state's city lists, which later moves would change under it
+            mine = copy.deepcopy(view(g, seat))
+            other = copy.deepcopy(view(g, (seat + 1) % len(names)))
             for k in wanted:
                 seen.decisions[k].append((mine, other))
         note(apply(g, rng.choice(legal), check=False))

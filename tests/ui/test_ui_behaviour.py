@@ -42,7 +42,9 @@ async def test_mouse_click_chooses_a_character():
     app, table = make_app(players=4, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         prompt = await _choices(pilot)
-        row = min(y for y, i in prompt._row_map.items() if i == 1)
+        # the list is in rank order: click the Warlord's row (the second character passed)
+        warlord = next(i for i, e in enumerate(prompt.menu.entries) if e.command.character == "Warlord")
+        row = min(y for y, i in prompt._row_map.items() if i == warlord)
         await pilot.click(PromptPanel, offset=(3, row + prompt.content_offset.y))
         await pilot.pause()
         # the second character passed was chosen
@@ -65,15 +67,18 @@ async def test_chat_panel_when_enabled():
     async with app.run_test(size=(80, 24)) as pilot:
         await _choices(pilot)
         app.post_message(ChatLine("Ben", "hola"))
-        await pilot.press("tab", "tab")  # hand -> log -> chat
+        await pilot.press("tab", "tab")  # prompt -> log -> chat: its lines, never its input
         assert app.table.lower == "chat"
+        assert app.focused.id == "chat-lines"
+        await pilot.press("c")  # the chat's own key enters the input
         assert app.focused.id == "chat-input"
         assert app.focused.cursor_blink is False
         await pilot.press("h", "i", "enter")
         assert said == ["hi"]
         assert "Ben: hola" in screen_text(app)
-        await pilot.press("escape")  # back to the prompt
-        assert isinstance(app.focused, PromptPanel)
+        assert isinstance(app.focused, PromptPanel)  # sending returns to the game
+        await pilot.press("c", "x", "escape")  # Esc returns too, without sending
+        assert isinstance(app.focused, PromptPanel) and said == ["hi"]
 
 
 async def test_chat_hidden_locally():

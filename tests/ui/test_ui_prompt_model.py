@@ -83,7 +83,8 @@ def test_choice_and_select_use_catalogue_or_the_raw_option():
         selected=["Manor"],
     )
     menu = build_menu(with_legal(v, [Select(0, "Temple"), Unselect(0, "Manor"), Confirm(0)], pending), EN)
-    assert [e.label.plain for e in menu.entries] == ["[ ]  R1 Temple ", "[x]  N3 Manor ", "Discard 1 and draw 1"]
+    # the Done step names the cards that go (issue 17: "which cards go and how many come back")
+    assert [e.label.plain for e in menu.entries] == ["[ ]  R1 Temple ", "[x]  N3 Manor ", "Discard Manor and draw 1"]
 
 
 def test_build_alternatives_are_grouped_by_way_of_building():
@@ -98,7 +99,29 @@ def test_build_alternatives_are_grouped_by_way_of_building():
     labels = [e.label.plain for e in menu.entries]
     assert labels[0] == "Build a district"
     assert labels[1].startswith("Build using the Framework")
-    assert [e.command.district for e in menu.entries[0].submenu.entries] == ["Temple", "Manor"]
+    builds = [e for e in menu.entries[0].submenu.entries if not e.disabled]
+    assert [e.command.district for e in builds] == ["Temple", "Manor"]
+
+
+def test_build_list_shows_every_district_in_hand():
+    """The districts in hand that cannot be built now follow the others, dimmed, with the gold missing;
+    choosing one does nothing."""
+    v = a_view()
+    me = v.players[0]
+    hand = ["Temple", "Palace", "Cathedral", "Manor"]
+    players = list(v.players)
+    players[0] = msgspec.structs.replace(me, hand=hand, gold=3)
+    v = msgspec.structs.replace(v, players=players)
+    menu = build_menu(with_legal(v, [Build(0, "Temple"), Build(0, "Manor")]), EN)
+    entries = menu.entries[0].submenu.entries
+    assert [e.command.district for e in entries if not e.disabled] == ["Temple", "Manor"]
+    shown = [e for e in entries if e.disabled]
+    assert [e.label.plain.strip() for e in shown] == ["N5 Palace  2 gold short", "R5 Cathedral  2 gold short"]
+    assert all(e.command is None and e.submenu is None for e in shown)
+    assert "costs 5 gold; you have 3" in shown[0].detail
+    # a single legal build is still a list when other cards cannot be built
+    one = build_menu(with_legal(v, [Build(0, "Temple")]), EN)
+    assert one.entries[0].submenu is not None and len(one.entries[0].submenu.entries) == 4
 
 
 def test_waiting_sentence_names_the_character():

@@ -1,4 +1,4 @@
-"""Snapshots of the table at 80x24 and 160x48, in English and Spanish:
+"""Snapshots of the table at 80x24 and 120x40, in English and Spanish:
 at character selection, mid-turn with an ability's target list open, and at
 the end of the game (the score table). Seeds are fixed, bots play instantly,
 and nothing on the screen depends on the clock.
@@ -15,7 +15,7 @@ from ui_helpers import make_app
 from engine.bots.random_bot import RandomBot
 from ui.widgets.prompt import PromptPanel
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 LANGS = ["en", "es"]
 
 
@@ -50,11 +50,11 @@ def test_mid_turn_ability_targets(snap_compare, lang, size):
 
     async def run_before(pilot):
         await wait_for_choices(pilot)
-        await pilot.press("1")  # the Magician
+        await pilot.press("3")  # the Magician (a character is chosen by its rank)
         await wait_for_choices(pilot)
         await pilot.press("1")  # take 2 gold
         prompt = await wait_for_choices(pilot)
-        await pilot.press("1")  # the Magician's swap: choose a player
+        await pilot.press("3")  # the Magician's swap (it keeps its number 3 for the turn): choose a player
         await pilot.pause()
         assert pilot.app.view.turn.character == "Magician"
         assert prompt.depth == 2

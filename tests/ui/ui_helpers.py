@@ -12,7 +12,8 @@ from engine import GameConfig
 from engine.commands import Build, Unselect
 from ui import CitadelsApp, UiOptions
 from ui.local_game import LocalTable
-from ui.widgets.prompt import DIGITS, PromptPanel
+from ui.prompt_keys import DIGITS, END_TURN
+from ui.widgets.prompt import PromptPanel
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 
@@ -42,9 +43,14 @@ def screen_text(app: CitadelsApp) -> str:
     return console.export_text()
 
 
+def _inert(e) -> bool:
+    return e.command is None and e.submenu is None and e.toggle is None and not e.plan
+
+
 def choose(rng: random.Random, entries) -> int:
     """A random choice that keeps games short: builds often, rarely puts cards back."""
-    real = [i for i, e in enumerate(entries) if not e.back]
+    # not Back, and not a row that cannot be chosen now (a card a multi-card choice cannot take: shown dim)
+    real = [i for i, e in enumerate(entries) if not e.back and not e.disabled and not _inert(e)]
     builds = [
         i
         for i in real
@@ -65,7 +71,8 @@ async def play_by_keys(
     max_presses: int = 4000,
     before_key: Callable[[], Awaitable[None] | None] | None = None,
 ) -> int:
-    """Answer every decision of the human seat with keys: digits, arrows + Enter, Esc."""
+    """Answer every decision of the human seat with keys: the entry's key (a digit, a rank, `e`),
+    arrows + Enter, Esc."""
     rng = random.Random(seed)
     prompt = app.table.query_one(PromptPanel)
     presses = 0
@@ -84,13 +91,14 @@ async def play_by_keys(
             if r is not None:
                 await r
         i = choose(rng, entries)
+        key = prompt.key_for(i)  # a digit (a rank in a list of characters), "e", or Enter for a confirmation
         r = rng.random()
         if r < 0.05 and prompt.depth > 1:
             await pilot.press("escape")
-        elif r < 0.25 or i >= len(DIGITS):  # arrows then Enter
+        elif r < 0.25 or not (key in DIGITS or key == END_TURN):  # arrows then Enter
             await pilot.press("home", *["down"] * i, "enter")
         else:
-            await pilot.press(DIGITS[i])
+            await pilot.press(key)
         presses += 1
     await pilot.pause()
     print("key presses:", presses)

@@ -106,7 +106,7 @@ _formatter = string.Formatter()
 class Catalogue:
     """The texts of one language. Cheap to create: the files are parsed once."""
 
-    def __init__(self, lang: str = "en", rules: str | None = None) -> None:
+    def __init__(self, lang: str = "en", rules: str | None = None, palette: str = "printed") -> None:
         if lang not in LANGUAGES:
             lang = "en"
         self.lang = lang
@@ -117,8 +117,10 @@ class Catalogue:
         self.edition = "2016"
         self._pre = ""  # "<edition>:" for an older edition: its keys are looked up first
         self._names: dict[str, str] = {}
-        self.key = lang  # what rendered text depends on (widgets' caches): the language and the edition
+        self.palette = palette  # the card colours (ui/cards.py: "printed" or "colour-blind")
+        self.key = lang  # what rendered text depends on (widgets' caches): language, edition, palette
         self.set_rules(rules)
+        self._rekey()
 
     def set_rules(self, rules: str | None) -> bool:
         """Follow the rule set in play (`View.rules`): its edition's names, ranks, costs and texts.
@@ -131,8 +133,17 @@ class Catalogue:
         self.edition = edition
         self._pre = "" if edition == "2016" else edition + ":"
         self._names: dict[str, str] = {}  # card names in this edition and language, as asked
-        self.key = self.lang if edition == "2016" else f"{self.lang}/{edition}"
+        self._rekey()
         return True
+
+    def set_palette(self, palette: str) -> None:
+        """The card colours this player chose (part of `key`: rendered lines depend on it)."""
+        self.palette = palette
+        self._rekey()
+
+    def _rekey(self) -> None:
+        key = self.lang if self.edition == "2016" else f"{self.lang}/{self.edition}"
+        self.key = key if self.palette == "printed" else f"{key}+{self.palette}"
 
     def has(self, key: str) -> bool:
         if self._pre and (self._pre + key in self._texts or self._pre + key in self._en):

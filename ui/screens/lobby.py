@@ -2,15 +2,17 @@
 
 They talk to the server only through a `ui.lobby_link.LobbyLink` and read only
 `LobbySnapshot`s (a `LobbyUpdate` message brings a new one). Everything is a
-numbered list in one `MenuList` widget (digits, arrows + Enter, the mouse;
-←/→ change a form's values), plus one `Input` shown only while a text is
-typed (its cursor does not blink) and a key bar: three widgets, nothing
-animated, a repaint of the changed lines only.
+numbered list in one `MenuList` widget (digits, arrows + Enter, the mouse),
+plus one `Input` shown only while a text is typed (its cursor does not blink)
+and a key bar: three widgets, nothing animated, a repaint of the changed lines
+only. The new-table form is a form (`MenuList(form=True)`): a number moves to a
+row, never changes a value; values change with ←/→ or with the picker Enter
+opens, which says what each value means (a line-up's characters, a timer's
+seconds).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -23,16 +25,10 @@ from ..i18n import Catalogue
 from ..lobby_link import LobbyLink, LobbyOptions, LobbySnapshot, TableRow, TableSpec
 from ..widgets.key_bar import KeyBar
 from ..widgets.menu_list import Item, MenuList, TextPrompt
+from .lobby_form import NewTableForm
 
 
-def _cycle(values: list, current: Any, delta: int) -> Any:
-    if not values:
-        return current
-    i = values.index(current) if current in values else 0
-    return values[(i + delta) % len(values)]
-
-
-class LobbyScreen(Screen):
+class LobbyScreen(NewTableForm, Screen):
     """Tables, a new table, the waiting room."""
 
     BINDINGS = [Binding("escape", "back", show=False)]
@@ -103,10 +99,19 @@ class LobbyScreen(Screen):
         if self.prompt.active:
             self.prompt.done(None)
             return
+        menu = self.query_one(MenuList)
+        if menu.close_picker():
+            self._keys()
+            return
         if self.page == "uniques":
             self.go("create")
         elif self.page != "main":
             self.go("main")
+
+    @on(MenuList.PickerChanged)
+    def _picker_changed(self, event: MenuList.PickerChanged) -> None:
+        event.stop()
+        self._keys()
 
     @on(Input.Submitted, "#lobby-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -133,8 +138,15 @@ class LobbyScreen(Screen):
         if self.notice:
             header.append(Text(self.notice, style="bold reverse", end=""))
         header.append(Text("", end=""))
-        self.query_one(MenuList).set(header, items, keep=keep)
-        self.query_one(KeyBar).show(self.L("keys"))
+        menu = self.query_one(MenuList)
+        menu.picker_hint = self.L("picker_hint")
+        menu.set(header, items, keep=keep, form=self.page in ("create", "uniques") and snap.room is None)
+        self._keys()
+
+    def _keys(self) -> None:
+        menu = self.query_one(MenuList)
+        key = "keys_picker" if menu.picking else "keys_form" if menu.form else "keys"
+        self.query_one(KeyBar).show(self.L(key))
 
     def _title(self, snap: LobbySnapshot) -> list[Text]:
         return [
@@ -213,7 +225,7 @@ class LobbyScreen(Screen):
                     lineup=row.lineup,
                     taken=row.taken,
                     seats=row.seats,
-                    timer=self.L(f"timer_{row.timer}"),
+                    timer=self.texts.timer_short(row.timer),
                     spectators=row.spectators,
                 ),
                 end="",
@@ -240,7 +252,7 @@ class LobbyScreen(Screen):
                     lineup=row.lineup,
                     taken=row.taken,
                     seats=row.seats,
-                    timer=self.L(f"timer_{row.timer}"),
+                    timer=self.texts.timer_short(row.timer),
                     spectators=row.spectators,
                 ),
                 end="",
@@ -285,217 +297,4 @@ class LobbyScreen(Screen):
             header.append(Text(self.L("waiting_start"), style="italic", end=""))
             items.append(Item(self.L("leave_table"), enter=lambda: self._do(self.link.leave())))
         items.append(Item(self.L("rename"), enter=self._rename))
-        return header, items
-
-    # --- the new-table form ------------------------------------------------------------------------
-    def _new_table(self) -> None:
-        opts = self.options
-        self.spec = TableSpec(name="", players=4, rules="2016", lineup="first-game", bots=0, bot_kind=opts.default_bot)
-        self.go("create")
-
-    def _rules(self):
-        return next(r for r in self.options.rules if r.name == self.spec.rules)
-
-    def _set(self, **changes: Any) -> None:
-        self.spec = replace(self.spec, **changes)
-        self._fix_spec()
-        self.render_page()
-
-    def _fix_spec(self) -> None:
-        spec, rules = self.spec, self._rules()
-        players = min(max(spec.players, rules.min_players), rules.max_players)
-        variants = [v for v in spec.variants if v in rules.variants]
-        self.spec = replace(spec, players=players, bots=min(spec.bots, players - 1), variants=variants)
-
-    def _lineups(self) -> list[str]:
-        return [p[0] for p in self.options.presets] + ["random", "custom"]
-
-    def _lineup_label(self, name: str) -> str:
-        if name == "first-game":
-            return self.L("lineup_first")
-        if name in ("random", "custom"):
-            return self.L(f"lineup_{name}")
-        for p in self.options.presets:
-            if p[0] == name:
-                return p[2] if self.cat.lang == "es" else p[1]
-        return name
-
-    def _create(self) -> tuple[list[Text], list[Item]]:
-        spec, opts, rules = self.spec, self.options, self._rules()
-        header = [
-            Text(self.L("create_title"), style="bold reverse", end=""),
-            Text(self.L("edit_hint"), style="dim", end=""),
-        ]
-        yes_no = lambda b: self.L("yes" if b else "no")
-        rule_names = [r.name for r in opts.rules]
-        items = [
-            Item(
-                self.L("f_name"),
-                spec.name or "…",
-                enter=lambda: self.prompt.ask(
-                    self.L("prompt_table_name"), spec.name, lambda v: self._set(name=v.strip()[:40])
-                ),
-            ),
-            Item(
-                self.L("f_players"),
-                str(spec.players),
-                left=lambda: self._set(players=spec.players - 1),
-                right=lambda: self._set(players=spec.players + 1),
-            ),
-            Item(
-                self.L("f_rules"),
-                rules.title,
-                left=lambda: self._set(rules=_cycle(rule_names, spec.rules, -1)),
-                right=lambda: self._set(rules=_cycle(rule_names, spec.rules, 1)),
-            ),
-        ]
-        if rules.presets:
-            lineups = self._lineups()
-            items.append(
-                Item(
-                    self.L("f_lineup"),
-                    self._lineup_label(spec.lineup),
-                    left=lambda: self._set(lineup=_cycle(lineups, spec.lineup, -1)),
-                    right=lambda: self._set(lineup=_cycle(lineups, spec.lineup, 1)),
-                )
-            )
-            if spec.lineup == "custom":
-                items += self._custom_items()
-        for v in rules.variants:
-            on_ = v in spec.variants
-            flip = lambda v=v, on_=on_: self._set(
-                variants=[x for x in spec.variants if x != v] if on_ else [*spec.variants, v]
-            )
-            items.append(Item(self.L("f_variant", name=v), yes_no(on_), left=flip, right=flip))
-        kinds = opts.bot_kinds
-        items += [
-            Item(
-                self.L("f_bots"),
-                str(spec.bots),
-                left=lambda: self._set(bots=max(spec.bots - 1, 0)),
-                right=lambda: self._set(bots=spec.bots + 1),
-            ),
-            Item(
-                self.L("f_bot_kind"),
-                spec.bot_kind,
-                left=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, -1)),
-                right=lambda: self._set(bot_kind=_cycle(kinds, spec.bot_kind, 1)),
-            ),
-            Item(
-                self.L("f_timer"),
-                self.L(f"timer_{spec.timer}"),
-                left=lambda: self._set(timer=_cycle(opts.timers, spec.timer, -1)),
-                right=lambda: self._set(timer=_cycle(opts.timers, spec.timer, 1)),
-            ),
-            Item(
-                self.L("f_private"),
-                yes_no(spec.private),
-                left=lambda: self._set(private=not spec.private),
-                right=lambda: self._set(private=not spec.private),
-            ),
-            Item(
-                self.L("f_spectator_chat"),
-                yes_no(spec.spectator_chat),
-                left=lambda: self._set(spectator_chat=not spec.spectator_chat),
-                right=lambda: self._set(spectator_chat=not spec.spectator_chat),
-            ),
-            Item(self.L("create"), enter=self._submit, style="bold"),
-            Item(self.L("back"), enter=lambda: self.go("main")),
-        ]
-        return header, items
-
-    def _submit(self) -> None:
-        spec = self.spec
-        if spec.lineup == "custom":
-            spec = replace(spec, characters=[c for c in (spec.characters or []) if c])
-        error = self.link.create(spec)
-        if error:
-            self.notice = error
-            self.render_page()
-        else:
-            self.page = "main"
-            self.notice = None
-            self.snap = self.link.snapshot()
-            self.render_page(keep=False)
-
-    def _custom_items(self) -> list[Item]:
-        spec, opts = self.spec, self.options
-        by_rank = opts.characters_by_rank
-        chars = list(spec.characters or [])
-        if len(chars) < 9:
-            chars = [by_rank[r][0] if r <= 8 else "" for r in range(1, 10)]
-            self.spec = spec = replace(spec, characters=chars)
-        items = []
-        for r in range(1, 10):
-            values = list(by_rank.get(r, [])) + ([""] if r == 9 else [])
-
-            def change(d: int, r: int = r, values: list = values) -> None:
-                cs = list(self.spec.characters or [])
-                cs[r - 1] = _cycle(values, cs[r - 1], d)
-                self._set(characters=cs)
-
-            label = self.L("f_rank9") if r == 9 else self.L("f_rank", rank=r)
-            shown = self.cat.character(chars[r - 1]) if chars[r - 1] else self.L("none")
-            items.append(Item(label, shown, left=lambda c=change: c(-1), right=lambda c=change: c(1)))
-        presets = [p[0] for p in opts.presets]
-        choices = presets + ["random", "choose"]
-        current = self._uniques_source()
-
-        def pick(d: int) -> None:
-            nxt = _cycle(choices, current, d)
-            if nxt == "choose":
-                self._set(uniques=list(self.spec.uniques or []))
-            elif nxt == "random":
-                self._set(uniques=None)
-            else:
-                preset = next(p for p in opts.presets if p[0] == nxt)
-                self._set(uniques=self._preset_uniques(preset[0]))
-
-        if current == "choose":
-            value = self.L("uniques_chosen", n=len(spec.uniques or []))
-        elif current == "random":
-            value = self.L("uniques_random")
-        else:
-            value = self.L("uniques_from", name=self._lineup_label(current))
-        items.append(
-            Item(
-                self.L("f_uniques"),
-                value,
-                left=lambda: pick(-1),
-                right=lambda: pick(1),
-                enter=lambda: self.go("uniques") if current == "choose" else pick(1),
-            )
-        )
-        return items
-
-    def _preset_uniques(self, name: str) -> list[str]:
-        from engine.cards.lineups import PRESETS  # data only: the preset's 14 uniques
-
-        return list(PRESETS[name].uniques)
-
-    def _uniques_source(self) -> str:
-        u = self.spec.uniques
-        if u is None:
-            return "random"
-        for p in self.options.presets:
-            if sorted(self._preset_uniques(p[0])) == sorted(u):
-                return p[0]
-        return "choose"
-
-    def _uniques(self) -> tuple[list[Text], list[Item]]:
-        chosen = list(self.spec.uniques or [])
-        header = [Text(self.L("uniques_title", n=len(chosen)), style="bold reverse", end="")]
-        items = [Item(self.L("uniques_done"), enter=lambda: self.go("create"), style="bold")]
-        for u in self.options.uniques:
-
-            def flip(u: str = u) -> None:
-                cs = list(self.spec.uniques or [])
-                if u in cs:
-                    cs.remove(u)
-                elif len(cs) < 14:
-                    cs.append(u)
-                self.spec = replace(self.spec, uniques=cs)
-                self.render_page()
-
-            items.append(Item(("[x] " if u in chosen else "[ ] ") + self.cat.district(u), enter=flip))
         return header, items

@@ -56,6 +56,7 @@ class ReplayOptions:
     seats: list[int] | None = None  # the seats whose view may be chosen (None: every seat)
     everything: bool = True  # "everything revealed" may be chosen
     position: int = 0  # the first position shown (0: the deal; -1: the end)
+    palette: str = "printed"  # card colours (ui/cards.py)
 
 
 class ReplayScreen(Screen):
@@ -83,7 +84,7 @@ class ReplayScreen(Screen):
         super().__init__(id=kw.pop("id", "replay"), **kw)
         self.options = options or ReplayOptions()
         self.replay = save if isinstance(save, Replay) else Replay(save)
-        self.cat = Catalogue(self.options.lang, self.replay.save.config.rules)  # the edition's cards
+        self.cat = Catalogue(self.options.lang, self.replay.save.config.rules, palette=self.options.palette)
         n = len(self.replay.names)
         allowed = self.options.seats if self.options.seats is not None else list(range(n))
         self.seats = [s for s in allowed if 0 <= s < n]
@@ -197,7 +198,7 @@ class ReplayScreen(Screen):
 
     def set_language(self, lang: str) -> None:
         self.options.lang = lang
-        self.cat = Catalogue(lang, self.replay.save.config.rules)
+        self.cat = Catalogue(lang, self.replay.save.config.rules, palette=self.options.palette)
         self._titles()
         self.show(self.position, full=True)
 

@@ -1,5 +1,8 @@
 """The end of the game: each player's score with its breakdown, the winner,
-and how a tie was broken."""
+how a tie was broken, and where to go next: play again with the same seats,
+watch the replay, back to the lobby (the choices the app offers, chosen by
+number, arrows and Enter, or a click; Esc goes back to the table, F3 comes
+back here)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,14 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..i18n import Catalogue
+from ..widgets.menu_list import Item, MenuList
 
 
 def verdict(cat: Catalogue, view: Any) -> str:
@@ -36,6 +41,12 @@ def verdict(cat: Catalogue, view: Any) -> str:
     if len(winners) > 1:
         return cat.t("score.winners", names=cat.names([names[s] for s in winners]))
     return cat.t("score.winner", names=names.get(winners[0], "?") if winners else "?")
+
+
+def _choice_name(cat: Catalogue, key: str) -> str:
+    """What an end-of-game choice is about: "type:Haunted Quarter" is the Haunted Quarter's type."""
+    _, _, card = key.rpartition(":")
+    return cat.card(card)
 
 
 def score_table(cat: Catalogue, view: Any) -> Table:
@@ -74,30 +85,50 @@ def scores_renderable(cat: Catalogue, view: Any) -> Group:
         Text(verdict(cat, view), style="bold"),
     ]
     choices = [
-        f"{view.players[s.seat].name}: " + ", ".join(f"{cat.card(k)} → {cat.kind(v)}" for k, v in s.choices.items())
+        f"{view.players[s.seat].name}: "
+        + ", ".join(f"{_choice_name(cat, k)} → {cat.value(v)}" for k, v in s.choices.items())
         for s in (view.scores or [])
         if s.choices
     ]
     if choices:
         parts.append(Text(cat.t("score.choices", choices="; ".join(choices)), style="dim"))
-    parts += [Text(""), Text(cat.t("score.close"), style="dim")]
     return Group(*parts)
 
 
 class ScoresScreen(ModalScreen):
+    """The scores over the table. `choices`: (key, label) of where to go next; the screen is
+    dismissed with the key chosen (None: Esc, back to the table)."""
+
     BINDINGS = [Binding("escape", "dismiss", show=False), Binding("f3", "dismiss", show=False)]
 
-    def __init__(self, cat: Catalogue, view: Any) -> None:
+    def __init__(self, cat: Catalogue, view: Any, choices: list[tuple[str, str]] | None = None) -> None:
         super().__init__(id="scores")
         self.cat = cat
         self._view = view
+        self.choices = list(choices or [])
 
     def compose(self):
-        with VerticalScroll(id="scores-scroll"):
-            yield Static(scores_renderable(self.cat, self._view), id="scores-text")
+        with Vertical(id="scores-box"):
+            with VerticalScroll(id="scores-scroll"):
+                yield Static(scores_renderable(self.cat, self._view), id="scores-text")
+            yield MenuList(id="scores-menu")
+            yield Static(self.cat.t("score.close"), id="scores-close")
 
     def on_mount(self) -> None:
-        self.query_one("#scores-scroll").focus()
+        menu = self.query_one(MenuList)
+        menu.set([], [Item(label, enter=lambda k=key: self.dismiss(k)) for key, label in self.choices])
+        menu.styles.height = len(self.choices)
+        menu.display = bool(self.choices)
+        (menu if self.choices else self.query_one("#scores-scroll")).focus()
+        self._fit(self.app.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The score table scrolls in what the frame, the choices and the key line leave."""
+        menu_rows = len(self.choices) + 1 if self.choices else 0
+        self.query_one("#scores-scroll").styles.max_height = max(height - 2 - menu_rows - 1, 3)
 
     async def action_dismiss(self, result: Any = None) -> None:
         self.dismiss(result)

@@ -1,11 +1,15 @@
 """The table screen: everything a player sees while playing.
 
-Layout (a grid, see `ui/styles/table.tcss`): the status bar on top; the
-players on the left with, below them, your hand and the log (and the chat);
-the prompt on the right; key hints at the bottom. Under 110x34 the screen is
-"compact": the lower panel shows one of hand / log / chat (Tab switches).
-Few widgets, no nested containers (Textual renders every visible widget of a
-frame): each one redraws only when its own part of the view changed.
+Where each panel goes is worked out in Python (`table_layout.plan`) from the
+window's size and what the panels need to show whole: the status bar on top,
+the prompt in a column on the right, the players, your hand and the log (and
+the chat) on the left, key hints at the bottom. Each widget is placed at its
+box (absolute position, `ui/styles/table.tcss`); a new box only when the plan
+changes. On small windows ("compact") the lower left shows the hand (and the
+log when it fits); Tab shows the log or the chat instead, F4 the players' whole cities.
+Below 80x24 the screen says it is too small. Few widgets, no nested
+containers (Textual renders every visible widget of a frame): each one redraws
+only when its own part of the view changed.
 """
 
 from __future__ import annotations
@@ -14,75 +18,164 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
-from textual.screen import Screen
+from textual.widgets import Static
 
+from ..feedback import TableFeedback
 from ..i18n import Catalogue
+from ..link import SeatMark
+from ..notices import chat_row, notice_row
 from ..widgets.chat import ChatPanel
 from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
 from ..widgets.log_view import LogView, Row
 from ..widgets.players import PlayersPanel
-from ..widgets.prompt import DIGITS, PromptPanel
+from ..widgets.prompt import PromptPanel
 from ..widgets.status_bar import StatusBar
+from .table_keys import TableKeys
+from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan, prompt_width
 
-COMPACT_WIDTH = 110
-COMPACT_HEIGHT = 34
 LOWER = ("hand", "log", "chat")
+PANELS = ("status", "players", "prompt", "hand", "log", "chat", "keys", "small")
 
 
-class TableScreen(Screen):
-    BINDINGS = [
-        *[Binding(d, f"digit('{d}')", show=False) for d in DIGITS],
-        Binding("escape", "back", show=False),
-        Binding("tab", "cycle_lower", show=False, priority=True),
-        Binding("pageup", "log_page(1)", show=False),
-        Binding("pagedown", "log_page(-1)", show=False),
-        Binding("end", "log_end", show=False),
-    ]
+class _Needs:
+    """What the panels need, asked by the layout (`table_layout.Needs`)."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        view = screen._view
+        self.seats = len(view.players) if view is not None else 0
+        self.has_hand = view is not None and view.seat is not None
+        self._status = screen.query_one(StatusBar)
+        self._players = screen.query_one(PlayersPanel)
+        self._hand = screen.query_one(HandPanel)
+        self._prompt = screen.query_one(PromptPanel)
+
+    def status(self, width: int) -> int:
+        return self._status.height_for(width)
+
+    def players(self, width: int, form: str, cols: int) -> int:
+        return self._players.height_for(width, form, cols) if self.seats else 1
+
+    def hand(self, width: int, form: str) -> int:
+        return self._hand.height_for(width, form) if self.has_hand else 0
+
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
+        return self._prompt.fits(width, height, roomy)
+
+
+class TableScreen(TableKeys):
+    """The layout and the widgets; keys, focus and the footer: `TableKeys` (ui/screens/table_keys.py)."""
+
+    BINDINGS = [Binding("f4", "cities", show=False)]  # merged with TableKeys' bindings
 
     def __init__(self, cat: Catalogue, show_chat: bool = False) -> None:
         super().__init__(id="table")
         self.cat = cat
         self.show_chat = show_chat
         self.lower = "hand"
+        self.cities = False  # F4 on a compact screen: the players' whole cities instead of the rest
+        self._footer_mode: tuple | None = None  # the layout the footer was made for
         self.compact = True
+        self.plan: Plan | None = None
+        self._laying_out = False
         self._view: Any = None
         self._ready = False
         self._early_rows: list[Row] = []
+        self._chat_title_shown: str | None = None
+        # Seats' presence, the turn timer, watchers, unread chat (ui/feedback.py): marks on the widgets.
+        self.feedback = TableFeedback(self.set_timer)
+        self._win = (0, 0)
 
     def compose(self):
         self.set_class(self.show_chat, "-chat")
         yield StatusBar(id="status")
-        yield PlayersPanel(id="players")
+        players = PlayersPanel(id="players")
+        players.fixed = True
+        yield players
         yield PromptPanel(id="prompt")
         yield HandPanel(id="hand", classes="lower")
         yield LogView(id="log", classes="lower")
         if self.show_chat:
-            yield ChatPanel(self.cat.t("ui.chat_placeholder"), id="chat", classes="lower")
+            yield ChatPanel(self.cat.t("ui.chat_placeholder"), self.cat.t("ui.chat_typing"), id="chat", classes="lower")
         yield KeyBar(id="keys")
+        yield Static(id="small")
 
     def on_mount(self) -> None:
-        self._set_compact(self.app.size.width, self.app.size.height)
-        self._set_lower(self.lower)
-        self.query_one(PromptPanel).focus()
+        self._win = (self.app.size.width, self.app.size.height)
+        self.setup_keys()
         self._titles()
         self._ready = True
+        self._layout()
         if self._view is not None:  # a view that arrived before the screen was composed
             rows, self._early_rows = self._early_rows, []
             self.show(self._view, rows)
+        self.refresh_feedback()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._set_compact(event.size.width, event.size.height)
+        self._win = (event.size.width, event.size.height)
+        self._layout()
 
-    def _set_compact(self, width: int, height: int) -> None:
-        compact = width < COMPACT_WIDTH or height < COMPACT_HEIGHT
-        changed = compact != self.compact
+    def on_screen_resume(self) -> None:
+        # a resize while another screen was on top reached only that screen
+        size = (self.app.size.width, self.app.size.height)
+        if size != self._win:
+            self._win = size
+            self._layout()
+
+    # --- layout ------------------------------------------------------------------------
+    def _layout(self) -> None:
+        """Work out the plan for the current size and content; move the panels if it changed."""
+        if not self._ready or self._laying_out:
+            return
+        width, height = self._win
+        new = plan(width, height, _Needs(self), self.show_chat, "cities" if self.cities else self.lower)
+        if new == self.plan:
+            return
+        self._laying_out = True
+        try:
+            self._apply(new)
+        finally:
+            self._laying_out = False
+
+    def _apply(self, new: Plan) -> None:
+        width, height = self._win
+        old, self.plan = self.plan, new
+        compact = new.compact
+        mode_changed = old is None or old.mode != new.mode
         self.compact = compact
-        self.set_class(compact, "-compact")
-        self.set_class(not compact, "-roomy")
-        self.query_one(KeyBar).show(self.cat.t("ui.keybar" if compact else "ui.keybar_wide"))
-        if changed and self._view is not None:
+        self.set_class(new.mode == "small", "-small")
+        self.set_class(new.mode == "compact", "-compact")
+        self.set_class(new.mode == "roomy", "-roomy")
+        if new.mode == "small":
+            self.query_one("#small", Static).update(self._small_text(width, height))
+        players = self.query_one(PlayersPanel)
+        players.set_form(new.players_form, new.players_cols)
+        self.query_one(HandPanel).set_form(new.hand_form)
+        for name in PANELS:
+            if name == "chat" and not self.show_chat:
+                continue
+            widget = self.query_one(f"#{name}")
+            box = new.boxes.get(name)
+            before = old.boxes.get(name) if old is not None else None
+            if box is None:
+                widget.display = False
+                continue
+            if box != before or not widget.display:
+                _place(widget, box)
+                widget.display = True
+        self.update_keys()
+        if mode_changed and self._view is not None and old is not None:
             self.show(self._view, [])
+        elif mode_changed:
+            self.refresh_feedback()
+
+    def _small_text(self, width: int, height: int) -> str:
+        cat = self.cat
+        return (
+            cat.t("ui.too_small", need=f"{MIN_WIDTH}x{MIN_HEIGHT}", have=f"{width}x{height}")
+            + "\n\n"
+            + cat.t("ui.too_small_hint")
+        )
 
     def _titles(self) -> None:
         cat = self.cat
@@ -90,17 +183,29 @@ class TableScreen(Screen):
         self.query_one("#hand").border_title = cat.t("ui.your_hand")
         self.query_one("#log").border_title = cat.t("ui.log")
         self.query_one("#prompt").border_title = cat.t("ui.prompt")
-        if self.show_chat:
-            self.query_one("#chat").border_title = cat.t("ui.chat")
+        self._chat_title()
 
-    # --- from the app ------------------------------------------------------------
+    def _chat_title(self) -> None:
+        """The chat's title, with the count of unread lines on large screens (small ones: the status bar)."""
+        if not self.show_chat:
+            return
+        title = self.cat.t("ui.chat")
+        if self.feedback.unread and not self.compact:
+            title = self.cat.t("ui.chat_title_unread", n=self.feedback.unread)
+        if title != self._chat_title_shown:
+            self._chat_title_shown = title
+            self.query_one("#chat").border_title = title
+
+    # --- from the app ------------------------------------------------------------------
     def set_language(self, cat: Catalogue, rows: list[Row]) -> None:
         self.cat = cat
         self._titles()
-        self.query_one(KeyBar).show(cat.t("ui.keybar" if self.compact else "ui.keybar_wide"))
+        self.update_keys()
         if self.show_chat:
-            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"))
+            self.query_one(ChatPanel).set_placeholder(cat.t("ui.chat_placeholder"), cat.t("ui.chat_typing"))
         self.query_one(LogView).set_rows(rows)
+        if self.plan is not None and self.plan.mode == "small":
+            self.query_one("#small", Static).update(self._small_text(*self._win))
         if self._view is not None:
             self.show(self._view, [])
 
@@ -109,13 +214,17 @@ class TableScreen(Screen):
         table screen per session rather than leaving a widget tree behind after every game)."""
         self._view = None
         self._early_rows = []
+        self.feedback.clear()
         if not self._ready:
             self.cat = cat
             return
         self.query_one(PromptPanel).reset()
+        self.query_one(HandPanel).clear()
         if self.show_chat:
             self.query_one(ChatPanel).clear()
         self.set_language(cat, [])
+        self.refresh_feedback()
+        self._layout()
 
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
@@ -127,53 +236,166 @@ class TableScreen(Screen):
         self.query_one(StatusBar).show(view, cat)
         self.query_one(PlayersPanel).show(view, cat, self.compact)
         self.query_one(HandPanel).show(view, cat)
-        self.query_one(PromptPanel).show(view, cat, roomy=not self.compact)
+        if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
+            self.update_keys()
         if rows:
             self.query_one(LogView).add_rows(rows)
+        self.refresh_feedback()
+        self._layout()
 
     def refused(self, reason: str) -> None:
         self.query_one(PromptPanel).refused(reason)
 
-    def chat_line(self, author: str, text: str) -> None:
-        if self.show_chat:
-            self.query_one(ChatPanel).add(author, text)
+    def add_log(self, rows: list[Row]) -> None:
+        """Rows for the log that come without a view (the table's notices)."""
+        if not self._ready:
+            self._early_rows.extend(rows)
+            return
+        self.query_one(LogView).add_rows(rows)
 
-    # --- keys ----------------------------------------------------------------------
+    def chat_line(self, author: str, text: str, watching: bool = False, own: bool = False) -> None:
+        if not self.show_chat:
+            return
+        self.query_one(ChatPanel).add_row(chat_row(self.cat, author, text, watching))
+        if not own and not self._reading_chat():
+            self.feedback.unread += 1
+            self.refresh_feedback()
+
+    def chat_notice(self, text: str) -> None:
+        """The table's answer about the chat (slow down, spectators may not write): in the chat."""
+        if self.show_chat:
+            self.query_one(ChatPanel).add_row(notice_row(text))
+
+    # --- presence, timers, watchers, unread chat ---------------------------------------------------
+    def set_presence(self, marks: list[SeatMark], watchers: int) -> None:
+        self.feedback.marks, self.feedback.watchers = list(marks), watchers
+        self.refresh_feedback()
+
+    def set_turn_deadline(self, deadline: float | None) -> None:
+        if deadline != self.feedback.turn_deadline:
+            self.feedback.turn_deadline = deadline
+            self.refresh_feedback()
+
+    def _reading_chat(self) -> bool:
+        if not self._ready:
+            return False
+        if self.compact:
+            return self.lower == "chat"
+        return self.focused_panel() in ("chat", "chat-input")
+
+    def _chat_read(self) -> None:
+        if self.feedback.unread:
+            self.feedback.unread = 0
+            self.refresh_feedback()
+
+    def refresh_feedback(self) -> None:
+        """Write the marks as they are now; wake up again when a countdown's label changes."""
+        fb = self.feedback
+        if not self._ready:
+            return
+        now = fb.now()
+        view = self._view
+        names = {p.seat: p.name for p in view.players} if view is not None else {}
+        self.query_one(PlayersPanel).set_marks(fb.seat_labels(self.cat, names, self.compact, now))
+        self.query_one(PromptPanel).set_clock(fb.turn_clock(self.cat, now))
+        spectator = view is not None and view.seat is None
+        self.query_one(StatusBar).set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
+        self._chat_title()
+        fb.schedule(self.refresh_feedback, now)
+
+    # --- keys ----------------------------------------------------------------------------
+    def _leave_cities(self) -> bool:
+        """Back from the whole cities when they hide the prompt (a key meant for it only brings it back)."""
+        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
+            self.cities = False
+            self._layout()
+            self.query_one(PromptPanel).focus()
+            return True
+        return False
+
     def action_digit(self, digit: str) -> None:
-        self.query_one(PromptPanel).press_digit(digit)
+        if not self._leave_cities():
+            super().action_digit(digit)
 
     def action_back(self) -> None:
-        if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(PromptPanel).focus()
-            return
-        self.query_one(PromptPanel).back()
+        if not self._leave_cities():
+            super().action_back()
 
-    def action_cycle_lower(self) -> None:
-        panels = [p for p in LOWER if p != "chat" or self.show_chat]
-        nxt = panels[(panels.index(self.lower) + 1) % len(panels)] if self.lower in panels else panels[0]
-        self._set_lower(nxt)
-        if nxt == "chat":
-            self.query_one("#chat-input").focus()
-        else:
-            self.query_one(PromptPanel).focus()
+    def action_focus_panel(self, step: int) -> None:
+        if self.cities:  # Tab leaves the cities
+            self.cities = False
+            self._layout()
+            self.update_keys()
+            return
+        super().action_focus_panel(step)
+
+    def action_cities(self) -> None:
+        """Every player's whole city (type, cost and name of each district), or back."""
+        self.cities = not self.cities
+        self._layout()
+        self.update_keys()
+
+    def keys_now(self) -> list[tuple[str, str]]:
+        if self.cities and self.plan is not None and "prompt" not in self.plan.boxes:
+            k = lambda name: self.cat.t(f"keys.{name}")
+            return [("F4 Tab Esc", k("back_to_game")), ("F1", k("help")), ("F2", k("language"))]
+        out = super().keys_now()
+        helps = [i for i, (key, _) in enumerate(out) if key == "F1"]
+        if helps and self.compact and self.plan is not None and self.plan.mode != "small":
+            out.insert(helps[0], ("F4", self.cat.t("keys.cities")))  # before help, menu and language
+        return out
+
+    def update_keys(self) -> None:
+        mode = (self.cities, self.compact, self.plan.mode if self.plan is not None else None)
+        if mode != self._footer_mode:  # the footer depends on these too (F4, the cities' own keys)
+            self._keys_shown = None
+            self._footer_mode = mode
+        super().update_keys()
+
+    @on(events.DescendantFocus)
+    def _focus_reads_chat(self, event: events.DescendantFocus) -> None:
+        if self.focused_panel() in ("chat", "chat-input"):
+            self._chat_read()
 
     def _set_lower(self, which: str) -> None:
+        """What the lower left of a compact screen shows: "hand" (and the log if it fits), "log" or
+        "chat"; on a roomy screen everything is shown already."""
         self.lower = which
+        self.cities = False
         for p in LOWER:
             self.set_class(p == which, f"-show-{p}")
-
-    def action_log_page(self, direction: int) -> None:
-        self.query_one(LogView).page(direction)
-
-    def action_log_end(self) -> None:
-        self.query_one(LogView).to_end()
+        self._layout()
+        if which == "chat":
+            self._chat_read()
 
     @on(PromptPanel.Chosen)
     def _chosen(self, event: PromptPanel.Chosen) -> None:
         event.stop()
+        if not self.compact:  # the chat was in view while the player chose: its lines count as read
+            self._chat_read()
         self.app.send_command(event.command)
+
+    @on(PromptPanel.MenuChanged)
+    def _menu_changed(self, event: PromptPanel.MenuChanged) -> None:
+        event.stop()
+        # A long list may need a wider prompt; a menu that fits the usual prompt changes nothing.
+        plan = self.plan
+        prompt = self.query_one(PromptPanel)
+        box = plan.boxes.get("prompt") if plan is not None else None
+        if box is not None and box.w == prompt_width(self._win[0], plan.mode == "roomy"):
+            size = prompt.drawn_size
+            if prompt.fits(size.width, size.height):
+                return
+        self._layout()
 
     @on(ChatPanel.Said)
     def _said(self, event: ChatPanel.Said) -> None:
         event.stop()
         self.app.send_chat(event.text)
+
+
+def _place(widget: Any, box: Box) -> None:
+    styles = widget.styles
+    styles.offset = (box.x, box.y)
+    styles.width = box.w
+    styles.height = box.h

@@ -1,5 +1,8 @@
 """The table menu (Ctrl+Q at a table): back to the game, to the lobby, the creator's actions, quit.
-It talks to the server only through a `ui.lobby_link.LobbyLink`."""
+It talks to the server only through a `ui.lobby_link.LobbyLink`.
+
+A form (`MenuList(form=True)`): a number moves to its row, Enter does it; a setting (spectators
+may write in the chat) is a value changed with ←/→ or its picker, never by a number."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from textual.widgets import Input
 
 from ..i18n import Catalogue
 from ..lobby_link import LobbyLink
-from ..widgets.menu_list import Item, MenuList, TextPrompt
+from ..widgets.key_bar import KeyBar
+from ..widgets.menu_list import Choice, Item, MenuList, TextPrompt
 
 
 class TableMenuScreen(ModalScreen):
@@ -37,6 +41,7 @@ class TableMenuScreen(ModalScreen):
         inp.cursor_blink = False
         inp.display = False
         yield inp
+        yield KeyBar(id="table-menu-keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False
@@ -62,18 +67,42 @@ class TableMenuScreen(ModalScreen):
                     )
                 )
             allowed = info.spectator_chat
+
+            def set_chat(want: bool) -> None:
+                if want != allowed:
+                    self._result(self.link.set_spectator_chat(want))
+
             items.append(
                 Item(
-                    self.L("menu_spectator_chat_off" if allowed else "menu_spectator_chat_on"),
-                    enter=lambda: self._result(self.link.set_spectator_chat(not allowed)),
+                    self.L("f_spectator_chat"),
+                    self.L("yes" if allowed else "no"),
+                    left=lambda: set_chat(not allowed),
+                    right=lambda: set_chat(not allowed),
+                    choices=[Choice(self.L("no")), Choice(self.L("yes"))],
+                    current=1 if allowed else 0,
+                    pick=lambda i: set_chat(bool(i)),
                 )
             )
             if info.saving:
                 items.append(
                     Item(self.L("menu_save"), enter=lambda: self.prompt.ask(self.L("prompt_save"), "", self._save))
                 )
+        if not info.spectator:
+            on = self.app.options.alerts
+            items.append(Item(self.L("menu_alerts_off" if on else "menu_alerts_on"), enter=self._toggle_alerts))
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
-        self.query_one(MenuList).set(header, items)
+        menu = self.query_one(MenuList)
+        menu.picker_hint = self.L("picker_hint")
+        menu.set(header, items, form=True)
+        self._keys()
+
+    def _keys(self) -> None:
+        picking = self.query_one(MenuList).picking
+        self.query_one(KeyBar).show(self.L("keys_picker" if picking else "keys_menu"))
+
+    def _toggle_alerts(self) -> None:
+        self.app.set_alerts(not self.app.options.alerts)
+        self.render_menu()
 
     def _result(self, error: str | None) -> None:
         self.notice = error
@@ -94,7 +123,15 @@ class TableMenuScreen(ModalScreen):
         if self.prompt.active:
             self.prompt.done(None)
             return
+        if self.query_one(MenuList).close_picker():
+            self._keys()
+            return
         self.dismiss(None)
+
+    @on(MenuList.PickerChanged)
+    def _picker_changed(self, event: MenuList.PickerChanged) -> None:
+        event.stop()
+        self._keys()
 
     @on(Input.Submitted, "#table-menu-input")
     def _submitted(self, event: Input.Submitted) -> None:

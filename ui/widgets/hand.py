@@ -1,7 +1,14 @@
 """You: your gold, your characters with their ability text, your hand with each
 card's type, cost and (for unique districts) effect, as printed in the edition
 of the rule set in play (`cat.set_rules`). One widget; it redraws only when
-your cards, characters or gold change (or the language or the edition)."""
+your cards, characters or gold change (or the language or the edition).
+
+Three forms, chosen by the table screen's layout (`set_form`) as space allows:
+- `full`: gold and cards, each character with its ability, one card per line
+  with a unique district's effect;
+- `list`: gold, cards and characters on one line, then one card per line;
+- `packed`: the same head, the cards as tokens packed side by side.
+Every form shows every card."""
 
 from __future__ import annotations
 
@@ -10,19 +17,12 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from engine.cards.districts import DISTRICTS, TYPES
-
-from ..cards import character_label, district_line
+from ..cards import character_label, district_line, district_token, hand_order, pack
 from ..i18n import Catalogue
 from .text_panel import TextPanel, wrap
 
 _enc = msgspec.msgpack.Encoder()
-_TYPE_ORDER = {name: TYPES.index(d.type) * 100 for name, d in DISTRICTS.items()}
-
-
-def _order(cat: Catalogue, card: str) -> tuple[int, str]:
-    t = _TYPE_ORDER.get(card)
-    return (999 if t is None else t + (cat.cost(card) or 0), card)
+FORMS = ("full", "list", "packed")
 
 
 class HandPanel(TextPanel):
@@ -30,6 +30,8 @@ class HandPanel(TextPanel):
         super().__init__(**kw)
         self._key: bytes | None = None
         self._data: tuple | None = None
+        self.form = "full"
+        self._sized: dict[tuple[int, str], list[Text]] = {}  # (width, form) -> lines
 
     def show(self, view: Any, cat: Catalogue) -> bool:
         if view.seat is None:
@@ -40,33 +42,78 @@ class HandPanel(TextPanel):
             return False
         self._key = key
         self._data = (me, cat)
+        self._sized = {}
         self.changed()
         return True
 
+    def clear(self) -> None:
+        """No hand shown (a spectator's screen, or another table)."""
+        self._key = None
+        self._data = None
+        self._sized = {}
+        self.changed()
+
+    def set_form(self, form: str) -> None:
+        if form != self.form:
+            self.form = form
+            self.changed()
+
+    def height_for(self, width: int, form: str) -> int:
+        """Rows needed to show the whole hand at `width` in `form`."""
+        return len(self.lines_for(width, form)) if width > 0 else 0
+
     def lines(self, width: int) -> list[Text]:
+        return self.lines_for(width, self.form)
+
+    def lines_for(self, width: int, form: str) -> list[Text]:
+        cached = self._sized.get((width, form))
+        if cached is None:
+            cached = self._sized[(width, form)] = self._make(width, form)
+        return cached
+
+    def _make(self, width: int, form: str) -> list[Text]:
         if self._data is None:
             return []
         me, cat = self._data
         console = self.app.console
+        hand = sorted(me.hand or [], key=lambda c: hand_order(cat, c))
         out: list[Text] = []
-        head = Text(me.name, style="bold", end="")
-        head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(me.hand or []))}")
-        out += wrap(head, width, console)
-        out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
-        if not me.characters:
-            out.append(Text("  " + cat.t("ui.no_character"), style="dim", end=""))
-        for ch in me.characters:
-            t = Text(" ", end="")
-            t.append_text(character_label(cat, ch))
-            if ch is not None:
-                t.append(" " + cat.character_text(ch), style="italic")
-            out += wrap(t, width, console, indent=3)
-        out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
-        hand = me.hand or []
+        if form == "full":
+            head = Text(me.name, style="bold", end="")
+            head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(hand))}")
+            out += wrap(head, width, console)
+            out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
+            if not me.characters:
+                out.append(Text("  " + cat.t("ui.no_character"), style="dim", end=""))
+            for ch in me.characters:
+                t = Text(" ", end="")
+                t.append_text(character_label(cat, ch))
+                if ch is not None:
+                    t.append(" " + cat.character_text(ch), style="italic")
+                out += wrap(t, width, console, indent=3)
+            out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
+        else:
+            head = Text(cat.t("ui.gold_n", n=me.gold), style="bold", end="")
+            head.append(" · " + cat.t("ui.cards_n", n=len(hand)))
+            if me.characters:
+                for i, ch in enumerate(me.characters):
+                    head.append(" · " if i == 0 else ", ")
+                    head.append_text(character_label(cat, ch))
+            else:
+                head.append(" · " + cat.t("ui.no_character_short"), style="dim")
+            out += wrap(head, width, console, indent=2)
         if not hand:
             out.append(Text("  " + cat.t("ui.hand_empty"), style="dim", end=""))
-        for card in sorted(hand, key=lambda c: _order(cat, c)):
-            t = Text(" ", end="")
-            t.append_text(district_line(cat, card))
-            out += wrap(t, width, console, indent=3)
+        elif form == "packed":
+            out += pack([district_token(cat, c) for c in hand], width, indent=1)
+        elif form == "list":
+            for card in hand:
+                t = Text(" ", end="")
+                t.append_text(district_token(cat, card))
+                out.append(t)
+        else:
+            for card in hand:
+                t = Text(" ", end="")
+                t.append_text(district_line(cat, card))
+                out += wrap(t, width, console, indent=3)
         return out

@@ -61,7 +61,10 @@ def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -
     """`line` as a strip of exactly `width` cells on `base`; `key` names its text, spans, style, width, base."""
     strip = _lines.get(key)
     if strip is None:
-        segments = Segment.apply_style(line.render(console, end=""), base)
+        rendered = line.render(console, end="")
+        if line.style and not line.spans:  # Text.render leaves out the base style of a text without spans
+            rendered = [Segment(line.plain, console.get_style(line.style))]
+        segments = Segment.apply_style(rendered, base)
         strip = Strip(list(segments)).crop(0, width).extend_cell_length(width, base)
         _put(_lines, key, strip, MAX_LINES)
     return strip
@@ -188,9 +191,12 @@ def frame_key(widget: Widget) -> tuple | None:
         return None
     base_background, background = widget.background_colors
     app: Any = widget.app
+    # The size of the last layout, not `widget.region` (the compositor's map): while a frame is
+    # drawn a look-up of another widget may rebuild the map with styles set since (a panel moved),
+    # and the rows asked for are those of the last layout.
     return (
-        widget.region.size,
-        widget.content_region.size,
+        widget.outer_size,
+        widget.drawn_size,
         base_background,
         background,
         opacity,

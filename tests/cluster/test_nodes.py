@@ -1,0 +1,82 @@
+"""Live nodes and cluster-wide counters, with a real nats-server: nodes see each other, a
+node that dies drops out after its TTL, draining is seen, one id cannot run twice, and
+counts add up over live nodes only."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.cluster.counters import ClusterCounters
+from server.cluster.nodes import NodeIdInUse, NodeRegistry
+
+from .conftest import FAST_NODES
+from .helpers import wait_until
+
+
+async def test_nodes_see_each_other_join_drain_and_leave(connect) -> None:
+    a = await NodeRegistry(await connect("node-a", **FAST_NODES), address="10.0.0.1:2222").start()
+    b = await NodeRegistry(await connect("node-b", **FAST_NODES), counts=lambda: (7, 2)).start()
+    try:
+        await wait_until(lambda: set(a.live) == {"node-a", "node-b"} == set(b.live), what="both nodes live")
+        await wait_until(lambda: a.live["node-b"].sessions == 7, what="node b's counts")
+        assert b.live["node-a"].address == "10.0.0.1:2222"
+        await b.set_draining()
+        await wait_until(lambda: a.live["node-b"].draining, what="node b draining")
+        await b.stop()  # a clean leave is seen at once
+        await wait_until(lambda: "node-b" not in a.live, timeout=0.5, what="node b gone")
+    finally:
+        await a.stop()
+
+
+async def test_a_node_that_dies_drops_out_after_its_ttl(connect) -> None:
+    a = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    b = await NodeRegistry(await connect("node-b", **FAST_NODES)).start()
+    gone: list[str] = []
+    a.on_change.append(lambda node, record: record is None and gone.append(node))
+    try:
+        await wait_until(lambda: "node-b" in a.live, what="node b live")
+        assert b._task is not None
+        b._task.cancel()  # b stops beating without a word: killed
+        took = await wait_until(lambda: gone == ["node-b"], timeout=3, what="node b's lapse")
+        assert took < 1.0 + 1.0
+    finally:
+        await a.stop()
+
+
+async def test_one_node_id_cannot_run_twice(connect) -> None:
+    a = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    try:
+        with pytest.raises(NodeIdInUse, match="node-a"):
+            await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    finally:
+        await a.stop()
+    # Once it has left, the id can be used again (a restart).
+    again = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    await again.stop()
+
+
+async def test_counts_add_up_over_live_nodes(connect) -> None:
+    nodes_a = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    nodes_b = await NodeRegistry(await connect("node-b", **FAST_NODES)).start()
+    count_a = await ClusterCounters(nodes_a.conn, nodes_a).start()
+    count_b = await ClusterCounters(nodes_b.conn, nodes_b).start()
+    try:
+        await wait_until(lambda: "node-b" in nodes_a.live and "node-a" in nodes_b.live, what="both live")
+        for _ in range(3):
+            count_a.add("sessions")
+        count_b.add("sessions", 2)
+        count_b.add("tables")
+        await wait_until(lambda: count_a.total("sessions") == 5 == count_b.total("sessions"), what="totals")
+        assert count_a.total("tables") == 1
+        assert count_a.allows("sessions", cap=6) and not count_a.allows("sessions", cap=5)
+        count_a.add("sessions", -1)
+        await wait_until(lambda: count_b.total("sessions") == 4, what="a session leaving")
+        # b dies: its counts stop counting when its heartbeat lapses, and are swept.
+        assert nodes_b._task is not None
+        nodes_b._task.cancel()
+        await count_b._watch.stop()  # type: ignore[union-attr]
+        await wait_until(lambda: count_a.total("sessions") == 2, timeout=3, what="b's counts dropped")
+        await wait_until(lambda: "node-b" not in count_a.others["sessions"], what="b's counts swept")
+    finally:
+        await count_a.stop()
+        await nodes_a.stop()
