@@ -41,8 +41,9 @@ class Deadline:
         self.at = time.monotonic() + seconds
         asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline).add_done_callback(self._stop)
 
-    def _stop(self, _: object) -> None:
-        self.at = min(self.at, time.monotonic())
+    def _stop(self, line: asyncio.Future[str]) -> None:
+        if not line.cancelled() and line.exception() is None and line.result():  # a line, not the end of stdin
+            self.at = min(self.at, time.monotonic())
 
     def left(self) -> float:
         return self.at - time.monotonic()
