@@ -48,6 +48,20 @@ def add_parser(subparsers) -> None:
         help="how long a disconnected player's seat waits before a bot plays it (default 60)",
     )
     p.add_argument("--no-guests", action="store_true", default=None, help="refuse clients without an SSH key")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="the players database (accounts, ratings, history): sqlite:///PATH or "
+        "postgresql://USER@HOST:PORT/DB (default: players.sqlite3 in the saves folder; "
+        "an older schema is refused: run `citadels db migrate`)",
+    )
+    p.add_argument(
+        "--rate-bots",
+        action="store_true",
+        default=None,
+        help="rate bot levels as players (else a bot at the table makes a game unrated)",
+    )
     p.set_defaults(func=run)
 
 
@@ -72,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         "bot_kind": args.bots,
         "idle_wait_seconds": args.idle_wait,
         "allow_guests": False if args.no_guests else None,
+        "database": args.database,
+        "rate_bots": args.rate_bots,
     }
     try:
         config = msgspec.structs.replace(config, **{k: v for k, v in overrides.items() if v is not None})

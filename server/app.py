@@ -17,6 +17,10 @@ notices, the seats' presence (durations become deadlines on this process's
 clock). Messages for the app are posted, never awaited; each table message
 carries a generation number so that one posted for a table the player has
 since left is dropped.
+
+With the players database (`lobby.players`), a session also has a `player_id` (its key's
+player, once known) and a `PlayersLink` (server/players/session_link.py) through which the
+app opens the profile, leaderboard, "my games" and account screens (ui/players_nav.py).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from engine.text import player_name
 from server.lobby import rematch
 from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
+from server.players.session_link import SessionPlayers
 from server.tables import messages as tm
 from server.tables.table import Table
 from server.transport.session import ServerStopping, SessionInfo
@@ -43,6 +48,7 @@ from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
+from ui.players_nav import PlayersNavigation
 from ui.screens.help import HelpScreen
 from ui.screens.lobby import LobbyScreen
 from ui.screens.scores import ScoresScreen
@@ -108,6 +114,7 @@ class PlayerSession:
         self.guest = info.key_fingerprint is None
         self.key = info.key_fingerprint or f"guest:{info.session_id}"
         self.name = player_name(info.username)  # "*", "server" and the like are refused: "player"
+        self.player_id: int | None = None  # the key's player in the players database, once known
         self.table: Table | None = None
         self.seat: int | None = None
         self.at_table = False
@@ -245,7 +252,7 @@ class PlayerSession:
         t = self.table
         if t is None:
             return TableMenuInfo(creator=False, spectator=True, absent=[], spectator_chat=False, saving=False)
-        creator = t.meta.creator == self.key and self.seat is not None
+        creator = self.lobby.same(t.meta.creator, self.key) and self.seat is not None
         absent = [
             (i, s.name) for i, s in enumerate(t.seats) if s.bot is None and s.client is None and t.phase == "playing"
         ]
@@ -255,6 +262,7 @@ class PlayerSession:
             absent=absent,
             spectator_chat=t.meta.spectator_chat,
             saving=t.save is not None and t.phase == "playing",
+            profiles=self.lobby.profile_seats(t, self.seat),
         )
 
     def replace_with_bot(self, seat: int) -> str | None:
@@ -291,7 +299,7 @@ class PlayerSession:
         return t.save.save
 
 
-class ServerApp(CitadelsApp):
+class ServerApp(PlayersNavigation, CitadelsApp):
     """The game screen behind SSH: the lobby first, a table screen while at a table."""
 
     CSS_PATH = [*CitadelsApp.CSS_PATH, STYLES / "lobby.tcss"]
@@ -304,6 +312,7 @@ class ServerApp(CitadelsApp):
         lang = "es" if (info.lang or "").lower().startswith("es") else "en"
         super().__init__(session, UiOptions(lang=lang, name=session.name, show_chat=True, chat_send=session.chat))
         self.session = session
+        self.players_link = None if lobby.players is None else SessionPlayers(session, lobby, lobby.players)
         self.lobby_screen = LobbyScreen(self.cat, session)
         self._gen = 0
         self.at_table = False

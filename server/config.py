@@ -68,6 +68,18 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # `citadels admin` talks to the server over a Unix socket in the saves folder (admin.sock, 0600).
     admin_socket: bool = True
 
+    # The players database (server/players, docs/database.md): accounts by key, names, ratings,
+    # history. "" is SQLite in players.sqlite3 next to the saves; or sqlite:///PATH,
+    # postgresql://USER@HOST:PORT/DB. A new database is created; an older one is refused until
+    # `citadels db migrate`. rate_bots: each bot level is a rated player (else a bot at the
+    # table makes a game unrated); max_bot_share: a game stays rated while no person's seat
+    # had more than this share of its decisions made by a bot (while they were away).
+    database: str = ""
+    rate_bots: bool = False
+    max_bot_share: Annotated[float, Meta(ge=0.0, le=1.0)] = 0.25
+    # False: no players database at all (names and seats by key for this run only, nothing recorded).
+    accounts: bool = True
+
     # Logging: JSON lines on stderr instead of plain text.
     json_logs: bool = False
     log_level: str = "INFO"

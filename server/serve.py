@@ -5,7 +5,11 @@
 At start: the saves folder is locked (a second server on it is refused),
 every unfinished game in it is reloaded (players find their seats when they
 reconnect with their keys), each `--load FILE` becomes a table, then the
-host key's fingerprint and the ssh command to connect are printed. Bans are
+host key's fingerprint and the ssh command to connect are printed. The players
+database (accounts, ratings, history: server/players/) is opened first: a new
+one is created, one whose schema is behind is refused with one line (run
+`citadels db migrate`); one that cannot be reached lets the server start (the
+games go on; records wait in the outbox). Bans are
 read from `bans.json` in the saves folder; `citadels admin` reaches the server
 through `admin.sock` there (server/admin/). On SIGINT
 or SIGTERM every session is told the server is stopping and closed, the
@@ -31,6 +35,9 @@ from server.app import make_app_factory
 from server.config import ServerConfig
 from server.lobby.lobby import Lobby
 from server.logging_setup import configure_logging, log_event
+from server.players.migrate import SchemaError
+from server.players.service import PlayersService
+from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
 from server.transport.ssh import StartError, _display_host, start_server
 
@@ -41,7 +48,7 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
         return asyncio.run(serve(config, load or []))
-    except (PersistenceError, BanError, StartError) as e:
+    except (PersistenceError, BanError, DatabaseURLError, SchemaError, StartError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 
@@ -51,13 +58,17 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     store.lock()
     pool = None
     lobby: Lobby | None = None
+    players: PlayersService | None = None
     try:
         bans = Bans(Path(config.saves_dir) / "bans.json")
+        players = PlayersService.open(config) if config.accounts else None
         if config.bot_kind == "hard" and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
 
             pool = BotPool(workers=config.bot_workers)
-        lobby = Lobby(config, store, pool, bans=bans)
+        lobby = Lobby(config, store, pool, bans=bans, players=players)
+        if players is not None:
+            await players.start()  # games recorded while the database was away, from an earlier run
         resumed = lobby.resume_saved()
         for problem in lobby.problems:
             print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
@@ -81,6 +92,8 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
         print(f"Connect with: ssh {port_part}{host}", flush=True)
         if admin is not None:
             print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
+        if players is not None:
+            print(f"Players database: {players.where}", flush=True)
         if resumed:
             print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
@@ -92,6 +105,8 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     finally:
         if lobby is not None:
             await lobby.close()
+        if players is not None:
+            await players.close()
         if pool is not None:
             await pool.close()
         store.unlock()

@@ -63,6 +63,9 @@ class LobbySnapshot:
     tables: list[TableRow] = field(default_factory=list)
     room: Room | None = None
     playing: str | None = None  # the id of a running table where you have a seat
+    # The players database: "" (none on this server), "guest", "pending" (your account is being
+    # looked up) or "player" (profile, games, name and keys are yours to see).
+    accounts: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,3 +166,4 @@ class TableMenuInfo:
     absent: list[tuple[int, str]]  # seats whose player is away: (seat, name)
     spectator_chat: bool
     saving: bool  # the game is saved (a file can be written)
+    profiles: list[tuple[int, str]] = field(default_factory=list)  # (seat, name): profiles one may open

@@ -100,8 +100,14 @@ class ExportIndex:
         owners = tuple(s.owners) if s.owners is not None else None
         return ExportEntry(path.stem, owners, game_key(s.config, s.created), s.private, s.finished, stamp)
 
-    def owned_by(self, key: str) -> list[ExportEntry]:
-        mine = [e for e in self.entries().values() if e.owners is not None and key in e.owners and not e.finished]
+    def owned_by(self, key: str, same: Callable[[str, str], bool] | None = None) -> list[ExportEntry]:
+        """The unfinished exports `key` owns (`same`: whether two keys are one player's)."""
+        same = same or (lambda a, b: a == b)
+        mine = [
+            e
+            for e in self.entries().values()
+            if e.owners is not None and not e.finished and any(same(o, key) for o in e.owners)
+        ]
         mine.sort(key=lambda e: e.stamp[0], reverse=True)
         return mine[:MAX_LISTED]
 
@@ -143,7 +149,7 @@ class Exports:
         """Save `session`'s table to `exports/NAME.save`: None when saved under that name, else one line
         (the name it was saved under, or why it was not)."""
         t = session.table
-        if t is None or t.meta.creator != session.key or self.store is None:
+        if t is None or not self.same(t.meta.creator, session.key) or self.store is None:  # type: ignore[attr-defined]
             return "Only the table's creator can save the game."
         if session.guest:
             return "Guests cannot save games (nobody could load them): connect with an SSH key."

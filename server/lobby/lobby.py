@@ -1,8 +1,10 @@
 """The lobby: the index of tables and of the players connected to this server.
 
 Identity is the SSH key's fingerprint (guests get a per-session identity and
-cannot come back to a seat). A seat is bound to its identity: the same key
-reconnecting is put back at its seat (and screen); nobody else can take it.
+cannot come back to a seat), and with the players database the key's player:
+a seat is bound to its player, so the same key, or another key of the same
+player, reconnecting is put back at its seat (and screen); nobody else can take
+it (accounts.py: `same`).
 
 Before a table starts, the lobby manages its seats itself (no game state
 exists yet): join, leave, bots in open seats, the creator removing a player.
@@ -11,7 +13,7 @@ Once started, everything about the game goes through the table's actor
 changes, coalesced (at most one every `BROADCAST_DELAY` seconds), so a busy
 lobby costs one small message per idle session, not one per change.
 
-Its parts: tables' owners, limits and lifetimes (lifetimes.py), join codes
+Its parts: players, names and keys (accounts.py), tables' owners, limits and lifetimes (lifetimes.py), join codes
 (join_codes.py), saved games and their owners (saved_games.py, exports.py),
 what the lobby screen is sent (snapshots.py). Every name and table name a
 person types goes through the one sanitiser (engine/text.py).
@@ -36,6 +38,7 @@ from engine.savefile import Save
 from engine.text import MAX_NAME, MAX_TABLE_NAME, clean_name, clean_text, name_problem
 from server.admin.bans import Bans
 from server.config import ServerConfig
+from server.lobby.accounts import Accounts
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
 from server.lobby.join_codes import Attempts, JoinCodes
@@ -55,7 +58,7 @@ BROADCAST_DELAY = 0.25
 __all__ = ["BOT_MARK", "MAX_NAME", "Lobby", "LobbyError", "TableSpec", "bot_style", "clean_name"]
 
 
-class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews):
+class Lobby(Accounts, SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews):
     def __init__(
         self,
         config: ServerConfig,
@@ -63,8 +66,10 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         pool: Any = None,
         clock: Any = time.monotonic,
         bans: Bans | None = None,
+        players: Any = None,
     ) -> None:
         self.config = config
+        self.players = players  # server.players.service.PlayersService, or None: keys are identities
         self.store = store
         self.pool = pool
         self.clock = clock
@@ -97,6 +102,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         self.problems: list[str] = []  # saved games that cannot be resumed (stderr at start)
         self.warnings: list[str] = []  # saved games resumed or loaded with something to say (stderr at start)
         self._stopping: set[asyncio.Task] = set()  # closed tables' stop tasks, kept until done
+        self._account_tasks: set[asyncio.Task] = set()  # logins and name claims waiting on the database
 
     # --- sessions ---------------------------------------------------------------------------------
     def connect(self, session: Any) -> None:
@@ -110,13 +116,8 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         self.sessions.add(session)
         if not session.guest and session.key in self.names:
             session.name = self.names[session.key]
-        table, seat = self.seat_of(session.key)
-        if table is not None:
-            session.table, session.seat = table, seat
-            if table.phase == "playing":
-                session.enter_table(table, seat)
-            elif table.meta.creator == session.key:
-                self.creator_back(table)
+        self.account_arrives(session)  # the player and their name from memory; the database catches up
+        self.back_to_seat(session)
         self._changed()
 
     def disconnect(self, session: Any) -> None:
@@ -128,7 +129,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
             if table.phase == "waiting" and session.seat is not None:
                 if session.guest:  # a guest's seat is freed: they cannot come back to it
                     self._free_seat(table, session.seat)
-                if table.meta.creator == session.key and not self.connected(session.key):
+                if self.same(table.meta.creator, session.key) and not self.connected(session.key):
                     self.creator_left(table)
             elif session.at_table:
                 table.detach(session)
@@ -149,11 +150,11 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         return later or (None, None)
 
     def connected(self, key: str | None) -> bool:
-        return key is not None and any(s.key == key for s in self.sessions)
+        return key is not None and any(self.same(s.key, key) for s in self.sessions)
 
     def present(self, t: Table, key: str | None) -> bool:
         """A session of `key` is at table `t` (in its room, or playing)."""
-        return key is not None and any(s.key == key and s.table is t for s in self.sessions)
+        return key is not None and any(s.table is t and self.same(s.key, key) for s in self.sessions)
 
     def note_refusal(self, session: Any, request: str, error: LobbyError) -> None:
         """Count and log a refused request (the host's view of what is being refused, and why)."""
@@ -171,12 +172,11 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
             raise LobbyError("You cannot change your name during a game.", "renaming")
         if t is not None and t.phase == "waiting" and session.seat is not None and self.loaded_game(t) is not None:
             raise LobbyError("A saved game keeps its players' names.", "renaming")
-        session.name = name
-        if not session.guest:
-            self.names[session.key] = name
-        if t is not None and t.phase == "waiting" and session.seat is not None:
-            t.seats[session.seat].name = self._unique_name(t, name, session.seat)
-        self._changed()
+        self.check_name_free(session, name)  # another player's claimed name is theirs alone
+        if self.claims_names(session):
+            self.claim_later(session, name)  # used once the players database says it is theirs
+            return
+        self.apply_name(session, name)
 
     def create(self, session: Any, spec: TableSpec) -> Table:
         self._not_seated(session)
@@ -298,7 +298,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         if t.phase != "waiting" or session.seat is None:
             self.to_lobby(session)
             return
-        if t.meta.creator == session.key:
+        if self.same(t.meta.creator, session.key):
             self.close_table(t, "The table's creator closed it.")
         else:
             if self.loaded_game(t) is None:  # a saved game's seat stays its player's
@@ -351,7 +351,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
         t = self._own_waiting(session)
         if not 0 <= seat < len(t.seats):
             raise LobbyError("No such seat.", "no_seat")
-        if t.seats[seat].key == session.key:
+        if self.same(t.seats[seat].key, session.key):
             raise LobbyError("You cannot remove yourself: leave the table to close it.", "own_seat")
         gone = t.seats[seat].key
         saved = self.loaded_game(t) is not None
@@ -362,14 +362,14 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
             self._free_seat(t, seat)
             why = "The table's creator removed you from the table."
         for s in list(self.sessions):
-            if s.key == gone and s.table is t:
+            if s.table is t and self.same(s.key, gone):
                 s.table, s.seat = None, None
                 s.post(LobbyUpdate(self.snapshot(s), notice=why))
         self._changed()
 
     def replace_with_bot(self, session: Any, seat: int) -> None:
         t = session.table
-        if t is None or t.meta.creator != session.key:
+        if t is None or not self.same(t.meta.creator, session.key):
             raise LobbyError("Only the table's creator can do that.", "not_creator")
         if t.phase != "playing":
             raise LobbyError("The game is not running.", "not_running")
@@ -381,7 +381,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
 
     def set_spectator_chat(self, session: Any, allowed: bool) -> None:
         t = session.table
-        if t is None or t.meta.creator != session.key:
+        if t is None or not self.same(t.meta.creator, session.key):
             raise LobbyError("Only the table's creator can do that.", "not_creator")
         t.meta.spectator_chat = allowed
         t.write_meta()
@@ -395,6 +395,7 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
             await t.stop()
         if self._broadcast_handle is not None:
             self._broadcast_handle.cancel()
+        await self.close_accounts()
 
     # --- helpers ----------------------------------------------------------------------------------------
     def _table(self, table_id: str) -> Table:
@@ -413,14 +414,14 @@ class Lobby(SavedGames, Exports, TableLifetimes, JoinCodes, Seating, LobbyViews)
 
     def _own_waiting(self, session: Any) -> Table:
         t = session.table
-        if t is None or t.phase != "waiting" or t.meta.creator != session.key:
+        if t is None or t.phase != "waiting" or not self.same(t.meta.creator, session.key):
             raise LobbyError("Only the table's creator can do that, before the start.", "not_creator")
         return t
 
     def _session_of(self, key: str | None) -> Any:
         best = None
         for s in self.sessions:
-            if s.key == key:
+            if self.same(s.key, key):
                 best = s
         return best
 

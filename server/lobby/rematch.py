@@ -38,7 +38,7 @@ def play_again(lobby: Any, session: Any) -> Table:
     if new is None or new.phase not in ("waiting", "playing") or lobby.tables.get(new.id) is not new:
         new = _create(lobby, session, old)
         old.rematch = new  # type: ignore[attr-defined]
-    elif new.seats[seat].key != session.key:
+    elif not lobby.same(new.seats[seat].key, session.key):  # any key of the player who sat there
         raise LobbyError("Your seat at the new game was given to someone else.", "seat_taken")
     lobby.to_lobby(session)  # off the finished table (dropped once nobody looks at it)
     session.table, session.seat = new, seat

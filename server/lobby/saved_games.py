@@ -161,12 +161,12 @@ class SavedGames:
     def saved_games_for(self, session: Any) -> list[str]:
         if session.guest or self.store is None:
             return []
-        return [e.name for e in self.exports.owned_by(session.key)]  # type: ignore[attr-defined]
+        return [e.name for e in self.exports.owned_by(session.key, self.same)]  # type: ignore[attr-defined]
 
     def load_saved(self, session: Any, name: str) -> None:
         """Load one of `session`'s exports: into its room, or to the table where it is already open."""
         entry = None if session.guest else self.exports.get(name)  # type: ignore[attr-defined]
-        if entry is None or entry.owners is None or session.key not in entry.owners:
+        if entry is None or not self.owns(entry.owners, session.key):
             raise LobbyError(NO_SUCH_SAVE, "not_owner")
         live = self.live_table(entry.game)
         if live is not None:
@@ -180,11 +180,11 @@ class SavedGames:
             save = read_save_file(self.exports.folder / f"{name}.save")  # type: ignore[attr-defined]
         except (SaveError, OSError) as e:
             raise LobbyError(f"Cannot load it: {clean_text(str(e).split(': ')[-1], 200)}", "bad_save") from None
-        if save.owners is None or session.key not in save.owners:
+        if not self.owns(save.owners, session.key):
             raise LobbyError(NO_SUCH_SAVE, "not_owner")
         if save.finished:
             raise LobbyError("This game is over: it can be watched as a replay, not continued.", "finished")
-        seat = next((i for i, s in enumerate(save.seats) if s.key == session.key and s.bot is None), None)
+        seat = next((i for i, s in enumerate(save.seats) if s.bot is None and self.same(s.key, session.key)), None)  # type: ignore[attr-defined]
         if seat is None:
             raise LobbyError(
                 "A bot plays your seat in this game now: a player who still has a seat can load it.", "no_seat"
@@ -215,6 +215,10 @@ class SavedGames:
                 other.post(LobbyUpdate(self.snapshot(other), notice=f"{session.name} loaded a saved game of yours."))  # type: ignore[attr-defined]
         log_event(log, logging.INFO, "game loaded", table=table.id, name=name, by=session.key, private=save.private)
         self._changed()  # type: ignore[attr-defined]
+
+    def owns(self, owners: Any, key: str) -> bool:
+        """`key` (or another key of its player) is one of a save's owners (None: nobody's but the host's)."""
+        return owners is not None and any(self.same(o, key) for o in owners)  # type: ignore[attr-defined]
 
     def loaded_game(self, t: Table) -> Save | None:
         return self.loaded.get(t.id)
@@ -279,7 +283,7 @@ class SavedGames:
 
     # --- helpers ----------------------------------------------------------------------------------
     def _new_table(self, table_id: str, meta: TableMeta, seats: list[SeatSlot]) -> Table:
-        return Table(
+        table = Table(
             table_id,
             meta,
             seats,
@@ -289,6 +293,8 @@ class SavedGames:
             on_change=self._table_changed,  # type: ignore[attr-defined]
             clock=self.clock,  # type: ignore[attr-defined]
         )
+        self.wire_table(table)  # type: ignore[attr-defined]  # accounts.py: seats by player, the game recorded
+        return table
 
     def _code(self) -> str:
         return new_code(t.meta.code for t in self.tables.values())

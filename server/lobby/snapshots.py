@@ -61,11 +61,11 @@ class LobbyViews:
         if t is not None and session.seat is not None and t.phase == "waiting":
             room = self._room(t, key)
         playing, _ = self.seat_of(key)  # type: ignore[attr-defined]
-        identity = "guest" if session.guest else f"key {session.key[:20]}…"
         return LobbySnapshot(
             you=session.name,
-            identity=identity,
+            identity=self.account_line(session),  # type: ignore[attr-defined]
             guest=session.guest,
+            accounts=self.accounts_state(session),  # type: ignore[attr-defined]
             tables=rows,
             room=room,
             playing=playing.id if playing is not None and playing.phase == "playing" else None,
@@ -76,8 +76,9 @@ class LobbyViews:
         for i, s in enumerate(t.seats):
             kind = "open" if self._open(s) else ("bot" if s.bot else "player")  # type: ignore[attr-defined]
             away = kind == "player" and not self.present(t, s.key)  # type: ignore[attr-defined]
-            seats.append(RoomSeat(i, s.name, kind, away=away, you=s.key == key and kind == "player"))
-        creator = t.meta.creator == key
+            you = kind == "player" and self.same(s.key, key)  # type: ignore[attr-defined]
+            seats.append(RoomSeat(i, s.name, kind, away=away, you=you))
+        creator = self.same(t.meta.creator, key)  # type: ignore[attr-defined]
         ready = not any(x.kind == "open" for x in seats)
         if self.loaded_game(t) is not None:  # type: ignore[attr-defined]
             ready = ready and not any(x.away for x in seats)  # a saved game waits for its players

@@ -77,6 +77,14 @@ def player_for_key(conn: Connection, fingerprint: str, now: datetime, label: str
     return Player(id=pid, name=None, kind="person", created_at=now)
 
 
+def player_id_for_key(conn: Connection, fingerprint: str, now: datetime) -> int:
+    """The key's player, made if the key is new (a game recorded before its player was known)."""
+    pid = conn.execute(select(player_keys.c.player_id).where(player_keys.c.fingerprint == fingerprint)).scalar()
+    if pid is not None:
+        return pid
+    return player_for_key(conn, fingerprint, now).id
+
+
 def claim_name(conn: Connection, player_id: int, name: str) -> str:
     """Give the player `name` (cleaned); returns it as stored. AccountError when it is taken."""
     try:
@@ -168,6 +176,23 @@ def keys_of(conn: Connection, player_id: int) -> list[KeyInfo]:
         .order_by(player_keys.c.added_at, player_keys.c.fingerprint)
     ).all()
     return [KeyInfo(fingerprint=r[0], label=r[1], added_at=r[2], last_used_at=r[3]) for r in rows]
+
+
+def directory_rows(conn: Connection, limit: int) -> tuple[list[tuple[str, int]], list[tuple[int, str]]]:
+    """Up to `limit` keys (fingerprint, player) and named people (player, name), the most recently
+    used first: what a server keeps in memory so that a login needs no query."""
+    keys = conn.execute(
+        select(player_keys.c.fingerprint, player_keys.c.player_id)
+        .order_by(player_keys.c.last_used_at.desc())
+        .limit(limit)
+    ).all()
+    named = conn.execute(
+        select(players.c.id, players.c.name)
+        .where(players.c.kind == "person", players.c.name.is_not(None))
+        .order_by(players.c.last_seen_at.desc())
+        .limit(limit)
+    ).all()
+    return [(r[0], r[1]) for r in keys], [(r[0], r[1]) for r in named]
 
 
 def remove_key(conn: Connection, player_id: int, fingerprint: str) -> None:

@@ -66,6 +66,9 @@ class AsyncPlayerStore:
     async def remove_key(self, player_id: int, fingerprint: str) -> None:
         await self._run(self.store.remove_key, player_id, fingerprint)
 
+    async def login(self, fingerprint: str, label: str | None = None) -> tuple[Player, list[KeyInfo]]:
+        return await self._run(self.store.login, fingerprint, label)
+
     # -- history and ratings ------------------------------------------------------------------------
     async def record_game(self, record: GameRecord) -> RecordResult:
         return await self._run(self.store.record_game, record)

@@ -29,6 +29,9 @@ class SeatRecord(Struct, frozen=True, kw_only=True):
     seat: int
     name: str
     player_id: int | None = None  # the person's account; None: a guest (ignored for a bot seat)
+    # The SSH key that held the seat, when its player was not known yet (the database was away when
+    # they connected): recording finds or makes the key's player. None with no player_id: a guest.
+    key: str | None = None
     bot: str | None = None  # a bot sat here from the start: its level ("hard", ...)
     bot_share: Share = 0.0  # the share of this seat's decisions a bot made (a bot seat: 1.0)
     score: int
@@ -89,16 +92,17 @@ def game_record(
     player_ids: list[int | None],
     bots: list[str | None],
     bot_shares: list[float] | None = None,
+    keys: list[str | None] | None = None,
     started_at: datetime,
     finished_at: datetime,
     source: str = "server",
 ) -> GameRecord:
-    """The record of a finished game. `player_ids`, `bots` and `bot_shares` are per seat."""
+    """The record of a finished game. `player_ids`, `bots`, `bot_shares` and `keys` are per seat."""
     if state.phase != "over" or not state.scores:
         raise ValueError("only a finished game is recorded")
     n = len(state.players)
-    if not (len(player_ids) == len(bots) == n) or (bot_shares is not None and len(bot_shares) != n):
-        raise ValueError("one player id, bot and bot share per seat")
+    if not (len(player_ids) == len(bots) == n) or any(x is not None and len(x) != n for x in (bot_shares, keys)):
+        raise ValueError("one player id, bot, bot share and key per seat")
     totals = [0] * n
     for sc in state.scores:
         totals[sc.seat] = sc.total
@@ -110,6 +114,7 @@ def game_record(
             seat=s,
             name=state.players[s].name,
             player_id=player_ids[s],
+            key=None if keys is None or player_ids[s] is not None or bots[s] else keys[s],
             bot=bots[s],
             bot_share=1.0 if bots[s] else shares[s],
             score=totals[s],

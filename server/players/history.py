@@ -22,8 +22,8 @@ from engine.errors import IllegalCommand, SetupError
 from engine.savefile import Save, SaveError, Seat, new_save
 from engine.setup import GameConfig, new_game
 
-from .accounts import bot_player
-from .game_record import LOG_FORMAT, GameRecord, decode_log, encode_log
+from .accounts import bot_player, player_id_for_key
+from .game_record import LOG_FORMAT, GameRecord, SeatRecord, decode_log, encode_log
 from .ratings import RatingPolicy, unrated_reason, update_ratings
 from .records import GameSummary, RecordResult, SeatResult
 from .schema import game_logs, game_seats, games, seat_characters
@@ -39,7 +39,7 @@ def record_game(conn: Connection, record: GameRecord, policy: RatingPolicy, now:
     known = conn.execute(_KNOWN, {"uid": record.uid}).first()
     if known is not None:
         return RecordResult(game_id=known.id, rated=known.rated, unrated_reason=known.unrated_reason, new=False)
-    seat_players = [bot_player(conn, s.bot, now) if s.bot else s.player_id for s in record.seats]
+    seat_players = [_seat_player(conn, s, now) for s in record.seats]
     reason = unrated_reason(record, seat_players, policy)
     game_id = conn.execute(
         _INSERT_GAME,
@@ -88,6 +88,15 @@ def record_game(conn: Connection, record: GameRecord, policy: RatingPolicy, now:
     if reason is None:
         update_ratings(conn, game_id, record, seat_players)
     return RecordResult(game_id=game_id, rated=reason is None, unrated_reason=reason, new=True)
+
+
+def _seat_player(conn: Connection, seat: SeatRecord, now: datetime) -> int | None:
+    """The rated player of a seat: a bot level's, the person's, or the one its key belongs to."""
+    if seat.bot:
+        return bot_player(conn, seat.bot, now)
+    if seat.player_id is None and seat.key:
+        return player_id_for_key(conn, seat.key, now)
+    return seat.player_id
 
 
 # Built once (a statement costs more to build than these indexed queries take to run).

@@ -1,14 +1,18 @@
-"""Player names: cleaned like other typed text, compared case-insensitively.
+"""Player names: cleaned by the one sanitiser (engine/text.py), compared case-insensitively.
 
-`clean(name)` keeps printable characters, folds runs of spaces and cuts at NAME_MAX
-(as the lobby's names); `fold(name)` is the key a claim is unique under: Unicode
-compatibility form (NFKC, so a full-width "Ａｎａ" is "Ana") then case-folded ("ANA",
-"ana" and "Ana" are one name).
+`clean(name)` is `engine.text.clean_name` (controls, bidi and zero-width characters dropped,
+spaces folded, at most NAME_MAX characters), so a claimed name reads exactly as the lobby
+shows it; `checked` adds the name rules every player name follows (`engine.text.name_problem`:
+a letter or digit first, no reserved word, no bot mark). `fold(name)` is the key a claim is
+unique under: Unicode compatibility form (NFKC, so a full-width "Ａｎａ" is "Ana") then
+case-folded ("ANA", "ana" and "Ana" are one name).
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from engine.text import clean_name, name_problem
 
 from .schema import NAME_MAX
 
@@ -18,8 +22,7 @@ class InvalidName(ValueError):
 
 
 def clean(name: str) -> str:
-    text = unicodedata.normalize("NFKC", name)
-    return " ".join("".join(ch for ch in text if ch.isprintable()).split())[:NAME_MAX]
+    return clean_name(name, NAME_MAX)
 
 
 def fold(name: str) -> str:
@@ -27,8 +30,9 @@ def fold(name: str) -> str:
 
 
 def checked(name: str) -> tuple[str, str]:
-    """(the cleaned name, its folded key), or InvalidName when nothing usable is left."""
+    """(the cleaned name, its folded key), or InvalidName saying what is wrong with it."""
     shown = clean(name)
-    if not shown or not any(ch.isalnum() for ch in shown):
-        raise InvalidName("a name needs at least one letter or digit")
+    problem = name_problem(shown)
+    if problem is not None:
+        raise InvalidName(problem)
     return shown, fold(shown)

@@ -132,14 +132,14 @@ class GameOutbox:
                 continue
             record, saved = self._queue[0]
             try:
-                await self.db.record_game(record)
+                result = await self.db.record_game(record)
             except Exception as e:
                 if is_outage(e):
                     if not self.down:
                         self.down = True
                         log.warning(
                             "players database unavailable (%s): %d finished game(s) wait in the outbox; retrying",
-                            _one_line(e),
+                            one_line(e),
                             self.pending,
                         )
                     await asyncio.sleep(pause)
@@ -147,12 +147,18 @@ class GameOutbox:
                     continue
                 self._queue.popleft()
                 self.failed += 1
-                log.error("players database refused game %s for good (%s): kept in failed/", record.uid, _one_line(e))
+                log.error("players database refused game %s for good (%s): kept in failed/", record.uid, one_line(e))
                 await self._settle(record, saved, failed=True)
                 continue
             self._queue.popleft()
             self.written += 1
             pause = self.retry_first
+            log.info(
+                "finished game recorded: game %d%s (%s)",
+                result.game_id,
+                "" if result.new else ", already there",
+                "rated" if result.rated else f"unrated: {result.unrated_reason}",
+            )
             if self.down:
                 written_in_outage += 1
                 if not self._queue:
@@ -207,7 +213,7 @@ class GameOutbox:
         return records
 
 
-def _one_line(e: BaseException) -> str:
+def one_line(e: BaseException) -> str:
     """The driver's own message: SQLAlchemy's adds the statement and its parameters (the record)."""
     inner = e.orig if isinstance(e, DBAPIError) and e.orig is not None else e
     text = " ".join(str(inner).split()) or type(inner).__name__

@@ -14,6 +14,7 @@ again from the start; a refusal for the player is an `AccountError`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from typing import TypeVar
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from engine.savefile import Save
 
@@ -34,6 +35,12 @@ from .url import WRITE, database_url, describe, make_engine
 
 T = TypeVar("T")
 WRITE_TRIES = 3
+
+
+def _busy(e: OperationalError) -> bool:
+    """SQLite's "database is locked" / "busy": another writer had the lock (PostgreSQL never says this)."""
+    text = str(e.orig).lower()
+    return "locked" in text or "busy" in text
 
 
 def utcnow() -> datetime:
@@ -92,6 +99,13 @@ class PlayerStore:
             except IntegrityError:
                 if attempt == WRITE_TRIES - 1:
                     raise
+            except OperationalError as e:
+                # SQLite can answer "locked" at once rather than waiting out its busy timeout (a lock taken
+                # while another connection checkpoints the WAL, or a machine so loaded the wait ran out):
+                # the write is whole or not at all, so try it again a little later.
+                if attempt == WRITE_TRIES - 1 or not _busy(e):
+                    raise
+                time.sleep(0.05 * (attempt + 1))
         raise AssertionError("unreachable")
 
     # -- accounts -----------------------------------------------------------------------------------
@@ -121,6 +135,19 @@ class PlayerStore:
 
     def remove_key(self, player_id: int, fingerprint: str) -> None:
         self._write(lambda c: accounts.remove_key(c, player_id, fingerprint))
+
+    def login(self, fingerprint: str, label: str | None = None) -> tuple[Player, list[KeyInfo]]:
+        """The key's player (made on its first connection) and all of that player's keys."""
+
+        def run(c: Connection) -> tuple[Player, list[KeyInfo]]:
+            player = accounts.player_for_key(c, fingerprint, self.clock(), label)
+            return player, accounts.keys_of(c, player.id)
+
+        return self._write(run)
+
+    def directory_rows(self, limit: int) -> tuple[list[tuple[str, int]], list[tuple[int, str]]]:
+        with self.reading() as c:
+            return accounts.directory_rows(c, limit)
 
     def bot_player(self, kind: str) -> int:
         return self._write(lambda c: accounts.bot_player(c, kind, self.clock()))

@@ -41,6 +41,7 @@ from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, v
 from engine.savefile import bot_doings
 from engine.text import clean_text
 from server.logging_setup import log_event
+from server.tables.game_end import AccountsHook
 from server.tables.messages import (
     Attach,
     Begin,
@@ -119,6 +120,7 @@ class Table(TableTimers):
         self.commands = 0
         self.bot_moves = 0
         self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
+        self.accounts = AccountsHook()  # one player's keys are one; the finished game's record (game_end.py)
 
     # --- life cycle ----------------------------------------------------------------------------
     def start_actor(self) -> None:
@@ -143,7 +145,7 @@ class Table(TableTimers):
 
     def seat_of(self, key: str) -> int | None:
         for i, s in enumerate(self.seats):
-            if s.key == key and s.bot is None:
+            if s.bot is None and self.accounts.same(s.key, key):
                 return i
         return None
 
@@ -341,6 +343,7 @@ class Table(TableTimers):
             )
             self._remove_meta()
             self.on_change(self)
+        self.accounts.note(self, command, stand_in)  # counts a bot's decisions for a person; records the end
         return True
 
     def _save_notice(self, notice: Any) -> None:

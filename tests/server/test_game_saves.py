@@ -145,7 +145,7 @@ async def test_creator_saves_to_a_file_that_only_its_players_see(tmp_path, open_
         a.send(b"\x11")  # Ctrl+Q: the table menu
         await a.wait_for("Save the game to a file")
         a.send(b"4\r")  # Back, Lobby, Spectators may write, Save…, Quit: a number goes to a row, Enter does it
-        await asyncio.sleep(0.2)
+        await a.wait_for("Save the game as")  # the name's prompt is open: what follows is typed into it
         a.send(b"mygame\r")
         await a.wait_for("Saved.", timeout=10)
         path = tmp_path / "saves" / "exports" / "mygame.save"

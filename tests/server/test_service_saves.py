@@ -80,7 +80,7 @@ async def save_as(screen: Screen, name: str, expect: str = "Saved.") -> None:
     screen.send(CTRL_Q)
     await screen.wait_for("Save the game to a file")
     screen.send(b"4\r")  # Back, Lobby, Spectators may write, Save…, Quit: a number goes to a row, Enter does it
-    await asyncio.sleep(0.2)
+    await screen.wait_for("Save the game as")  # the name's prompt is open: what follows is typed into it
     screen.send(name.encode() + ENTER)
     await screen.wait_for(expect, timeout=10)
     screen.send(b"\x1b")  # close the menu

@@ -25,6 +25,7 @@ from ..i18n import Catalogue
 from ..lobby_link import LobbyLink, LobbyOptions, LobbySnapshot, TableRow, TableSpec
 from ..widgets.key_bar import KeyBar
 from ..widgets.menu_list import Item, MenuList, TextPrompt
+from . import players_menu
 from .lobby_form import NewTableForm
 
 
@@ -187,6 +188,7 @@ class LobbyScreen(NewTableForm, Screen):
             ),
             Item(self.L("rename"), enter=self._rename),
         ]
+        items += players_menu.lobby_items(self.cat, snap.accounts, self.post_message)
         if self.link.saved_games():
             items.append(Item(self.L("load"), enter=lambda: self.go("load")))
         items.append(Item(self.L("quit"), enter=self.app.exit))

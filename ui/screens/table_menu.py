@@ -18,6 +18,7 @@ from ..i18n import Catalogue
 from ..lobby_link import LobbyLink
 from ..widgets.key_bar import KeyBar
 from ..widgets.menu_list import Choice, Item, MenuList, TextPrompt
+from . import players_menu
 
 
 class TableMenuScreen(ModalScreen):
@@ -90,6 +91,7 @@ class TableMenuScreen(ModalScreen):
         if not info.spectator:
             on = self.app.options.alerts
             items.append(Item(self.L("menu_alerts_off" if on else "menu_alerts_on"), enter=self._toggle_alerts))
+        items += players_menu.table_items(self.cat, info.profiles, self.post_message)
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
         menu = self.query_one(MenuList)
         menu.picker_hint = self.L("picker_hint")
