@@ -79,7 +79,7 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
                 print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
         for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
             print(f"warning: {warning}", file=sys.stderr, flush=True)
-        server = await start_server(config, make_app_factory(lobby))
+        server = await start_server(config, make_app_factory(lobby), login_check=bans.banned)
         admin = None
         if config.admin_socket:
             try:

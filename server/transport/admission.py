@@ -50,6 +50,7 @@ CAUSES = (
     "grace",  # not authenticated within the login grace
     "displaced",  # a startup closed to make room for a newcomer
     "no_session",  # authenticated, but no session started in time
+    "banned",  # a banned key or address (the host's bans), refused at authentication
     "stopping",  # the server is shutting down
     "rate",  # keys dropped by a session's key rate limit
 )

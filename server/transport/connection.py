@@ -3,9 +3,10 @@
 A connection reaches this handler only once the acceptor has admitted it (server/transport/gate.py,
 admission.py); until it authenticates it is a "startup" there. Then:
 
-- ``begin_auth``: past the session caps (per address, in all) it is refused with a one-line SSH
-  disconnect reason (the client shows it);
-- ``auth_completed``: it is a session (counted), and must start one within
+- ``begin_auth``: past the session caps (per address, in all), or from a banned address, it is
+  refused with a one-line SSH disconnect reason (the client shows it);
+- ``auth_completed``: a banned key is refused the same way; otherwise it is a session (counted),
+  and must start one within
   ``session_start_timeout_seconds`` or be closed;
 - ``session_requested``: one session channel per connection, with bounded environment requests.
 
@@ -94,8 +95,13 @@ class ConnectionHandler(asyncssh.SSHServer):
         if self._startup is not None:
             self._server.admission.refused(self._startup)
         self._server.admission.count(cause)
-        log_event(log, logging.DEBUG, "connection refused", peer=self._addr, cause=cause)
-        code = asyncssh.DISC_BY_APPLICATION if cause == "stopping" else asyncssh.DISC_TOO_MANY_CONNECTIONS
+        if cause == "banned":  # the host wants to see these (a flood of them is a flood of logins)
+            key = None if self._pending[1] else self._pending[0]
+            log_event(log, logging.INFO, "session refused", cause=cause, key=key, peer=self._addr)
+        else:
+            log_event(log, logging.DEBUG, "connection refused", peer=self._addr, cause=cause)
+        busy = cause not in ("stopping", "banned")
+        code = asyncssh.DISC_TOO_MANY_CONNECTIONS if busy else asyncssh.DISC_BY_APPLICATION
         self._conn.disconnect(code, message)
 
     # Public keys: all accepted; the last key validated before success is the one used.
@@ -103,7 +109,15 @@ class ConnectionHandler(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        self._pending = (key.get_fingerprint("sha256"), False)
+        fingerprint = key.get_fingerprint("sha256")
+        check = self._server.login_check
+        banned = check(fingerprint, self._addr) if check is not None else None
+        if banned is not None and self._conn is not None:
+            # Refused as the key is offered: the client reads the line, not a login that worked.
+            self._pending = (fingerprint, False)
+            self._refuse("banned", banned)
+            return False
+        self._pending = (fingerprint, False)
         return True
 
     def validate_ca_key(self, username: str, key: asyncssh.SSHKey) -> bool:
@@ -132,13 +146,14 @@ class ConnectionHandler(asyncssh.SSHServer):
         assert self._conn is not None
         if self._startup is not None:
             self._server.admission.authenticated(self._startup)
-        # Sessions were counted at begin_auth's check; several logins may pass it at once.
-        refusal = self._server.take_session(self._addr)
+        fingerprint, is_guest = self._pending
+        # Sessions were counted at begin_auth's check; several logins may pass it at once. The key
+        # is known now: a banned one is refused here, before any session or app.
+        refusal = self._server.take_session(self._addr, None if is_guest else fingerprint)
         if refusal is not None:
             self._refuse(*refusal)
             return
         self._counted = True
-        fingerprint, is_guest = self._pending
         username = sanitize_text(str(self._conn.get_extra_info("username") or "")) or "guest"
         self._identity = Identity(
             username=username,

@@ -58,6 +58,10 @@ __all__ = ["Server", "ServerStopping", "SessionInfo", "StartError", "serve_forev
 log = logging.getLogger("citadels.server")
 
 AppFactory = Callable[[SessionInfo], App[Any]]
+# (key fingerprint or None for a guest, address) -> the line a refused client reads, or None.
+# Asked before authentication with no key (address bans) and again once the key is known, so a
+# banned client never gets a session (nor an app).
+LoginCheck = Callable[[str | None, str], str | None]
 
 
 # Connections accepted per wake-up of the loop (a refused one costs a few system calls).
@@ -92,9 +96,16 @@ class _StartSlot:
 class Server:
     """A running SSH server. Made by :func:`start_server`."""
 
-    def __init__(self, config: ServerConfig, app_factory: AppFactory, host_key_fingerprint: str) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        app_factory: AppFactory,
+        host_key_fingerprint: str,
+        login_check: LoginCheck | None = None,
+    ) -> None:
         self.config = config
         self.app_factory = app_factory
+        self.login_check = login_check
         self.host_key_fingerprint = host_key_fingerprint
         self.host = config.host
         self.port = config.port
@@ -189,20 +200,26 @@ class Server:
     def connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connections.discard(conn)
 
-    def session_refusal(self, addr: str) -> tuple[str, str] | None:
-        """Why a login from ``addr`` would be refused now (cause, one line), or None."""
+    def session_refusal(self, addr: str, key: str | None = None) -> tuple[str, str] | None:
+        """Why a login from ``addr`` (with ``key``, once known) would be refused now (cause, one
+        line), or None."""
         config = self.config
         if self._closing:
             return "stopping", STOPPING_MESSAGE
+        if self.login_check is not None:
+            banned = self.login_check(key, addr)
+            if banned is not None:
+                return "banned", banned
         if self._admitted_total >= config.max_sessions:
             return "full", f"The server is full ({config.max_sessions} sessions); please try again later."
         if self._per_address[addr] >= config.max_sessions_per_address:
             return "per_address", f"Too many sessions from your address (limit {config.max_sessions_per_address})."
         return None
 
-    def take_session(self, addr: str) -> tuple[str, str] | None:
-        """Count an authenticated connection as a session, unless the caps are reached."""
-        refusal = self.session_refusal(addr)
+    def take_session(self, addr: str, key: str | None) -> tuple[str, str] | None:
+        """Count an authenticated connection as a session, unless the caps are reached or it is
+        banned."""
+        refusal = self.session_refusal(addr, key)
         if refusal is None:
             self._admitted_total += 1
             self._per_address[addr] += 1
@@ -376,8 +393,10 @@ def _clear_textual_instance_caches() -> None:
         pass
 
 
-async def start_server(config: ServerConfig, app_factory: AppFactory) -> Server:
+async def start_server(config: ServerConfig, app_factory: AppFactory, login_check: LoginCheck | None = None) -> Server:
     """Start serving ``app_factory(info)`` apps over SSH; returns once listening.
+
+    ``login_check`` (the host's bans) refuses a client at authentication, with its line.
 
     Raises :class:`StartError` (one line) when the host key cannot be read or made, or the
     address cannot be listened on.
@@ -387,7 +406,7 @@ async def start_server(config: ServerConfig, app_factory: AppFactory) -> Server:
         key, fingerprint = load_or_create_host_key(config.keys_dir)
     except (HostKeyError, compat.AsyncsshVersionError) as error:
         raise StartError(str(error)) from None
-    server = Server(config, app_factory, fingerprint)
+    server = Server(config, app_factory, fingerprint, login_check)
     await server._start(key)
     return server
 
