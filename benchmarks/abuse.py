@@ -20,6 +20,10 @@ Phases (each bounded in count and time):
   renewed when the server closes or refuses it;
 - resize: 5 sessions at a table changing their window (up to 500x200) as fast as they can;
 - keys: 5 sessions at a table sending expensive keys (Tab, Ctrl+Q, arrows) as fast as they can;
+  after each storm's window, the storm is held and resumed in turns (--slices pairs of --slice
+  seconds): "interleaved" compares the victims' tries while it storms with tries while it is held,
+  in the same minutes (the quiet phase is minutes away, and on a shared machine the others' load
+  drifts over minutes);
 - service-side (issue 18's other attacks, through the sessions' lobby and table calls):
   abandoned tables (looping guests from 10 addresses), loads by a stranger, same-name exports,
   control characters in chat (the bytes another player receives), a "*" name, and a flipped bit
@@ -37,7 +41,7 @@ import time
 
 import asyncssh
 from abuse_clients import AbuseBench, Player, attack_line, open_player, start_attack
-from server_scale_clients import machine
+from server_scale_clients import machine, pct
 
 
 class Abuse:
@@ -117,6 +121,7 @@ class Abuse:
             act = {}
         times = await lobby
         elapsed = time.monotonic() - t0
+        interleaved = await self.interleaved(tables, attack, handle) if latency and attack is not None else None
         cpu = round((self.bench.cpu() - cpu0) / elapsed * 100, 1)
         rss = round(self.bench.rss(), 1)
         if args.profile and name in args.profile.split(","):
@@ -141,6 +146,7 @@ class Abuse:
             "app_crashes": self.bench.server_stderr().count("app failed") - crashes_before,
             **{k: after.get(k) for k in ("loop_lag_ms_p50", "loop_lag_ms_p95", "loop_lag_ms_max")},
             "loop_lags_over_100ms": after.get("loop_lags_over_100ms"),
+            **({"slow_callbacks": after["slow_callbacks"]} if "slow_callbacks" in after else {}),
             "gc_pauses_over_10ms": after.get("gc_pauses_over_10ms"),
         }
         if after.get("storm_sessions"):
@@ -158,10 +164,39 @@ class Abuse:
                 publish_to_screen_ms_p50_p95=act["publish_to_screen_ms_p50_p95"],
                 client_cpu_percent=act["client_cpu_percent"],
             )
+        if interleaved is not None:
+            out["interleaved"] = interleaved
         if attacker is not None:
             out["attacker"] = attacker
         print(json.dumps({"phase": name, **out}), file=sys.stderr, flush=True)
         return out
+
+    async def interleaved(self, tables: list, attack, handle) -> dict | None:
+        """The storm held and resumed in turns (``--slices`` slices of ``--slice`` seconds each way,
+        a held slice first): the victims' tries while it storms against tries in the same minutes
+        while it is held. On a shared machine the load of others drifts over minutes; this
+        baseline shares it. Not for attacks that cannot be held."""
+        args = self.args
+        if not hasattr(attack, "hold") or args.slices <= 0:
+            return None
+        held: list[float] = []
+        storming: list[float] = []
+        for _ in range(args.slices):
+            for storm in (False, True):
+                await attack.hold(handle, not storm)
+                await asyncio.sleep(0.5)  # what the last slice queued settles (both ways alike)
+                act = await self.bench.active(tables, args.slice_tries, args.slice, args.slice * 3, keep=True)
+                (storming if storm else held).extend(act["latencies_ms"])
+        p95_held, p95_storm = pct(held, 95), pct(storming, 95)
+        return {
+            "slices": args.slices,
+            "slice_s": args.slice,
+            "held_tries": len(held),
+            "held_key_to_screen_ms_p50_p95": [pct(held, 50), p95_held],
+            "storm_tries": len(storming),
+            "storm_key_to_screen_ms_p50_p95": [pct(storming, 50), p95_storm],
+            "p95_minus_held_ms": round(p95_storm - p95_held, 1) if p95_held and p95_storm else None,
+        }
 
     # --- the run
     async def run(self) -> dict:
@@ -264,7 +299,7 @@ class StormAttack:
             "--sessions",
             "5",
             "--seconds",
-            str(args.window * 2 + 30),
+            str(args.window * 2 + 30 + args.slices * 2 * (args.slice * 3 + 1)),
         )
         fingerprints = await attack_line(proc, "ready", 60)
         await self.abuse.bench.call("seated", cmd="seat", groups=[fingerprints])
@@ -273,6 +308,12 @@ class StormAttack:
         proc.stdin.write(b"go\n")
         await proc.stdin.drain()
         return proc
+
+    async def hold(self, proc, held: bool) -> None:
+        """Hold (or resume) the storm: its sessions stay, idle."""
+        assert proc.stdin is not None
+        proc.stdin.write(b"pause\n" if held else b"go\n")
+        await proc.stdin.drain()
 
     async def stop(self, proc):
         return await _finish(proc, self.abuse.args.window + 60)
@@ -291,6 +332,9 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the server's folders (its stderr) at the end")
     parser.add_argument("--profile", default="", help="phases to cProfile the server in (/tmp/abuse-PHASE.prof)")
     parser.add_argument("--server-config", default="{}", help="JSON object of ServerConfig fields (experiments)")
+    parser.add_argument("--slices", type=int, default=4, help="storms: held/storming slice pairs after the window")
+    parser.add_argument("--slice", type=float, default=5.0, help="seconds of each interleaved slice")
+    parser.add_argument("--slice-tries", type=int, default=20, help="key-to-screen tries per slice")
     parser.add_argument("--gc-interval", type=float, default=60.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     result = asyncio.run(Abuse(args).run())

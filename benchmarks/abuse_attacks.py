@@ -8,7 +8,8 @@ silent: ``per-address`` TCP connections from each of ``addresses`` loopback addr
 refuses it (at once after a close, after --retry seconds after a refusal). Prints one JSON line
 of counts at the end.
 
-Both end after --seconds, or at once on a line on stdin ("stop": the benchmark's window is over).
+Both end after --seconds, or at once on a line on stdin ("stop": the benchmark's window is over);
+a storm holds on "pause" and resumes on "go" (the benchmark's interleaved quiet slices).
 
 storm: ``sessions`` asyncssh PTY sessions (a key each, from 127.0.2.x, 200x60), which print
 ``{"ready": [fingerprints]}``, wait for a line on stdin (the benchmark seats them at a table),
@@ -35,15 +36,34 @@ STORM_SIZES = [(200, 60), (80, 24), (500, 200), (120, 40)]
 
 
 class Deadline:
-    """--seconds from now, or sooner: a line on stdin (the benchmark's "stop") ends the attack."""
+    """--seconds from now, or sooner: a "stop" line on stdin (the benchmark's window is over) ends
+    the attack; "pause" and "go" lines hold and resume it (the storms' interleaved baseline)."""
 
     def __init__(self, seconds: float) -> None:
         self.at = time.monotonic() + seconds
-        asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline).add_done_callback(self._stop)
+        self.running = True
+        self._read()
 
-    def _stop(self, line: asyncio.Future[str]) -> None:
-        if not line.cancelled() and line.exception() is None and line.result():  # a line, not the end of stdin
-            self.at = min(self.at, time.monotonic())
+    def _read(self) -> None:
+        asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline).add_done_callback(self._line)
+
+    def _line(self, line: asyncio.Future[str]) -> None:
+        if line.cancelled() or line.exception() is not None or not line.result():
+            return  # the end of stdin is not a stop
+        command = line.result().strip()
+        if command in ("pause", "go"):
+            self.running = command == "go"
+            self._read()
+            return
+        self.at = min(self.at, time.monotonic())
+        self.running = True
+
+    async def paused(self) -> bool:
+        """While paused, wait (True); False when running."""
+        if self.running:
+            return False
+        await asyncio.sleep(0.05)
+        return True
 
     def left(self) -> float:
         return self.at - time.monotonic()
@@ -144,6 +164,8 @@ async def storm(args: argparse.Namespace) -> dict:
     async def resizer(process: asyncssh.SSHClientProcess) -> None:
         n = 0
         while deadline.left() > 0:
+            if await deadline.paused():
+                continue
             process.change_terminal_size(*STORM_SIZES[n % len(STORM_SIZES)])
             n += 1
             sent[0] += 1
@@ -154,6 +176,8 @@ async def storm(args: argparse.Namespace) -> dict:
 
     async def typist(process: asyncssh.SSHClientProcess) -> None:
         while deadline.left() > 0:
+            if await deadline.paused():
+                continue
             process.stdin.write(STORM_KEYS)
             sent[0] += STORM_KEYS.count(b"\t") + STORM_KEYS.count(b"\x11") + STORM_KEYS.count(b"\x1b")
             if not await drain(process):

@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
@@ -22,7 +23,8 @@ from ui.lobby_link import TableSpec
 
 state = base.state
 lags: list = []  # the server loop's lateness (ms) waking a 10 ms sleep, since the last "admission"
-long_lags: list = []  # [seconds since the last "admission", ms] of lags over 100 ms
+long_lags: list = []  # [seconds since the last "admission", ms, CPU ms] of lags over 100 ms
+slow_callbacks: list = []  # [ms, CPU ms, callback] of loop callbacks over 50 ms (ABUSE_SLOW_CALLBACKS=1)
 lag_origin = [0.0]
 
 
@@ -30,12 +32,14 @@ async def lag_monitor():
     """How late the loop wakes a 10 ms sleep: what a key press waits for behind other work."""
     loop = asyncio.get_running_loop()
     while True:
-        t0 = loop.time()
+        t0, cpu0 = loop.time(), time.thread_time()
         await asyncio.sleep(0.01)
         lag = (loop.time() - t0 - 0.01) * 1000
         lags.append(lag)
         if lag > 100 and len(long_lags) < 50:
-            long_lags.append([round(t0 - lag_origin[0], 2), round(lag)])
+            # the CPU this thread had meanwhile: far below the lag, the process was not running
+            cpu = (time.thread_time() - cpu0) * 1000
+            long_lags.append([round(t0 - lag_origin[0], 2), round(lag), round(cpu)])
         if len(lags) > 100_000:
             del lags[:50_000]
 
@@ -54,7 +58,44 @@ def lag_summary():
         "loop_lag_ms_p95": at(0.95),
         "loop_lag_ms_max": round(values[-1], 1),
         "loop_lags_over_100ms": over,
+        **({"slow_callbacks": _slow_callbacks()} if os.environ.get("ABUSE_SLOW_CALLBACKS") else {}),
     }
+
+
+def _slow_callbacks():
+    out = sorted(slow_callbacks, reverse=True)[:15]
+    slow_callbacks.clear()
+    return out
+
+
+def _what(handle) -> str:
+    """A slow callback: its task's coroutine and the Textual app (its SSH user) it ran for."""
+    cb = handle._callback
+    task = getattr(cb, "__self__", None)
+    what = repr(handle)[:80]
+    if isinstance(task, asyncio.Task):
+        coro = task.get_coro()
+        what = getattr(coro, "__qualname__", repr(coro))
+    from textual._context import active_app
+
+    app = handle._context.get(active_app) if handle._context is not None else None
+    user = getattr(getattr(getattr(app, "session", None), "info", None), "username", None)
+    return f"{what} app={user}"
+
+
+def time_callbacks():
+    """Diagnosis: record each loop callback over 50 ms (wall and this thread's CPU) and what it ran."""
+    run = asyncio.events.Handle._run
+
+    def timed(handle):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        run(handle)
+        ms = (time.perf_counter() - t0) * 1000
+        if ms > 50 and len(slow_callbacks) < 500:
+            cpu = (time.thread_time() - c0) * 1000
+            slow_callbacks.append([round(ms), round(cpu), _what(handle)])
+
+    asyncio.events.Handle._run = timed
 
 
 KEEP = (
@@ -254,4 +295,6 @@ if __name__ == "__main__":
     import gc
 
     gc.callbacks.append(base._gc_timer)
+    if os.environ.get("ABUSE_SLOW_CALLBACKS"):
+        time_callbacks()
     asyncio.run(main(json.loads(sys.argv[1])))

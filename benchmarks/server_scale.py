@@ -297,8 +297,11 @@ class Bench:
         run["pointer"] = table
         table.pointed.set()
 
-    async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
-        """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
+    async def active(
+        self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float, keep: bool = False
+    ) -> dict:
+        """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window.
+        ``keep``: the tries' latencies too (``latencies_ms``), for callers that pool windows."""
         run = {
             "stop": False,
             "pointer": None,
@@ -343,6 +346,7 @@ class Bench:
         hook = st1["hook_s"] - st0["hook_s"]
         lat = run["latency"]
         return {
+            **({"latencies_ms": [round(x, 1) for x in lat]} if keep else {}),
             "tries": len(lat),
             "probe_timeouts": run["probe_timeouts"],
             "stalls": run["stalls"],
