@@ -39,7 +39,7 @@ from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.ssh import StartError, _display_host, start_server
+from server.transport.ssh import Prepared, StartError, _display_host, prepare_start, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -59,7 +59,11 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     pool = None
     lobby: Lobby | None = None
     players: PlayersService | None = None
+    prepared: Prepared | None = None
+    started = False
     try:
+        # The host key and the port first: a server that cannot start makes nothing (no database).
+        prepared = await prepare_start(config)
         bans = Bans(Path(config.saves_dir) / "bans.json")
         players = PlayersService.open(config) if config.accounts else None
         if config.bot_kind == "hard" and config.bot_workers > 0:
@@ -79,7 +83,8 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
                 print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
         for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
             print(f"warning: {warning}", file=sys.stderr, flush=True)
-        server = await start_server(config, make_app_factory(lobby), login_check=bans.banned)
+        started = True  # start_server frees the port itself if it fails
+        server = await start_server(config, make_app_factory(lobby), login_check=bans.banned, prepared=prepared)
         admin = None
         if config.admin_socket:
             try:
@@ -103,6 +108,8 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
             if admin is not None:
                 admin.close()
     finally:
+        if prepared is not None and not started:
+            prepared.close()
         if lobby is not None:
             await lobby.close()
         if players is not None:

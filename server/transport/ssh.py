@@ -36,7 +36,7 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncssh
 from textual.app import App
@@ -53,7 +53,16 @@ from server.transport.hostkey import HostKeyError, load_or_create_host_key
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
-__all__ = ["Server", "ServerStopping", "SessionInfo", "StartError", "serve_forever", "start_server"]
+__all__ = [
+    "Prepared",
+    "Server",
+    "ServerStopping",
+    "SessionInfo",
+    "StartError",
+    "prepare_start",
+    "serve_forever",
+    "start_server",
+]
 
 log = logging.getLogger("citadels.server")
 
@@ -263,7 +272,7 @@ class Server:
         return stats
 
     # --- lifecycle
-    async def _start(self, host_key: asyncssh.SSHKey) -> None:
+    async def _start(self, host_key: asyncssh.SSHKey, listener: asyncio.Server | None = None) -> None:
         config = self.config
         options: dict[str, Any] = dict(
             server_factory=lambda: ConnectionHandler(self),
@@ -296,21 +305,11 @@ class Server:
         self._conn_factory = await compat.connection_factory(**options)
         self.admission.start(loop)
 
-        # Listening from a clean context: the accept callbacks (and what they schedule for each
-        # connection) copy the context they were registered in, and must never carry an app's.
-        async def listen() -> asyncio.Server:
-            # Bound here, accepted by our own acceptor (gate.py), never by asyncio's listener.
-            return await loop.create_server(
-                asyncio.Protocol, config.host, config.port, reuse_address=True, start_serving=False
-            )
-
         try:
-            self._listener = await loop.create_task(listen(), context=contextvars.Context())
-        except OSError as error:
+            self._listener = listener or await _listen(config)
+        except StartError:
             self.admission.close()
-            where = f"{config.host or '*'}:{config.port}"
-            reason = os.strerror(error.errno) if error.errno else str(error)
-            raise StartError(f"cannot listen on {where}: {reason}") from None
+            raise
         self.port = self._listener.sockets[0].getsockname()[1]
         self._acceptor = Acceptor(loop, self, backlog=config.listen_backlog, per_wakeup=ACCEPTS_PER_WAKEUP)
         self._acceptor.start(self._listener.sockets)
@@ -393,21 +392,72 @@ def _clear_textual_instance_caches() -> None:
         pass
 
 
-async def start_server(config: ServerConfig, app_factory: AppFactory, login_check: LoginCheck | None = None) -> Server:
-    """Start serving ``app_factory(info)`` apps over SSH; returns once listening.
+class Prepared(NamedTuple):
+    """What :func:`prepare_start` checked and holds: the host key and the bound (not yet serving)
+    listening socket."""
 
-    ``login_check`` (the host's bans) refuses a client at authentication, with its line.
+    host_key: asyncssh.SSHKey
+    fingerprint: str
+    listener: asyncio.Server
 
-    Raises :class:`StartError` (one line) when the host key cannot be read or made, or the
-    address cannot be listened on.
-    """
+    def close(self) -> None:
+        """Not started after all (something else failed): free the port."""
+        self.listener.close()
+
+
+async def prepare_start(config: ServerConfig) -> Prepared:
+    """Read (or make) the host key and bind the address, before the rest of the server is made:
+    what stops it from starting is found first, in one line (:class:`StartError`), and nothing
+    else (a players database, say) has been created for a server that never ran."""
     try:
         compat.check_asyncssh_version()
         key, fingerprint = load_or_create_host_key(config.keys_dir)
     except (HostKeyError, compat.AsyncsshVersionError) as error:
         raise StartError(str(error)) from None
-    server = Server(config, app_factory, fingerprint, login_check)
-    await server._start(key)
+    return Prepared(key, fingerprint, await _listen(config))
+
+
+async def _listen(config: ServerConfig) -> asyncio.Server:
+    """The bound listening socket; StartError (one line) when the address cannot be listened on."""
+    loop = asyncio.get_running_loop()
+
+    # Bound here, accepted by our own acceptor (gate.py), never by asyncio's listener. From a clean
+    # context: the accept callbacks (and what they schedule for each connection) copy the context
+    # they were registered in, and must never carry an app's.
+    async def listen() -> asyncio.Server:
+        return await loop.create_server(
+            asyncio.Protocol, config.host, config.port, reuse_address=True, start_serving=False
+        )
+
+    try:
+        return await loop.create_task(listen(), context=contextvars.Context())
+    except OSError as error:
+        where = f"{config.host or '*'}:{config.port}"
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise StartError(f"cannot listen on {where}: {reason}") from None
+
+
+async def start_server(
+    config: ServerConfig,
+    app_factory: AppFactory,
+    login_check: LoginCheck | None = None,
+    prepared: Prepared | None = None,
+) -> Server:
+    """Start serving ``app_factory(info)`` apps over SSH; returns once listening.
+
+    ``login_check`` (the host's bans) refuses a client at authentication, with its line.
+    ``prepared``: from :func:`prepare_start` (else it is called here).
+
+    Raises :class:`StartError` (one line) when the host key cannot be read or made, or the
+    address cannot be listened on.
+    """
+    prepared = prepared or await prepare_start(config)
+    server = Server(config, app_factory, prepared.fingerprint, login_check)
+    try:
+        await server._start(prepared.host_key, prepared.listener)
+    except BaseException:
+        prepared.close()
+        raise
     return server
 
 
