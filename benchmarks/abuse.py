@@ -121,9 +121,9 @@ class Abuse:
             act = {}
         times = await lobby
         elapsed = time.monotonic() - t0
-        interleaved = await self.interleaved(tables, attack, handle) if latency and attack is not None else None
         cpu = round((self.bench.cpu() - cpu0) / elapsed * 100, 1)
         rss = round(self.bench.rss(), 1)
+        interleaved = await self.interleaved(tables, attack, handle) if latency and attack is not None else None
         if args.profile and name in args.profile.split(","):
             path = f"/tmp/abuse-{name}.prof"
             await self.bench.call("profile", cmd="profile", on=False, path=path)

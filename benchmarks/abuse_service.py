@@ -168,11 +168,11 @@ async def chat_controls(abuse: Any) -> dict:
     await _table_of(abuse, writer, "chatter", players=2, bots=0, others=["listener"])
     await reader.expect(b"Round", 20)
     await asyncio.sleep(0.5)
-    writer.send(b"\t\t")  # hand -> log -> chat: the chat input takes the focus
-    await asyncio.sleep(0.3)
     out = {}
     for how, end in (("typed", "endtyped"), ("pasted", "endpasted")):
         start = len(reader.raw)
+        writer.send(b"c")  # c enters the chat; Enter sends the line and returns to the game
+        await asyncio.sleep(0.3)
         text = f"hi\u009b31mred\u009d0;title\u0007\u202etxet\u200bjoin {end}"
         if how == "typed":
             writer.send(text.encode())
@@ -204,7 +204,7 @@ async def star_name(abuse: Any) -> dict:
     await asyncio.sleep(0.5)
     await bench.call("noticed", cmd="notice", t=t, text="probe notice")
     await other.expect(b"probe notice", 10)
-    star.send(b"\t\t")
+    star.send(b"c")  # into the chat
     await asyncio.sleep(0.3)
     star.send(b"probe player\r")
     seen = True
