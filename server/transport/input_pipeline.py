@@ -67,10 +67,18 @@ BUSY_RETRY_SECONDS = (0.005, 0.025)
 AFTER_PEOPLE_SECONDS = 0.05
 
 
+# While a new session's app is starting (its login, up to its first frame), input that waited
+# (a burst, a flood, window changes) waits too, up to this long a turn: a storm that begins as
+# someone logs in does not make them wait for the lobby. A key after a pause still goes at once.
+LOGINS_FIRST_MAX_SECONDS = 0.5
+
+
 class _People:
-    """When a session with most of its budget left last handed input to its app (all servers)."""
+    """When a session with most of its budget left last handed input to its app, and how many
+    apps are starting (all servers)."""
 
     last_input = 0.0
+    apps_starting = 0
 
 
 PEOPLE = _People()
@@ -138,6 +146,7 @@ class InputPipeline:
         self._escape_handle: asyncio.TimerHandle | None = None
         self._turn_handle: asyncio.TimerHandle | None = None
         self._turn_due: float | None = None  # loop time the pending turn was due at
+        self._waiting_since = 0.0  # when the input at the head of the queue began to wait for a login
         # The measured loop time an input event costs (charged per turn / events handed).
         self._cost_estimate = FIRST_COST_GUESS
         self._turn_charged = 0.0
@@ -327,6 +336,8 @@ class InputPipeline:
         plenty = self._plenty()
         if waiting and is_input(waiting[0]):
             busy = due is not None and self._loop.time() - due > BUSY_LATENESS_SECONDS
+            if due is not None and PEOPLE.apps_starting > 0 and now - self._waiting_since < LOGINS_FIRST_MAX_SECONDS:
+                busy = True  # a login comes first
             if busy or (not plenty and now - PEOPLE.last_input < AFTER_PEOPLE_SECONDS):
                 self.deferrals += 1
                 self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
@@ -335,6 +346,7 @@ class InputPipeline:
                 self._note_hold(now)
                 self._schedule_turn(max(TURN_SECONDS, budget.paced.seconds_until(0.0, now)) * random.uniform(1, 1.5))
                 return
+        self._waiting_since = now  # the next turn's wait for logins counts from here
         turn_cost = PLENTY_TURN_COST_SECONDS if plenty else TURN_COST_SECONDS
         most = MAX_WAITING_EVENTS if plenty else MAX_EVENTS_PER_TURN
         while waiting:

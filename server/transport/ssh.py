@@ -51,6 +51,7 @@ from server.transport.gate import Acceptor
 from server.transport.gc_tuning import GcTuner
 from server.transport.hostkey import HostKeyError, load_or_create_host_key
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
+from server.transport.input_pipeline import PEOPLE
 from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
 __all__ = [
@@ -97,6 +98,7 @@ class _StartSlot:
         if self._held:
             self._held = False
             self._semaphore.release()
+            PEOPLE.apps_starting -= 1
 
 
 # ---------------------------------------------------------------------- server
@@ -145,6 +147,7 @@ class Server:
 
     async def acquire_start_slot(self) -> _StartSlot:
         await self._start_semaphore.acquire()
+        PEOPLE.apps_starting += 1  # input that waited gives way until the app's first frame
         return _StartSlot(self._start_semaphore)
 
     def session_opened(self, session: SSHSession) -> None:

@@ -11,6 +11,7 @@ import asyncssh
 import pytest
 
 from server.admin.bans import BANNED_MESSAGE, Bans
+from server.transport.input_pipeline import PEOPLE
 
 
 async def refused(connect, server, **options) -> asyncssh.DisconnectError:
@@ -41,6 +42,7 @@ async def test_a_banned_key_is_refused_at_authentication_with_its_line(start, co
     term2 = await open_terminal(server, key=banned_key, username="mallory")
     await term2.wait_for("user: mallory")
     assert server.refusals["banned"] == 1
+    assert PEOPLE.apps_starting == 0  # every app start counted was uncounted at its first frame
 
 
 async def test_a_banned_address_is_refused_before_login_keys_and_guests(start, connect, open_terminal, infos):
