@@ -45,6 +45,10 @@ log = logging.getLogger("citadels.server.transport.driver")
 # Bytes of input handed to the parser between checks.
 INPUT_SLICE_BYTES = 512
 INPUT_RETRY_SECONDS = 0.01
+# Parsing one session's bytes goes on for at most this long at a time; the rest waits (the
+# channel not read meanwhile) for the loop's next round: a flood's 30 KB read at once (keys
+# parsed only to be dropped) held the loop ~0.1 s, whatever budget the session had left.
+PARSE_SLICE_SECONDS = 0.005
 # Parsed events waiting for the app past which parsing (and reading) stops.
 MAX_WAITING_EVENTS = 64
 # Input events handed to the app per turn: at least one, more while their measured cost stays
@@ -210,6 +214,7 @@ class InputPipeline:
         pending = self._pending
         limit = self._limits.max_queued_input_events
         budget = self._budget
+        began = _clock()
         while pending:
             if self._queued_events() >= limit or len(self._waiting) >= MAX_WAITING_EVENTS:
                 self._hold(INPUT_RETRY_SECONDS)
@@ -227,6 +232,9 @@ class InputPipeline:
                 self._feed_parser(self._paste(text))
                 end = _clock()
                 budget.charge(end - now, end)
+                if pending and end - began > PARSE_SLICE_SECONDS:
+                    self._hold(0.0)  # the rest after the loop's other work
+                    return
         if self._paused:
             self._paused = False
             self._link.resume_input()
