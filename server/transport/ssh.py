@@ -29,14 +29,13 @@ import contextlib
 import contextvars
 import functools
 import logging
-import os
 import signal
 import socket
 import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import asyncssh
 from textual.app import App
@@ -49,9 +48,9 @@ from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Acceptor
 from server.transport.gc_tuning import GcTuner
-from server.transport.hostkey import HostKeyError, load_or_create_host_key
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.input_pipeline import PEOPLE
+from server.transport.listening import Prepared, StartError, _listen, prepare_start
 from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
 __all__ = [
@@ -76,10 +75,6 @@ LoginCheck = Callable[[str | None, str], str | None]
 
 # Connections accepted per wake-up of the loop (a refused one costs a few system calls).
 ACCEPTS_PER_WAKEUP = 32
-
-
-class StartError(RuntimeError):
-    """The server cannot start (host key, address in use...): the message is one line."""
 
 
 # ------------------------------------------------------------------ join slots
@@ -121,7 +116,8 @@ class Server:
         self.host = config.host
         self.port = config.port
         self._listener: asyncio.Server | None = None
-        self._acceptor: Acceptor | None = None
+        # Our acceptor (gate.py), or with proxy_protocol a ProxyListener (proxy_listener.py).
+        self._acceptor: Any = None
         self._conn_factory: Callable[[], asyncio.Protocol] | None = None
         self._arriving: dict[Any, Startup] = {}
         self.admission = Admission(config)
@@ -308,17 +304,50 @@ class Server:
         self._conn_factory = await compat.connection_factory(**options)
         self.admission.start(loop)
 
-        try:
-            self._listener = listener or await _listen(config)
-        except StartError:
-            self.admission.close()
-            raise
-        self.port = self._listener.sockets[0].getsockname()[1]
-        self._acceptor = Acceptor(loop, self, backlog=config.listen_backlog, per_wakeup=ACCEPTS_PER_WAKEUP)
-        self._acceptor.start(self._listener.sockets)
+        if config.proxy_protocol:
+            # A balancer's PROXY header first, then SSH (proxy_listener.py): the player's address is
+            # known only after the header, so these connections skip the acceptor's admission at
+            # accept (the session caps, asyncssh's login timeout and the bans at login still hold).
+            if listener is not None:
+                listener.close()
+
+            async def proxy_listen() -> Any:
+                from server.transport.proxy_listener import ProxyListener, ssh_hand_over
+
+                connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
+                proxy = ProxyListener(
+                    ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
+                    header_timeout=config.proxy_header_timeout_seconds,
+                    allowed=config.proxy_allowed or None,
+                )
+                return await proxy.start(config.host, config.port, reuse_port=config.reuse_port)
+
+            try:
+                self._acceptor = await loop.create_task(proxy_listen(), context=contextvars.Context())
+            except OSError as error:
+                self.admission.close()
+                raise StartError(f"cannot listen on {config.host or '*'}:{config.port}: {error}") from None
+            self.port = self._acceptor.get_port()
+        else:
+            try:
+                self._listener = listener or await _listen(config)
+            except StartError:
+                self.admission.close()
+                raise
+            self.port = self._listener.sockets[0].getsockname()[1]
+            self._acceptor = Acceptor(loop, self, backlog=config.listen_backlog, per_wakeup=ACCEPTS_PER_WAKEUP)
+            self._acceptor.start(self._listener.sockets)
         start_metering(loop)
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
+
+    def stop_accepting(self) -> None:
+        """Take no new connections; the running sessions go on (a draining cluster node: the balancer's
+        check fails and new players go to other nodes)."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        if self._listener is not None:
+            self._listener.close()
 
     def close(self, message: str = STOPPING_MESSAGE) -> asyncio.Task[None]:
         """Begin a graceful shutdown (idempotent); await the result, or wait_closed()."""
@@ -366,7 +395,7 @@ class Server:
             await _wait_until(lambda: not self._connections, 0.5)
         finally:
             self.admission.close()
-            if self._listener is not None:
+            if self._acceptor is not None:
                 stop_metering(asyncio.get_running_loop())
             self.gc.stop()
             self._closed.set()
@@ -393,51 +422,6 @@ def _clear_textual_instance_caches() -> None:
         StylesCache.get_inner_outer.cache_clear()
     except Exception:  # pragma: no cover - a later Textual may drop it
         pass
-
-
-class Prepared(NamedTuple):
-    """What :func:`prepare_start` checked and holds: the host key and the bound (not yet serving)
-    listening socket."""
-
-    host_key: asyncssh.SSHKey
-    fingerprint: str
-    listener: asyncio.Server
-
-    def close(self) -> None:
-        """Not started after all (something else failed): free the port."""
-        self.listener.close()
-
-
-async def prepare_start(config: ServerConfig) -> Prepared:
-    """Read (or make) the host key and bind the address, before the rest of the server is made:
-    what stops it from starting is found first, in one line (:class:`StartError`), and nothing
-    else (a players database, say) has been created for a server that never ran."""
-    try:
-        compat.check_asyncssh_version()
-        key, fingerprint = load_or_create_host_key(config.keys_dir)
-    except (HostKeyError, compat.AsyncsshVersionError) as error:
-        raise StartError(str(error)) from None
-    return Prepared(key, fingerprint, await _listen(config))
-
-
-async def _listen(config: ServerConfig) -> asyncio.Server:
-    """The bound listening socket; StartError (one line) when the address cannot be listened on."""
-    loop = asyncio.get_running_loop()
-
-    # Bound here, accepted by our own acceptor (gate.py), never by asyncio's listener. From a clean
-    # context: the accept callbacks (and what they schedule for each connection) copy the context
-    # they were registered in, and must never carry an app's.
-    async def listen() -> asyncio.Server:
-        return await loop.create_server(
-            asyncio.Protocol, config.host, config.port, reuse_address=True, start_serving=False
-        )
-
-    try:
-        return await loop.create_task(listen(), context=contextvars.Context())
-    except OSError as error:
-        where = f"{config.host or '*'}:{config.port}"
-        reason = os.strerror(error.errno) if error.errno else str(error)
-        raise StartError(f"cannot listen on {where}: {reason}") from None
 
 
 async def start_server(
