@@ -132,7 +132,7 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     penalty_max_seconds: PositiveFloat = 600.0
     max_penalised_sources: PositiveInt = 65536
     # Networks (CIDR) never penalised nor limited per source, e.g. a monitoring host.
-    admission_exempt: tuple[str, ...] = ()
+    admission_exempt: list[str] = []
     # An authenticated connection that has started no session (shell) after this long is closed.
     session_start_timeout_seconds: PositiveFloat = 5.0
     # The listening socket's queue of connections not yet accepted.
