@@ -62,9 +62,9 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
     prepared: Prepared | None = None
     started = False
     try:
-        # The host key and the port first: a server that cannot start makes nothing (no database).
+        bans = Bans(Path(config.saves_dir) / "bans.json")  # read only: nothing made yet
+        # The host key and the port next: a server that cannot start makes nothing (no database).
         prepared = await prepare_start(config)
-        bans = Bans(Path(config.saves_dir) / "bans.json")
         players = PlayersService.open(config) if config.accounts else None
         if config.bot_kind in ("hard", "expert") and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
