@@ -50,17 +50,21 @@ async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, op
 
     # The laptop connects: its player's seat is its own; the desktop's session goes to the lobby.
     a.mark()
+    app_a = gs.app_of(fingerprint(k1))
     b = Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
     await wait_until(lambda: gs.app_of(fingerprint(k2)).at_table, what="the laptop at the seat")
-    await a.wait_for("Your seat was taken over by a new connection with another of your keys.")
-    assert "with your key" not in a.text()
+    said = "Your seat was taken over by a new connection with another of your keys."
+    await wait_until(lambda: app_a.lobby_screen.notice == said, what="the desktop told why")
+    await a.wait_for("another of your keys")  # and on its screen
 
     # The same key again, in Spanish: said in Spanish.
+    app_b = gs.app_of(fingerprint(k2))
     b.send(b"\x1bOQ")  # F2: español
-    await asyncio.sleep(0.3)
+    await wait_until(lambda: app_b.cat.lang == "es", what="Spanish")
     b.mark()
     Screen(await open_terminal(gs.server, username="alice-laptop", key=k2, size=(120, 40)))
-    await b.wait_for("Una conexión nueva con esta misma clave ha tomado tu asiento.")
+    said = "Una conexión nueva con esta misma clave ha tomado tu asiento."
+    await wait_until(lambda: app_b.lobby_screen.notice == said, what="the laptop told why, in Spanish")
 
 
 async def test_a_player_who_comes_back_reads_the_tables_last_chat_lines(tmp_path, open_terminal):
