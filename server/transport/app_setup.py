@@ -1,7 +1,7 @@
 """Adapting an app built by the app factory to its SSH client before it runs: our driver, a console
 in true colour (the driver converts each frame to the client's colours), the client's NO_COLOR,
 and one app among many on the server's loop (`ui.compat.served_app`: no stdout capture, the
-loop's task factory kept)."""
+loop's task factory kept), and a silent error console."""
 
 from __future__ import annotations
 
@@ -43,3 +43,8 @@ def prepare_app(app: App[Any], info: SessionInfo, driver_class: Callable[..., SS
         soft_wrap=False,
     )
     served_app.serve(app, no_color=bool(info.env.get("NO_COLOR")))
+    # A crashed app's traceback is not printed by Textual on the server's stderr: rendering it
+    # (syntax-highlighted source, locals) costs the shared loop a fraction of a second per crash,
+    # and a player who can crash their own screen at will could repeat it. The session logs the
+    # error as one plain traceback instead (server/transport/session.py).
+    app.error_console = Console(quiet=True)
