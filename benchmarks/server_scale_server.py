@@ -58,12 +58,15 @@ _publish = table_mod.Table._publish
 
 
 def publish(self, events, *args, **kw):
-    _publish(self, events, *args, **kw)
+    # The move is published when its messages are built (before they are posted, one session per
+    # loop iteration on branches that yield: that spread counts in publish-to-screen).
+    out = _publish(self, events, *args, **kw)
     if self.id in watched:
         report(self)
     elif self.id in hard and self.state.phase == "over":
         hard.discard(self.id)
         asyncio.get_running_loop().call_soon(new_hard_table)
+    return out
 
 
 table_mod.Table._publish = publish
