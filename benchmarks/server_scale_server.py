@@ -142,6 +142,8 @@ def stats(frozen=False):
             "max_young_ms": round(server.gc.max_young_ms, 1),
             "paced_collections": server.gc.paced_collections,
             "max_paced_ms": round(server.gc.max_paced_ms, 1),
+            # the pacer's shortest wait so far (adaptive on branches that have it; absent on older ones)
+            "min_pace_ms": round(getattr(server.gc, "min_pace_seconds", 0.0) * 1000, 1) or None,
             "max_pause_ms": {str(g): round(ms, 1) for g, ms in gc_pauses.items()},
             "pauses_over_10ms": recent,
             "freezes": server.gc.freezes,
