@@ -68,7 +68,9 @@ class AccountScreen(PlayersScreen):
                     self.data = await self.link.account()
                 except PlayersError as e:
                     self.notice = str(e)
-            self.refresh_page()
+            # The answer can come after the screen was closed (a used code takes the player to their seat).
+            if self.is_attached:
+                self.refresh_page()
 
         self.run_worker(work(), group="account", exclusive=True)
 
