@@ -358,7 +358,7 @@ class Bench:
             "key_to_screen_ms_p95": pct(lat, 95),
             "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
             # [ms, key to publish, publish to screen, seconds into the window] of the slowest tries
-            "slowest_tries": sorted(run["slowest"], reverse=True)[:5],
+            "slowest_tries": sorted(run["slowest"], key=lambda row: row[0], reverse=True)[:5],
             "probe_interval_s": round(run["probe_interval"], 2),
             # the same tries split where the table published the move (its view sent to every seat's app)
             "key_to_publish_ms_p50_p95": [pct(run["to_publish"], 50), pct(run["to_publish"], 95)],
