@@ -13,6 +13,7 @@ from game_helpers import wait_until
 from engine import view
 from server.config import ServerConfig
 from server.lobby.lobby import Lobby, TableSpec
+from server.tables.fanout import SESSIONS_PER_ITERATION
 from server.tables.messages import SeatView
 
 SPECTATORS = 200
@@ -92,16 +93,19 @@ async def test_a_crowded_tables_fan_out_does_not_hold_another_tables_move():
         assert big.state.seq > seq_big and small.state.seq > seq_small
         big_new = [it for r in big_all for it, _ in r.views[before_big[id(r)] :]]
         small_new = [it for r in small_all for it, _ in r.views[before_small[id(r)] :]]
-        # One session of a table per loop iteration: never a burst of apps woken at once.
+        # A few sessions of a table per loop iteration: never a burst of all its apps woken at once.
         per_iteration: dict[int, int] = {}
         for it in big_new:
             per_iteration[it] = per_iteration.get(it, 0) + 1
-        assert max(per_iteration.values()) == 1, max(per_iteration.values())
+        assert max(per_iteration.values()) <= SESSIONS_PER_ITERATION, max(per_iteration.values())
         assert len(big_new) == len(big_all)
-        # The small table's move reached all its seats within a few iterations of its key, long before
-        # the crowded table had reached its 203 sessions (which take 203 iterations).
-        assert max(small_new) - submitted <= 3 * len(small_all) + 5, (max(small_new) - submitted, small_new)
-        assert max(small_new) < max(big_new) - SPECTATORS // 2
+        # The small table (3 seats) is told in one iteration, as before.
+        assert len(set(small_new)) == 1, small_new
+        # Its move reached all its seats within a few iterations of its key, long before the crowded
+        # table had reached its 203 sessions (at least 203 / 8 iterations).
+        slices = len(big_all) // SESSIONS_PER_ITERATION
+        assert max(small_new) - submitted <= 8, (max(small_new) - submitted, small_new)
+        assert max(small_new) < max(big_new) - slices // 2, (max(small_new), max(big_new))
     finally:
         counter.cancel()
         await lobby.close()
