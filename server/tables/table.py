@@ -7,7 +7,7 @@ handled one message at a time by `Table.run`:
 - a seat's command (`Play`): `engine.apply` (refusals go back as `Refused`),
   then `TableSave.arecord` (on disk *before* anyone sees the result), then every
   seat and spectator gets its own `view(state, seat)` and its redacted events (`_publish` builds
-  them, `server.tables.fanout.deliver` posts them, one session per loop iteration);
+  them, `server.tables.fanout.deliver` posts them, 8 sessions per loop iteration);
 - attaching a session (a player taking their seat back, a spectator): it gets
   the current view and the table's past events, redacted for it;
 - seat changes (a bot replacing an absent player, a guest gone for good),
