@@ -3,10 +3,11 @@
 Bots of every kind play whole games (the measured kind at one seat, normal bots
 elsewhere); every decision of the measured seat is timed, including the ones
 with a single legal command, and separately the decisions with a real choice
-(2+ legal commands). The hard bot thinks within `--budget-ms` (default 300).
+(2+ legal commands). The hard bot thinks within `--budget-ms` (default 300), the expert within
+`--expert-budget-ms` (default 2000).
 
-    python benchmarks/bots.py [--games 10] [--hard-games 2] [--players 5] [--preset first-game]
-                              [--budget-ms 300] [--seed 0] [--pool-tables 4 --pool-workers 2]
+    python benchmarks/bots.py [--games 10] [--hard-games 2] [--expert-games 1] [--players 5] [--preset first-game]
+                              [--budget-ms 300] [--expert-budget-ms 2000] [--seed 0] [--pool-tables 4 --pool-workers 2]
 
 Percentiles in milliseconds: p50, p90, p99, max; wall-clock time ("all", "choices") and the
 thread's CPU time for the choices ("choices_cpu": what the bot costs, without the time the OS
@@ -48,13 +49,14 @@ def pct(xs: list[float]) -> dict:
 
 
 def measure(kind: str, games: int, players: int, preset: str, seed: int, budget_ms: float) -> dict:
+    """`budget_ms`: the searching kinds' thinking time per decision."""
     all_t: list[float] = []
     real_t: list[float] = []
     cpu_t: list[float] = []
     for i in range(games):
         g, _ = new_game(GameConfig(players=[f"P{s}" for s in range(players)], preset=preset, seed=seed + i))
         me = i % players
-        opts = {"budget_ms": budget_ms} if kind == "hard" else {}
+        opts = {"budget_ms": budget_ms} if kind in ("hard", "expert") else {}
         bots = [
             make_bot(kind, seed + i, **opts) if s == me else make_bot("normal", (seed + i) * 10 + s)
             for s in range(players)
@@ -144,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per kind (random, easy, normal)")
     ap.add_argument("--hard-games", type=int, default=2, help="games for the hard bot")
+    ap.add_argument("--expert-games", type=int, default=1, help="games for the expert bot (0: skip)")
+    ap.add_argument("--expert-budget-ms", type=float, default=2000.0)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--preset", default="first-game")
     ap.add_argument("--budget-ms", type=float, default=300.0)
@@ -164,15 +168,22 @@ def main(argv: list[str] | None = None) -> int:
         "budget_ms": a.budget_ms,
         "kinds": {},
     }
-    for kind in ("random", "easy", "normal", "hard"):
-        n = a.hard_games if kind == "hard" else a.games
-        out["kinds"][kind] = measure(kind, n, a.players, a.preset, a.seed, a.budget_ms)
+    for kind in ("random", "easy", "normal", "hard", "expert"):
+        n = {"hard": a.hard_games, "expert": a.expert_games}.get(kind, a.games)
+        if n:
+            budget = a.expert_budget_ms if kind == "expert" else a.budget_ms
+            out["kinds"][kind] = measure(kind, n, a.players, a.preset, a.seed, budget)
     if a.pool_tables:
         out["pool"] = pool_loop_lag(a.pool_tables, 5, a.budget_ms, a.pool_workers)
-    normal = out["kinds"]["normal"]["choices"]
-    hard = out["kinds"]["hard"]["choices"]
-    out["normal_under_5ms_p99"] = bool(normal) and normal["p99"] < 5.0
-    out["hard_within_budget"] = bool(hard) and hard["max"] <= a.budget_ms
+    normal = out["kinds"].get("normal", {}).get("choices")
+    hard = out["kinds"].get("hard", {}).get("choices")
+    if normal is not None:
+        out["normal_under_5ms_p99"] = bool(normal) and normal["p99"] < 5.0
+    if hard is not None:
+        out["hard_within_budget"] = bool(hard) and hard["max"] <= a.budget_ms
+    expert = out["kinds"].get("expert", {}).get("choices")
+    if expert is not None:
+        out["expert_within_budget"] = bool(expert) and expert["max"] <= a.expert_budget_ms
     sys.stdout.write(msgspec.json.encode(out).decode() + "\n")
     return 0
 

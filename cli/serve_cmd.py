@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-KINDS = ("random", "easy", "normal", "hard")
+KINDS = ("random", "easy", "normal", "hard", "expert")  # engine.bots.registry.KINDS, without importing the engine
 
 
 def add_parser(subparsers) -> None:
@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
         "--bots",
         choices=KINDS,
         default=None,
-        help="the bots' level (default normal; hard thinks in a pool of worker processes)",
+        help="the bots' level (default normal; hard and expert think in a pool of worker processes)",
     )
     p.add_argument(
         "--idle-wait",
@@ -48,6 +48,22 @@ def add_parser(subparsers) -> None:
         help="how long a disconnected player's seat waits before a bot plays it (default 60)",
     )
     p.add_argument("--no-guests", action="store_true", default=None, help="refuse clients without an SSH key")
+    p.add_argument(
+        "--cluster",
+        metavar="URLS",
+        default=None,
+        help="run as a node of a cluster on NATS JetStream: nats://HOST:4222[,nats://HOST2:4222...] "
+        "(docs/cluster.md; settings in the config file's [cluster] table)",
+    )
+    p.add_argument("--node-id", default=None, help="this node's id in the cluster (default <hostname>-<pid>)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N worker processes on one port with an embedded nats-server (needs the cluster extra; "
+        "default 1: one process, no NATS)",
+    )
     p.add_argument(
         "--database",
         metavar="URL",
@@ -95,6 +111,59 @@ def run(args: argparse.Namespace) -> int:
     except (msgspec.ValidationError, TypeError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 2
+    if args.workers != 1:
+        return _run_workers(args, config)
+    if args.cluster is not None or args.node_id is not None:
+        return _run_node(args, config)
     from server.serve import run as serve
 
     return serve(config, args.load)
+
+
+def _run_node(args: argparse.Namespace, config) -> int:
+    """A cluster node: nats-py is imported here only (plain `citadels serve` never imports it)."""
+    import sys
+
+    if args.cluster is None:
+        print("citadels serve: --node-id needs --cluster", file=sys.stderr)
+        return 2
+    from server.cluster.config import ClusterConfigError, cluster_config, load_cluster_table
+
+    try:
+        table = load_cluster_table(args.config) if args.config else {}
+        if args.node_id is not None:
+            table["node_id"] = args.node_id
+        cluster = cluster_config(args.cluster, **table)
+    except ClusterConfigError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 2
+    try:
+        from server.cluster.serve_node import run_node
+    except ImportError as e:
+        print(
+            f"citadels serve: --cluster needs the cluster extra (pip install 'citadels-ssh[cluster]'): {e}",
+            file=sys.stderr,
+        )
+        return 2
+    return run_node(config, cluster, args.load)
+
+
+def _run_workers(args: argparse.Namespace, config) -> int:
+    """`--workers N`: N cluster nodes on one port behind an embedded nats-server (server/cluster/workers.py)."""
+    import sys
+
+    if args.workers < 1:
+        print("citadels serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.cluster is not None or args.node_id is not None:
+        print("citadels serve: --workers runs its own cluster: no --cluster or --node-id", file=sys.stderr)
+        return 2
+    from server.cluster.config import ClusterConfigError, load_cluster_table
+    from server.cluster.workers import run_workers
+
+    try:
+        table = load_cluster_table(args.config) if args.config else {}
+    except ClusterConfigError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 2
+    return run_workers(config, args.workers, args.load, {k: v for k, v in table.items() if k != "node_id"})

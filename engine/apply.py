@@ -8,6 +8,9 @@ were just taken from `legal_commands` (bots and simulations).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import build, flow, selection, turn
 from .cards.characters import CHARACTERS
 from .cards.districts import DISTRICTS
@@ -39,7 +42,7 @@ def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
     if check and cmd not in legal_commands(g, cmd.seat):
         raise IllegalCommand(explain(g, cmd))
     ev: list[Event] = []
-    _dispatch(g, cmd, ev)
+    _HANDLERS[type(cmd)](g, cmd, ev)
     g.seq += 1
     return ev
 
@@ -48,40 +51,90 @@ def _back_to_turn(g: GameState) -> None:
     g.pending = PlayTurn(g.turn.seat) if g.turn is not None else g.pending
 
 
-def _dispatch(g: GameState, cmd: Command, ev: list[Event]) -> None:
+def _pick(g: GameState, cmd: Pick, ev: list[Event]) -> None:
+    selection.pick(g, cmd.seat, cmd.character, ev)
+    flow.after_selection_step(g, ev)
+
+
+def _discard(g: GameState, cmd: DiscardCharacter, ev: list[Event]) -> None:
+    selection.discard(g, cmd.seat, cmd.character, ev)
+    flow.after_selection_step(g, ev)
+
+
+def _take_gold(g: GameState, cmd: TakeGold, ev: list[Event]) -> None:
+    turn.take_gold(g, current_turn(g), ev)
+
+
+def _draw_cards(g: GameState, cmd: DrawCards, ev: list[Event]) -> None:
+    turn.draw_cards(g, current_turn(g), ev)
+
+
+def _keep(g: GameState, cmd: Keep, ev: list[Event]) -> None:
+    turn.keep(g, current_turn(g), cmd.card, ev)
+
+
+def _income(g: GameState, cmd: Income, ev: list[Event]) -> None:
+    turn.take_income(g, current_turn(g), cmd, ev)
+
+
+def _ability(g: GameState, cmd: Ability, ev: list[Event]) -> None:
+    turn.act(g, current_turn(g), cmd, ev)
+
+
+def _end_turn(g: GameState, cmd: EndTurn, ev: list[Event]) -> None:
+    flow.end_turn(g, ev)
+
+
+def _choose(g: GameState, cmd: Choose, ev: list[Event]) -> None:
     p = g.pending
-    if isinstance(cmd, Pick):
-        selection.pick(g, cmd.seat, cmd.character, ev)
-        flow.after_selection_step(g, ev)
-    elif isinstance(cmd, DiscardCharacter):
-        selection.discard(g, cmd.seat, cmd.character, ev)
-        flow.after_selection_step(g, ev)
-    elif isinstance(cmd, TakeGold):
-        turn.take_gold(g, current_turn(g), ev)
-    elif isinstance(cmd, DrawCards):
-        turn.draw_cards(g, current_turn(g), ev)
-    elif isinstance(cmd, Keep):
-        turn.keep(g, current_turn(g), cmd.card, ev)
-    elif isinstance(cmd, Income):
-        turn.take_income(g, current_turn(g), cmd, ev)
-    elif isinstance(cmd, Build):
-        build.do_build(g, cmd, ev)
-    elif isinstance(cmd, Ability):
-        turn.act(g, current_turn(g), cmd, ev)
-    elif isinstance(cmd, EndTurn):
-        flow.end_turn(g, ev)
-    elif isinstance(cmd, Choose) and isinstance(p, Choice):
-        _back_to_turn(g)
-        CHOICES[p.about](g, cmd.seat, cmd.option, ev)
-    elif isinstance(cmd, Select) and isinstance(p, SelectCards):
-        p.selected.append(cmd.card)
-    elif isinstance(cmd, Unselect) and isinstance(p, SelectCards):
-        p.selected.remove(cmd.card)
-    elif isinstance(cmd, Confirm) and isinstance(p, SelectCards):
-        _back_to_turn(g)
-        SELECTS[p.purpose](g, cmd.seat, list(p.selected), ev)
-    else:  # pragma: no cover - legal_commands offers no other pair
+    if not isinstance(p, Choice):  # pragma: no cover - legal_commands offers no other pair
         raise IllegalCommand("That is not a legal move now.")
+    _back_to_turn(g)
+    CHOICES[p.about](g, cmd.seat, cmd.option, ev)
+
+
+def _select(g: GameState, cmd: Select, ev: list[Event]) -> None:
+    p = g.pending
+    if not isinstance(p, SelectCards):  # pragma: no cover
+        raise IllegalCommand("That is not a legal move now.")
+    p.selected.append(cmd.card)
+
+
+def _unselect(g: GameState, cmd: Unselect, ev: list[Event]) -> None:
+    p = g.pending
+    if not isinstance(p, SelectCards):  # pragma: no cover
+        raise IllegalCommand("That is not a legal move now.")
+    p.selected.remove(cmd.card)
+
+
+def _confirm(g: GameState, cmd: Confirm, ev: list[Event]) -> None:
+    p = g.pending
+    if not isinstance(p, SelectCards):  # pragma: no cover
+        raise IllegalCommand("That is not a legal move now.")
+    _back_to_turn(g)
+    SELECTS[p.purpose](g, cmd.seat, list(p.selected), ev)
+
+
+# What each command does, by its type (one dictionary look-up instead of a chain of isinstance).
+_HANDLERS: dict[type, Callable[[GameState, Any, list[Event]], None]] = {
+    Pick: _pick,
+    DiscardCharacter: _discard,
+    TakeGold: _take_gold,
+    DrawCards: _draw_cards,
+    Keep: _keep,
+    Income: _income,
+    Build: lambda g, cmd, ev: build.do_build(g, cmd, ev),
+    Ability: _ability,
+    EndTurn: _end_turn,
+    Choose: _choose,
+    Select: _select,
+    Unselect: _unselect,
+    Confirm: _confirm,
+}
+
+
+def _dispatch(g: GameState, cmd: Command, ev: list[Event]) -> None:
+    _HANDLERS[type(cmd)](g, cmd, ev)
 
 
 def _who(g: GameState, seat: int) -> str:

@@ -8,18 +8,20 @@ Necropolis, Thieves' Den, Cardinal) and what happens to a paid district
 
 from __future__ import annotations
 
+from . import caches
 from .cards.districts import DISTRICTS
-from .city import complete_at, owned_uniques, printed_cost, size
+from .cards.editions import COST_TABLE
+from .city import complete_at, size
 from .commands import Build
 from .events import Event
-from .hooks import ROLES, UNIQUES, Unique, card_of, role_of
+from .hooks import UNIQUES, Role, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
 def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = None) -> int:
-    """What `seat` pays to build `name` (`uniques`: the seat's unique districts, if known)."""
-    cost = printed_cost(g, name)
-    for u in owned_uniques(g, seat) if uniques is None else uniques:
+    """What `seat` pays to build `name` (`uniques`: the seat's unique districts that change a cost, if known)."""
+    cost = COST_TABLE[g.rules.edition][name]
+    for u in caches.city(g, seat).cost_change if uniques is None else uniques:
         cost += u.cost_change(g, seat, name)
     return max(cost, 0)
 
@@ -27,7 +29,7 @@ def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = 
 def may_duplicate(g: GameState, t: Turn, uniques: list[Unique] | None = None) -> bool:
     if role_of(t.character).allows_duplicates(g, t):
         return True
-    return any(u.allows_duplicates(g, t.seat) for u in (owned_uniques(g, t.seat) if uniques is None else uniques))
+    return any(u.allows_duplicates(g, t.seat) for u in (caches.city(g, t.seat).dup if uniques is None else uniques))
 
 
 def exempt(g: GameState, t: Turn, name: str) -> bool:
@@ -38,17 +40,19 @@ def exempt(g: GameState, t: Turn, name: str) -> bool:
     return u is not None and u.exempt_from_limit(g, t)
 
 
-CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusal's codes
+CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusals' codes
 
 
-def turn_refusal(g: GameState, t: Turn) -> str | None:
+def turn_refusal(g: GameState, t: Turn, role: Role | None = None) -> str | None:
     """Why nothing can be built in this turn now, or None. One home for it: `options` (the
-    legal builds) and `why_not` (the sentence for a refused build) both ask it."""
+    legal builds) and `why_not` (the sentence for a refused build) both ask it. `role`: the
+    turn's character's rules, when the caller has them."""
     if not t.gathered:
         return "Gather resources first: take 2 gold or draw cards."
     if t.gather_only is not None:
         return card_of(t.gather_only).gather_only_why
-    role = role_of(t.character)
+    if role is None:
+        role = role_of(t.character)
     if t.paused:
         return role.paused_why or "Your turn is paused."
     if not role.can_build:
@@ -56,23 +60,42 @@ def turn_refusal(g: GameState, t: Turn) -> str | None:
     return None
 
 
-def district_refusal(
-    g: GameState, t: Turn, name: str, in_city: set[str], uniques: list[Unique], dup_ok: list[bool]
-) -> str | None:
-    """Why `name`, a card in the hand, cannot be built now whatever the payment: a short code
-    (`why_not` words it), or None. `in_city`: the names in the builder's city; `dup_ok` caches
-    may_duplicate (empty: not known yet)."""
-    u = UNIQUES.get(name)
-    if u is not None and not u.can_build(g, t.seat):
-        return CANNOT_NOW
-    if name in in_city:
-        if not dup_ok:
-            dup_ok.append(may_duplicate(g, t, uniques))
-        if not dup_ok[0]:
-            return DUPLICATE
-    if t.builds >= t.limit and not exempt(g, t, name):
-        return LIMIT
-    return None
+def district_refusals(
+    g: GameState, t: Turn, names: list[str], cc: caches.CityCache, role: Role | None = None
+) -> list[str | None]:
+    """Why each of `names` (cards in the hand, no two alike) cannot be built now whatever the
+    payment: a short code (`why_not` words it) or None, in order. One home for these checks:
+    `options` (the legal builds) and `why_not` both ask it. `cc`: the builder's city."""
+    seat = t.seat
+    in_city = cc.names
+    full = t.builds >= t.limit
+    if not full and in_city.isdisjoint(names) and caches.uniques_overriding("can_build").isdisjoint(names):
+        return [None] * len(names)  # the common case, at C speed: none of the checks below refuses
+    out: list[str | None] = []
+    dup_ok: bool | None = None
+    if role is None:
+        role = role_of(t.character)
+    role_exempt = "exempt_from_limit" in role.overridden
+    for name in names:
+        u = UNIQUES.get(name)
+        if u is not None and not u.can_build(g, seat):
+            out.append(CANNOT_NOW)
+            continue
+        if name in in_city:
+            if dup_ok is None:
+                dup_ok = may_duplicate(g, t, cc.dup)
+            if not dup_ok:
+                out.append(DUPLICATE)
+                continue
+        if (
+            full
+            and not (role_exempt and role.exempt_from_limit(g, t, name))
+            and not (u is not None and u.exempt_from_limit(g, t))
+        ):
+            out.append(LIMIT)
+            continue
+        out.append(None)
+    return out
 
 
 def why_not(g: GameState, t: Turn, name: str) -> str | None:
@@ -83,8 +106,7 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     label = DISTRICTS[name].name if name in DISTRICTS else name
     if name not in g.players[t.seat].hand:
         return f"You have no {label} in your hand."
-    city = {b.name for b in g.players[t.seat].city}
-    code = district_refusal(g, t, name, city, owned_uniques(g, t.seat), [])
+    code = district_refusals(g, t, [name], caches.city(g, t.seat))[0]
     if code == CANNOT_NOW:
         return f"The {label} cannot be built now."
     if code == DUPLICATE:
@@ -94,28 +116,48 @@ def why_not(g: GameState, t: Turn, name: str) -> str | None:
     return None
 
 
-def options(g: GameState, t: Turn) -> list[Build]:
-    if turn_refusal(g, t) is not None:
+def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCache | None = None) -> list[Build]:
+    """The legal builds, card by card in hand order: paying gold, then the other ways (the city's
+    cards, the card itself, the character), asking only the cards that change a rule (caches.py).
+    `role`, `cc`: the turn's character's rules and the builder's city, when the caller has them."""
+    if role is None:
+        role = role_of(t.character)
+    if turn_refusal(g, t, role) is not None:
         return []
     seat = t.seat
     p = g.players[seat]
+    if not p.hand:
+        return []
     out: list[Build] = []
-    role = role_of(t.character)
-    uniques_here = owned_uniques(g, seat)
-    in_city = {b.name for b in p.city}
-    dup_ok: list[bool] = []
-    for name in dict.fromkeys(p.hand):
-        if district_refusal(g, t, name, in_city, uniques_here, dup_ok) is not None:
+    if cc is None:
+        cc = caches.city(g, seat)
+    if t.builds >= t.limit and "exempt_from_limit" not in role.overridden:
+        # at the build limit only a district exempt from it may be built (district_refusals' last check)
+        exempt_ones = caches.limit_exempt()
+        if exempt_ones.isdisjoint(p.hand):
+            return out
+        names = [n for n in dict.fromkeys(p.hand) if n in exempt_ones]
+    else:
+        names = list(dict.fromkeys(p.hand))
+    cost_changes = cc.cost_change
+    costs = COST_TABLE[g.rules.edition]
+    via_city = cc.build_options
+    role_ways = "build_options" in role.overridden
+    own_ways = caches.uniques_overriding("build_options")  # cards built their own way (Necropolis...)
+    gold = p.gold
+    for name, refused in zip(names, district_refusals(g, t, names, cc, role)):
+        if refused is not None:
             continue
-        u = UNIQUES.get(name)
-        cost = cost_for(g, seat, name, uniques_here)
-        if p.gold >= cost:
+        # the printed cost when no district of the city changes costs (else cost_for, the rule)
+        cost = cost_for(g, seat, name, cost_changes) if cost_changes else costs[name]
+        if gold >= cost:
             out.append(Build(seat, name))
-        for v in uniques_here:
+        for v in via_city:
             out.extend(v.build_options(g, t, name, cost, True))
-        if u is not None:
-            out.extend(u.build_options(g, t, name, cost, False))
-        out.extend(role.build_options(g, t, name, cost))
+        if name in own_ways:
+            out.extend(UNIQUES[name].build_options(g, t, name, cost, False))
+        if role_ways:
+            out.extend(role.build_options(g, t, name, cost))
     return out
 
 
@@ -144,7 +186,7 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
         t.builds += 1
     t.built.append(name)
     t.build_gold += paid
-    for r in [ROLES[c] for c in g.lineup if c in ROLES]:
+    for r in caches.lineup(g).intercept_build:
         if r.intercept_build(g, t, name, paid, via, ev):
             return
     place(g, t.seat, Built(name), ev, paid=paid, via=via)
@@ -157,13 +199,11 @@ def place(
     g: GameState, seat: int, b: Built, ev: list[Event], paid: int = 0, via: str | None = None, taxed: bool = True
 ) -> None:
     """A district enters `seat`'s city."""
-    g.players[seat].city.append(b)
+    caches.add_district(g, seat, b)
     ev.append(Event("built", seat=seat, district=b.name, gold=paid, option=via))
     if taxed:
-        for c in g.lineup:
-            r = ROLES.get(c)
-            if r is not None:
-                r.after_build(g, seat, b.name, ev)
+        for r in caches.lineup(g).after_build:
+            r.after_build(g, seat, b.name, ev)
     check_complete(g, seat, ev)
 
 
@@ -179,6 +219,7 @@ def remove_built(g: GameState, seat: int, b: Built) -> Built:
     for i, x in enumerate(city):
         if x is b:
             city.pop(i)
+            caches.city_changed(g.players[seat])
             if b.name in UNIQUES:
                 UNIQUES[b.name].on_removed(g, seat)
             return b
@@ -191,6 +232,7 @@ def remove_district(g: GameState, seat: int, name: str) -> Built:
     for i, b in enumerate(city):
         if b.name == name:
             city.pop(i)
+            caches.city_changed(g.players[seat])
             if name in UNIQUES:
                 UNIQUES[name].on_removed(g, seat)
             return b

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from . import caches
 from .cards.districts import DISTRICTS
-from .cards.editions import COSTS
-from .hooks import ROLES, UNIQUES, Unique, unique_of
+from .cards.editions import COST_TABLE
+from .hooks import UNIQUES, Unique
 from .rules import complete_size
 from .state import Built, GameState
 
@@ -19,19 +20,17 @@ def base_cost(name: str) -> int:
 
 def printed_cost(g: GameState | None, name: str) -> int:
     """A district's printed cost in the edition in play (2000: Observatory 5, Factory 6...)."""
-    over = COSTS.get(g.rules.edition) if g is not None else None
-    if over and name in over:
-        return over[name]
-    return DISTRICTS[name].cost
+    return COST_TABLE[g.rules.edition][name] if g is not None else DISTRICTS[name].cost
 
 
 def value(b: Built, g: GameState | None = None) -> int:
     """A built district's cost (and score): printed cost, +1 if beautified (`g`: the edition's cost)."""
-    return printed_cost(g, b.name) + (1 if b.beautified else 0)
+    cost = COST_TABLE[g.rules.edition][b.name] if g is not None else DISTRICTS[b.name].cost  # printed_cost
+    return cost + 1 if b.beautified else cost
 
 
 def has(g: GameState, seat: int, name: str) -> bool:
-    return any(b.name == name for b in g.players[seat].city)
+    return name in caches.city(g, seat).names
 
 
 def find(g: GameState, seat: int, name: str) -> Built | None:
@@ -63,16 +62,13 @@ def find_copy(g: GameState, seat: int, name: str | None, tag: str | None) -> Bui
 
 
 def owned_uniques(g: GameState, seat: int) -> list[Unique]:
-    """The rule objects of the unique districts in `seat`'s city, in city order."""
-    return [UNIQUES[b.name] for b in g.players[seat].city if b.name in UNIQUES]
+    """The rule objects of the unique districts in `seat`'s city, in city order (do not change the list)."""
+    return caches.city(g, seat).uniques
 
 
 def size(g: GameState, seat: int) -> int:
     """Districts toward a complete city (the Monument counts as two)."""
-    n = 0
-    for b in g.players[seat].city:
-        n += unique_of(b.name).city_size() if b.name in UNIQUES else 1
-    return n
+    return caches.city(g, seat).size
 
 
 def complete_at(g: GameState) -> int:
@@ -83,33 +79,31 @@ def complete_at(g: GameState) -> int:
     return complete_size(g.rules, len(g.players))
 
 
-def is_complete(g: GameState, seat: int) -> bool:
-    return size(g, seat) >= complete_at(g)
+def is_complete(g: GameState, seat: int, target: int | None = None) -> bool:
+    """`target`: complete_at(g), when the caller knows it."""
+    return caches.city(g, seat).size >= (complete_at(g) if target is None else target)
 
 
-def count_type(g: GameState, seat: int, kind: str) -> int:
-    """Districts of a type, for income (the School of Magic counts as any type)."""
-    n = 0
-    for b in g.players[seat].city:
-        d = DISTRICTS[b.name]
-        if d.type == kind or (b.name in UNIQUES and UNIQUES[b.name].income_wildcard()):
-            n += 1
+def count_type(g: GameState, seat: int, kind: str, c: caches.CityCache | None = None) -> int:
+    """Districts of a type, for income (the School of Magic counts as any type). `c`: the city's
+    cache, when the caller has it."""
+    if c is None:
+        c = caches.city(g, seat)
+    n = c.types.get(kind, 0)
+    if c.wild:  # a wildcard counts once, as its own type or as this one
+        n += sum(k for t, k in c.wild.items() if t != kind)
     return n
 
 
 def shielded(g: GameState, seat: int) -> bool:
     """True if rank-8 abilities may not target any of `seat`'s districts (Bishop)."""
-    for name in g.lineup:
-        r = ROLES.get(name)
-        if r is not None and r.shields(g, seat):
-            return True
-    return False
+    return any(r.shields(g, seat) for r in caches.lineup(g).shields)
 
 
 def rank8_price(g: GameState, seat: int, b: Built) -> int:
     """Extra gold a rank-8 character pays to act on `b` in `seat`'s city (Great Wall)."""
     extra = 0
-    for u in owned_uniques(g, seat):
+    for u in caches.city(g, seat).rank8_extra_cost:
         extra += u.rank8_extra_cost(g, seat, b.name)
     return extra
 

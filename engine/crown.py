@@ -14,8 +14,8 @@ def give_crown(g: GameState, seat: int, ev: list[Event], by: str) -> None:
     g.crown = seat
     ev.append(Event("crown_moved", seat=seat, player=old, character=by))
     if g.rules.edition != "2016":  # older districts that react to the crown changing hands (Throne Room)
-        from .city import owned_uniques
+        from .caches import city
 
         for s in range(len(g.players)):
-            for u in owned_uniques(g, s):
+            for u in city(g, s).on_crown_moved:
                 u.on_crown_moved(g, s, old, seat, ev)

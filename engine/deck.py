@@ -9,9 +9,12 @@ from .state import GameState
 def draw(g: GameState, n: int) -> list[str]:
     """Take up to n cards from the top (fewer if the deck runs out)."""
     deck = g.deck
-    out = []
-    for _ in range(min(n, len(deck))):
-        out.append(deck.pop())
+    n = min(n, len(deck))
+    if n <= 0:
+        return []
+    out = deck[-n:]  # the top n, drawn one by one: the top card first
+    out.reverse()
+    del deck[-n:]
     return out
 
 

@@ -5,18 +5,19 @@ It knows no card by name; it calls the hooks of `engine.hooks`.
 
 from __future__ import annotations
 
-from . import selection
-from .cards.editions import rank
+from . import caches, selection
+from .cards.editions import RANK_TABLE
 from .cardstate import start_new_round
 from .city import owned_uniques
 from .decisions import GameOver, PlayTurn
 from .events import Event
-from .hooks import ROLES, Role, active_variants, role_of
+from .hooks import Role, active_variants, role_of
 from .state import GameState, Markers, Turn
 
 
 def lineup_roles(g: GameState) -> list[Role]:
-    return [ROLES[c] for c in g.lineup if c in ROLES]
+    """The line-up's roles in rank order (do not change the list)."""
+    return caches.lineup(g).roles
 
 
 def start_round(g: GameState, ev: list[Event], order: list[str] | None = None) -> None:
@@ -42,10 +43,10 @@ def end_selection(g: GameState, ev: list[Event]) -> None:
     g.phase = "turns"
     g.called = 0
     for seat in range(len(g.players)):
-        for u in owned_uniques(g, seat):
+        for u in caches.city(g, seat).end_selection:
             if u.end_selection(g, seat, ev):
                 return
-    for r in lineup_roles(g):
+    for r in caches.lineup(g).on_selection_end:
         if r.on_selection_end(g, ev):
             return
     call_next(g, ev)
@@ -54,10 +55,11 @@ def end_selection(g: GameState, ev: list[Event]) -> None:
 def call_next(g: GameState, ev: list[Event]) -> None:
     """Call the next rank; a killed or absent character is passed over silently."""
     lineup = g.lineup
+    ranks = RANK_TABLE[g.rules.edition]
     while g.called < len(lineup):
         ch = lineup[g.called]
         g.called += 1
-        ev.append(Event("called", character=ch, count=rank(g.rules.edition, ch)))
+        ev.append(Event("called", character=ch, count=ranks[ch]))
         seat = g.holders.get(ch)
         if seat is None:
             continue
@@ -82,23 +84,24 @@ def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event], cause: s
 
 
 def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> Turn:
-    t = Turn(seat=seat, character=ch, resumed=resumed)
     role = role_of(ch)
-    t.limit = role.build_limit
+    t = Turn(seat=seat, character=ch, resumed=resumed, limit=role.build_limit)
     g.turn = t
     g.pending = PlayTurn(seat)
     if not resumed:
         g.revealed[ch] = seat
         ev.append(Event("revealed", seat=seat, character=ch))
-        for r in lineup_roles(g):
+        for r in caches.lineup(g).on_any_reveal:
             r.on_any_reveal(g, t, ev)
-        role.on_reveal(g, t, ev)
+        if "on_reveal" in role.overridden:
+            role.on_reveal(g, t, ev)
         if g.rules.edition != "2016":  # older districts that react to any reveal (the Ballroom)
             for s in range(len(g.players)):
-                for u in owned_uniques(g, s):
+                for u in caches.city(g, s).on_any_reveal:
                     u.on_any_reveal(g, s, t, ev)
-        for v in active_variants(g):
-            v.turn_start(g, t, ev)  # the Plague's discard
+        if g.rules.variants:
+            for v in active_variants(g):
+                v.turn_start(g, t, ev)  # the Plague's discard
     return t
 
 
@@ -106,8 +109,10 @@ def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
     """Resources are gathered: gathering-time reactions (the Blackmailer's threat)."""
     t.gathered = True
     g.pending = PlayTurn(t.seat)
-    role_of(t.character).on_gather(g, t, ev)
-    for r in lineup_roles(g):
+    role = role_of(t.character)
+    if "on_gather" in role.overridden:
+        role.on_gather(g, t, ev)
+    for r in caches.lineup(g).on_any_gather:
         r.on_any_gather(g, t, ev)
     if t.gather_only is not None and isinstance(g.pending, PlayTurn):
         end_turn(g, ev)  # a gather-only turn ends once resources are gathered
@@ -117,12 +122,14 @@ def end_turn(g: GameState, ev: list[Event]) -> None:
     t = g.turn
     assert t is not None
     if not t.paused and t.gather_only is None:
-        for u in owned_uniques(g, t.seat):
+        for u in caches.city(g, t.seat).end_turn:
             u.end_turn(g, t, ev)  # Park, Poor House: before the Alchemist
-        role_of(t.character).end_turn(g, t, ev)
+        role = role_of(t.character)
+        if "end_turn" in role.overridden:
+            role.end_turn(g, t, ev)
     ev.append(Event("turn_ended", seat=t.seat, character=t.character))
     g.turn = None
-    for r in lineup_roles(g):
+    for r in caches.lineup(g).on_any_turn_end:
         if r.on_any_turn_end(g, t, ev):
             return
     call_next(g, ev)
@@ -138,7 +145,8 @@ def end_round(g: GameState, ev: list[Event]) -> None:
     roles = lineup_roles(g)
     start, g.end_round_from = g.end_round_from, 0
     for i in range(start, len(roles)):
-        if roles[i].end_round(g, ev):
+        r = roles[i]
+        if "end_round" in r.overridden and r.end_round(g, ev):
             g.end_round_from = i + 1
             return
     killed = g.markers.killed
@@ -146,7 +154,7 @@ def end_round(g: GameState, ev: list[Event]) -> None:
         if killed not in g.revealed:  # 2000: the killed character reveals only now (a King heir did already)
             g.revealed[killed] = g.holders[killed]
             ev.append(Event("revealed", seat=g.holders[killed], character=killed, option="killed"))
-        for r in roles:
+        for r in caches.lineup(g).on_killed_revealed:
             r.on_killed_revealed(g, g.holders[killed], ev)
     ev.append(Event("round_ended", count=g.round))
     if g.first_complete is not None:

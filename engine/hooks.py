@@ -35,6 +35,7 @@ class Role:
     """The rules of one character. `g` is the game state, `t` the current turn."""
 
     name: str = ""
+    overridden: frozenset[str] = frozenset()  # the hooks its class overrides (set when registered)
     build_limit: int = 1
     can_build: bool = True
     # When this card limits a turn to gathering (Turn.gather_only): the view's reason and the sentence
@@ -128,6 +129,7 @@ class Unique:
     """The rules of one unique district; `seat` owns it."""
 
     name: str = ""
+    overridden: frozenset[str] = frozenset()  # the hooks its class overrides (set when registered)
     gather_only_reason: str = ""  # as Role's: when this district limits a turn to gathering (Hospital)
     gather_only_why: str = ""
 
@@ -243,6 +245,7 @@ class Variant:
     interactions through `contact`; the flow asks `turn_start` at every turn's start."""
 
     name: str = ""
+    overridden: frozenset[str] = frozenset()  # the hooks its class overrides (set when registered)
 
     def start(self, g: GameState, ev: Events) -> None:
         """The game is set up."""
@@ -272,18 +275,46 @@ V = TypeVar("V", bound=Variant)
 
 
 def role(cls: type[R]) -> type[R]:
-    ROLES[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Role)
+    ROLES[obj.name] = obj
+    return cls
+
+
+def shared(cls: type[R]) -> type[R]:
+    """A character's rules that several cards build on (the King's and the Patrician's crown), not a
+    card itself: not registered. (A class decorator like `role`: the compiled build, setup.py,
+    compiles every card's class as an ordinary Python class, as hooks.py's are.)"""
     return cls
 
 
 def unique(cls: type[U]) -> type[U]:
-    UNIQUES[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Unique)
+    UNIQUES[obj.name] = obj
     return cls
 
 
 def variant(cls: type[V]) -> type[V]:
-    VARIANTS[cls.name] = cls()
+    obj = cls()
+    obj.overridden = _overridden(cls, Variant)
+    VARIANTS[obj.name] = obj
     return cls
+
+
+def overrides(card: Role | Unique | Variant, hook: str) -> bool:
+    """True if the card's class defines `hook` other than its base class (Role, Unique, Variant) does:
+    calling only the cards that override a hook gives what calling every card gives (the defaults do
+    nothing or return a neutral value), in the same order. The caches of engine/caches.py list them."""
+    return hook in card.overridden
+
+
+def _overridden(cls: type, base: type) -> frozenset[str]:
+    return frozenset(
+        name
+        for name, default in vars(base).items()
+        if callable(default) and not name.startswith("_") and getattr(cls, name) is not default
+    )
 
 
 def active_variants(g: GameState) -> list[Variant]:

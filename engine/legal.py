@@ -16,10 +16,10 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     p = g.pending
     if p.seat != seat:
         return []
-    if isinstance(p, PlayTurn):
+    if type(p) is PlayTurn:
         assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
-    if isinstance(p, PickCharacter):
+    if type(p) is PickCharacter:
         pool = dict.fromkeys(g.selection.pool)
         if p.mode == "pick":
             return [Pick(seat, c) for c in pool]
@@ -46,9 +46,17 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     out: list[Command] = []
     source = select_source(g, p)
     if len(p.selected) < p.max:
-        for c in dict.fromkeys(source):
-            if source.count(c) - p.reserved.count(c) > p.selected.count(c):
-                out.append(Select(p.seat, c))
+        if not p.selected and not p.reserved:  # every card of the source may be selected
+            seat = p.seat
+            out = [Select(seat, c) for c in dict.fromkeys(source)]
+        else:
+            seat, selected, reserved = p.seat, p.selected, p.reserved
+            for c in dict.fromkeys(source):
+                # a copy not yet selected nor reserved remains (counted only for a card named there)
+                if (c not in selected and c not in reserved) or (
+                    source.count(c) - reserved.count(c) > selected.count(c)
+                ):
+                    out.append(Select(seat, c))
     for c in dict.fromkeys(p.selected):
         out.append(Unselect(p.seat, c))
     if len(p.selected) >= p.min:

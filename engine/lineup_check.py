@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from .cards.characters import CHARACTERS, ORIGINAL_EIGHT
 from .cards.districts import UNIQUE_DISTRICTS
 from .cards.editions import rank
@@ -15,7 +17,13 @@ def one_line(names: list[str]) -> str:
 
 
 def check_lineup(chars: list[str], n: int, rules: str = "2016") -> list[str]:
-    """Refuse an impossible line-up with a sentence that says why."""
+    """Refuse an impossible line-up with a sentence that says why; the line-up in rank order."""
+    return list(_checked_lineup(tuple(chars), n, rules))
+
+
+@functools.lru_cache(maxsize=256)  # a pure check, asked at every new game (a refusal raises: not cached)
+def _checked_lineup(line: tuple[str, ...], n: int, rules: str) -> tuple[str, ...]:
+    chars = list(line)
     rules_obj = RULESETS[rules]
     for c in chars:
         if c not in CHARACTERS:
@@ -56,7 +64,7 @@ def check_lineup(chars: list[str], n: int, rules: str = "2016") -> list[str]:
         raise SetupError("The Emperor is not used with 2 players: use the King or the Patrician instead.")
     if n < 5 and "Queen" in chars:
         raise SetupError("The Queen is only used with 5 or more players: use the Artist or the Tax Collector instead.")
-    return chars
+    return tuple(chars)
 
 
 def check_uniques(names: list[str]) -> list[str]:

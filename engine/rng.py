@@ -35,13 +35,22 @@ class Rng:
         self.state = state
 
     def below(self, n: int) -> int:
-        self.state, r = next_u64(self.state)
-        return (r * n) >> 64
+        # next_u64, inlined (this is every shuffle's inner loop)
+        state = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def shuffle(self, items: list[T]) -> None:
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            # j = self.below(i + 1), inlined (the same draws)
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

@@ -17,6 +17,8 @@ from .city import complete_at, size, value
 from .hooks import UNIQUES, ScoreCtx
 from .state import GameState, Score
 
+_ALL_TYPES = frozenset(TYPES)
+
 
 def type_at_end(name: str, ctx: ScoreCtx) -> str:
     """A district's type at game end: its printed type unless an end-of-game choice
@@ -33,7 +35,7 @@ def score_player(g: GameState, seat: int, ctx: ScoreCtx) -> Score:
     p = g.players[seat]
     s = Score(seat=seat, choices={k: v for k, v in ctx.items() if isinstance(v, str)})
     s.districts = sum(value(b, g) for b in p.city)
-    if _types(g, seat, ctx) >= set(TYPES):
+    if _types(g, seat, ctx) >= _ALL_TYPES:
         s.all_types = 3
     if g.first_complete == seat:
         s.first_complete = 4

@@ -12,17 +12,14 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from .apply import apply
 from .bots.random_bot import RandomBot
 from .bots.registry import Bot
 from .commands import Command
-from .invariants import check, expected_cards
-from .legal import legal_commands
+from .playout import MAX_COMMANDS, play_game
 from .setup import GameConfig, new_game
 from .state import GameState
-from .view import view as seat_view
 
-MAX_COMMANDS = 20_000  # a game longer than this is reported as not ending
+__all__ = ["MAX_COMMANDS", "SimResult", "play_game", "run", "seat_kind", "tournament_stats"]
 BotFactory = Callable[[int, int, int], Bot]  # (seed, seat, game index) -> the bot at that seat
 KindStats = dict[str, Any]  # one bot kind's results in a tournament (see `tournament_stats`)
 
@@ -51,35 +48,6 @@ class SimResult(Struct):
     failures: list[str] = field(default_factory=list)
     lineups: list[list[str]] = field(default_factory=list)
     kinds: dict[str, KindStats] | None = None  # with `seats`: each bot kind's win rate (see `tournament_stats`)
-
-
-def play_game(
-    g: GameState,
-    bots: list[Bot],
-    check_every: bool = True,
-    on_command: Callable[[GameState, Command], None] | None = None,
-) -> tuple[int, list[str]]:
-    """Play `g` to the end; return (commands applied, invariant failures)."""
-    expected = expected_cards(g)
-    n = 0
-    while g.phase != "over":
-        seat = g.pending.seat
-        legal = legal_commands(g, seat)
-        if not legal:
-            return n, [f"no legal command for seat {seat} at {type(g.pending).__name__}"]
-        bot = bots[seat]
-        cmd = bot.choose(legal, seat_view(g, seat) if getattr(bot, "needs_view", True) else None)
-        apply(g, cmd, check=False)
-        n += 1
-        if on_command is not None:
-            on_command(g, cmd)
-        if check_every:
-            bad = check(g, expected)
-            if bad:
-                return n, [f"after {cmd!r}: {b}" for b in bad]
-        if n > MAX_COMMANDS:
-            return n, [f"game did not end after {MAX_COMMANDS} commands"]
-    return n, check(g, expected)
 
 
 def run(
@@ -172,11 +140,17 @@ def _random_bots(seed: int, seat: int, game: int) -> Bot:
 
 
 def _seated_factory(seats: list[str], options: dict[str, Any]) -> BotFactory:
-    from .bots.registry import make_bot
+    """`options`: the searching bots' options, either for every searching kind ({"iterations": 2}) or
+    by kind ({"hard": {"iterations": 2}, "expert": {"iterations": 64}})."""
+    from .bots.registry import SEARCHING, make_bot
+
+    by_kind = any(k in SEARCHING for k in options)
 
     def factory(seed: int, seat: int, game: int) -> Bot:
         kind = seat_kind(seats, game, seat)
-        return make_bot(kind, seed, **(options if kind == "hard" else {}))
+        if kind not in SEARCHING:
+            return make_bot(kind, seed)
+        return make_bot(kind, seed, **(options.get(kind, {}) if by_kind else options))
 
     return factory
 

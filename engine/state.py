@@ -31,7 +31,9 @@ class Built(Struct):
     under: list[str] = field(default_factory=list)  # Museum: cards kept under it
 
 
-class Player(Struct):
+class Player(Struct, dict=True):
+    """A player. `dict=True`: room for the city's cache (engine/caches.py), never encoded."""
+
     name: str
     gold: int = 2
     hand: list[str] = field(default_factory=list)
@@ -96,7 +98,9 @@ class Score(Struct, omit_defaults=True):
     tiebreak: int = -1  # highest rank revealed in the last round
 
 
-class GameState(Struct):
+class GameState(Struct, dict=True):
+    """A game. `dict=True`: room for the line-up's cache (engine/caches.py), never encoded."""
+
     rules: RuleSet
     lineup: list[str]  # characters in play, in rank order
     uniques: list[str]  # unique districts shuffled into the deck

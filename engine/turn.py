@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from . import build, deck, flow
-from .cards.characters import CHARACTERS
-from .cards.editions import income as edition_income
-from .city import count_type, owned_uniques
+from . import build, caches, deck, flow
+from .cards.editions import INCOME_TABLE
+from .city import count_type
 from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
 from .decisions import KeepCards
 from .events import Event
@@ -15,12 +14,12 @@ from .state import GameState, Turn
 GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
 
 
+_NO_INCOME: tuple[str | None, str | None] = (None, None)
+
+
 def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
     """(district type, "gold" | "cards" | "mix") of a character's income in the edition in play."""
-    if g.rules.edition != "2016":
-        return edition_income(g.rules.edition, character)
-    c = CHARACTERS.get(character)
-    return (c.income_type, c.income_kind) if c is not None else (None, None)
+    return INCOME_TABLE[g.rules.edition].get(character, _NO_INCOME)
 
 
 def income_count(g: GameState, t: Turn) -> int:
@@ -28,11 +27,11 @@ def income_count(g: GameState, t: Turn) -> int:
     return count_type(g, t.seat, kind) if kind else 0
 
 
-def income_options(g: GameState, t: Turn) -> list[Income]:
-    income_type, income_kind = income_of(g, t.character)
+def income_options(g: GameState, t: Turn, cc: caches.CityCache | None = None) -> list[Income]:
+    income_type, income_kind = INCOME_TABLE[g.rules.edition].get(t.character, _NO_INCOME)  # income_of
     if income_type is None or "income" in t.used:
         return []
-    n = income_count(g, t)
+    n = count_type(g, t.seat, income_type, cc)
     if n == 0:
         return []
     if income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
@@ -56,7 +55,7 @@ def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
 
 def abilities(g: GameState, t: Turn) -> list[Ability]:
     out = list(role_of(t.character).abilities(g, t))
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).abilities:
         out.extend(u.abilities(g, t))
     return out
 
@@ -88,25 +87,33 @@ def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
     out: list[Command] = []
-    if not t.gathered:
+    gathered = t.gathered
+    if not gathered:
         out.append(TakeGold(seat))
         if g.deck:
             out.append(DrawCards(seat))
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
-    # A paused turn (the Witch's) offers only the character's own ability: no district effects.
-    out.extend(role_of(t.character).abilities(g, t) if t.paused else abilities(g, t))
-    if not t.paused:
-        out.extend(income_options(g, t))
-        out.extend(build.options(g, t))
-    if t.gathered and role_of(t.character).must(g, t) is None:
+    role = role_of(t.character)
+    overridden = role.overridden  # ask a character only what its card changes
+    if "abilities" in overridden:
+        out.extend(role.abilities(g, t))
+    if not t.paused:  # a paused turn (the Witch's) offers only the character's own ability: no district effects
+        cc = caches.city(g, seat)
+        for u in cc.abilities:
+            out.extend(u.abilities(g, t))
+        if "income" not in t.used:
+            out.extend(income_options(g, t, cc))
+        if gathered:  # build.turn_refusal: nothing is built before gathering
+            out.extend(build.options(g, t, role, cc))
+    if gathered and ("must" not in overridden or role.must(g, t) is None):
         out.append(EndTurn(seat))
     return out
 
 
 def take_gold(g: GameState, t: Turn, ev: list[Event]) -> None:
     n = 2
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).gather:
         n += u.gather_gold(g, t.seat)
     g.players[t.seat].gold += n
     ev.append(Event("gathered_gold", seat=t.seat, gold=n))
@@ -117,7 +124,7 @@ def draw_cards(g: GameState, t: Turn, ev: list[Event]) -> None:
     n = 2
     keep_all = False
     keep_n = 1
-    for u in owned_uniques(g, t.seat):
+    for u in caches.city(g, t.seat).gather:
         n = u.draw_count(g, t.seat, n)
         keep_all = keep_all or u.keep_all(g, t.seat)
         keep_n = u.keep_count(g, t.seat, keep_n)

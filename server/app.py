@@ -36,7 +36,6 @@ from textual.binding import Binding
 from textual.message import Message
 
 from engine.text import player_name
-from server.lobby import rematch
 from server.lobby.lobby import Lobby, LobbyError
 from server.logging_setup import log_event
 from server.players.session_link import SessionPlayers
@@ -276,14 +275,14 @@ class PlayerSession:
     def to_lobby(self) -> None:
         self.gen += 1
         self.lobby.to_lobby(self)
-        rematch.kept_seat(self.lobby, self)  # after a game: the room of its new game, if one keeps a seat
+        self.lobby.kept_seat(self)  # after a game: the room of its new game, if one keeps a seat
         if self.app is not None:
             self.app.post_message(LeaveTable(self.gen))
 
     # --- the end of a game -----------------------------------------------------------------------------
     def play_again(self) -> str | None:
         """The same seats again: to the new game's room in the lobby (or its table, once started)."""
-        error = self._call(lambda session: rematch.play_again(self.lobby, session))
+        error = self._call(self.lobby.play_again)
         if error is None and not self.at_table:
             self.gen += 1
             if self.app is not None:

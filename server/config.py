@@ -6,6 +6,7 @@ below is refused with a one-line ``ConfigError`` that names it.
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +19,9 @@ NonNegativeInt = Annotated[int, Meta(ge=0)]
 NonNegativeFloat = Annotated[float, Meta(ge=0)]
 PositiveFloat = Annotated[float, Meta(gt=0)]
 Port = Annotated[int, Meta(ge=0, le=65535)]
+
+
+CLUSTER_TABLE = "cluster"
 
 
 class ConfigError(ValueError):
@@ -33,6 +37,15 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # Where the host key lives and where games are saved.
     keys_dir: str = "keys"
     saves_dir: str = "saves"
+    # Behind a TCP balancer that sends the PROXY protocol (HAProxy's send-proxy / send-proxy-v2):
+    # every connection must start with a v1 or v2 header, which names the player's address
+    # (server/transport/proxy_listener.py; docs/cluster.md). `proxy_allowed`: the balancers'
+    # networks (e.g. ["10.0.0.10/32"]); a header from anyone else is refused. Empty: any sender.
+    proxy_protocol: bool = False
+    proxy_allowed: list[str] = []
+    proxy_header_timeout_seconds: PositiveFloat = 5.0
+    # Share the port with other processes (SO_REUSEPORT): `citadels serve --workers N` sets it.
+    reuse_port: bool = False
 
     # Authentication: any public key is accepted and identifies the player;
     # without a key, keyboard-interactive (no prompts) logs in as a guest.
@@ -40,8 +53,8 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
 
     # Used by the game layer (server/lobby/lobby.py, server/tables/table.py); the transport
     # does not read these. How long a disconnected player's seat waits before
-    # a bot plays it; the bots' level (random, easy, normal, hard: hard runs in
-    # a pool of bot_workers processes, 0 = hard bots play as normal); the delay
+    # a bot plays it; the bots' level (random, easy, normal, hard, expert: hard and expert run in
+    # a pool of bot_workers processes, 0 = they play as normal); the delay
     # before a bot moves; the turn timers a table may choose; table limits.
     idle_wait_seconds: PositiveFloat = 60.0
     bot_kind: str = "normal"
@@ -162,10 +175,19 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # pauses the loop 2-3 s.
     gc_full_collect_after_departures: NonNegativeInt = 0
 
+    def __post_init__(self) -> None:
+        for network in self.proxy_allowed:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"proxy_allowed: {network!r} is not an IP network (e.g. 10.0.0.10/32)") from None
+
 
 def config_from_mapping(data: dict[str, Any], source: str = "config") -> ServerConfig:
     """Build a ServerConfig from a mapping, refusing unknown keys by name."""
     known = set(ServerConfig.__struct_fields__)
+    # The [cluster] table is a cluster node's (server/cluster/config.py reads and checks it).
+    data = {k: v for k, v in data.items() if k != CLUSTER_TABLE}
     for key in data:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {key!r}")

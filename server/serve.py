@@ -59,7 +59,7 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
         store.unlock()
         raise
     pool = None
-    if config.bot_kind == "hard" and config.bot_workers > 0:
+    if config.bot_kind in ("hard", "expert") and config.bot_workers > 0:
         from server.tables.bot_pool import BotPool
 
         pool = BotPool(workers=config.bot_workers)

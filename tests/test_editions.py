@@ -44,7 +44,9 @@ def dark_city_config(draw, n: int):
     chars = [c for c in DARK_CITY_CHARACTERS if rank("2000", c) in ranks and not (c == "Emperor" and n == 2)]
     if n == 8 or (4 <= n <= 7 and draw(st.booleans())):
         chars.append("Queen" if n >= 5 and draw(st.booleans()) else "Artist")
-    pool = [u for u in DARK_CITY_PURPLE if not (u == "Hospital" and 1 in ranks)]
+    # no Hospital without a sure Assassin: none when rank 1 is swapped, nor when no character is named
+    # (2 players, rank 4 drawn: the Emperor is left out, so the line-up is drawn at random)
+    pool = [u for u in DARK_CITY_PURPLE if not (u == "Hospital" and (1 in ranks or not chars))]
     uniques = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=6, unique=True))
     return chars, uniques
 

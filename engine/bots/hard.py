@@ -30,14 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..apply import apply
 from ..commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
-from ..legal import legal_commands
 from ..state import copy_state
-from ..view import view as seat_view
 from . import policy_eval
-from .determinize import determinize
 from .normal import NormalBot
 from .policy_infer import PickModel
 from .styles import STYLES, Style
+from .worlds import play_out, rollout_bots, sample_world
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -133,7 +131,7 @@ class HardBot:
         worlds = 0
         failures = 0
         stop_round = view.round + 1 + self.horizon
-        bots = [NormalBot(0, ROLLOUT_STYLE) for _ in view.players]
+        bots = rollout_bots(len(view.players))
         while True:
             if self.iterations is not None and worlds >= self.iterations:
                 break
@@ -187,45 +185,12 @@ class HardBot:
         return max(cands, key=value)
 
     def sample(self, view: View, rng: random.Random) -> GameState:
-        """A world consistent with the view; during the selection, drawn among `infer` uniform samples
-        in proportion to how plausible their earlier picks are (`policy_infer`)."""
-        if self.infer <= 1 or view.phase != "selection":
-            return determinize(view, rng)
-        worlds: list[GameState] = []
-        weights: list[float] = []
-        seat = view.seat
-        assert seat is not None
-        for _ in range(self.infer):
-            w = determinize(view, rng)
-            worlds.append(w)
-            weights.append(self.pick_model.likelihood(w, seat))
-        tot = sum(weights)
-        if tot <= 0.0:
-            return worlds[0]
-        x = rng.random() * tot
-        for w, p in zip(worlds, weights):
-            x -= p
-            if x <= 0.0:
-                return w
-        return worlds[-1]
+        """A world consistent with the view (`worlds.sample_world`, with the pick inference)."""
+        return sample_world(view, rng, self.pick_model, self.infer)
 
     def rollout(self, g: GameState, me: int, seed: int, stop_round: int, bots: list[NormalBot]) -> float:
         """Normal bots play every seat of the sampled world to the end of `stop_round - 1`."""
-        for s, b in enumerate(bots):
-            b.rng.seed(seed * 31 + s)
-        steps = 0
-        while g.phase != "over" and g.round < stop_round and steps < self.max_commands:
-            seat = g.pending.seat
-            legal = legal_commands(g, seat)
-            if not legal:
-                break
-            cmd = legal[0] if len(legal) == 1 else bots[seat].choose(legal, seat_view(g, seat))
-            apply(g, cmd, check=False)
-            steps += 1
-        return evaluate(g, me)
-
-
-ROLLOUT_STYLE = STYLES["balanced"]
+        return play_out(g, me, seed, stop_round, bots, self.max_commands)
 
 
 def evaluate(g: GameState, me: int) -> float:

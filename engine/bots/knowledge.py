@@ -113,7 +113,7 @@ def income_of(ctx: Ctx, name: str, extra_builds: float = 0.5) -> float:
     income_type, income_kind = ctx.income(name)
     if income_type is None:
         return 0.0
-    n: float = ctx.type_counts.get(income_type, 0) + ctx.wild_income
+    n: float = float(ctx.type_counts.get(income_type, 0) + ctx.wild_income)
     if any(dtype(h) == income_type and ctx.can_afford_soon(h) for h in ctx.hand):
         n += extra_builds
     return n * (0.8 if income_kind == "cards" else 1.0)
@@ -123,7 +123,7 @@ def _extra_builds(ctx: Ctx, limit: int, extra_gold: int = 0, extra_cards: int = 
     """How many more districts than one this character lets me build this turn."""
     costs = sorted(ctx.cost(c) for c in set(ctx.hand) if ctx.buildable(c))
     gold = ctx.gold + 2 + extra_gold
-    n: float = 0
+    n: float = 0.0
     for c in costs:
         if c <= gold and n < limit:
             gold -= c

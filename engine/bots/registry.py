@@ -1,6 +1,6 @@
 """`make_bot(kind, seed, style=None)`: a bot of a kind, with a style and a name.
 
-Kinds: random, easy, normal, hard. Every bot has `kind`, `name`, `style` and
+Kinds: random, easy, normal, hard, expert. Every bot has `kind`, `name`, `style` and
 `choose(legal, view)`; it decides from the view (and its legal commands) only.
 A style left out is chosen from the seed, so a table of bots differs.
 """
@@ -26,7 +26,8 @@ class Bot(Protocol):
     def choose(self, legal: list[Command], view: View | None = None) -> Command: ...
 
 
-KINDS = ("random", "easy", "normal", "hard")
+KINDS = ("random", "easy", "normal", "hard", "expert")
+SEARCHING = ("hard", "expert")  # the kinds that take options (budget_ms, iterations, ...)
 
 
 def pick_style(seed: int, style: str | None = None) -> str:
@@ -42,7 +43,7 @@ def bot_name(seed: int, style: str) -> str:
 
 
 def make_bot(kind: str, seed: int = 0, style: str | None = None, **options: Any) -> Bot:
-    """A new bot. `options` go to the hard bot (budget_ms, iterations, ...)."""
+    """A new bot. `options` go to the searching bots, hard and expert (budget_ms, iterations, ...)."""
     st = pick_style(seed, style)
     name = bot_name(seed, st)
     if kind == "random":
@@ -63,4 +64,8 @@ def make_bot(kind: str, seed: int = 0, style: str | None = None, **options: Any)
         from .hard import HardBot
 
         return HardBot(seed, st, name, **options)
+    if kind == "expert":
+        from .expert import ExpertBot
+
+        return ExpertBot(seed, st, name, **options)
     raise ValueError(f"Unknown bot kind {kind!r}; known: {', '.join(KINDS)}.")

@@ -105,5 +105,8 @@ DISTRICTS.update(OLDER_UNIQUE_DISTRICTS)
 
 
 def base_deck() -> list[str]:
-    """The 54 base district cards, by name (copies repeated)."""
-    return [d.name for d in BASE_DISTRICTS.values() for _ in range(d.copies)]
+    """The 54 base district cards, by name (copies repeated): a new list each time."""
+    return list(_BASE_DECK)
+
+
+_BASE_DECK: tuple[str, ...] = tuple(d.name for d in BASE_DISTRICTS.values() for _ in range(d.copies))

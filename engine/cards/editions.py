@@ -168,6 +168,14 @@ def income(edition: str, name: str) -> tuple[str | None, str | None]:
     return (c.income_type, c.income_kind) if c is not None else (None, None)
 
 
+# Every card in every edition, as tables (what the rules and the bots look up at every command).
+COST_TABLE: dict[str, dict[str, int]] = {ed: {n: cost(ed, n) for n in DISTRICTS} for ed in EDITIONS}
+RANK_TABLE: dict[str, dict[str, int]] = {ed: {n: rank(ed, n) for n in CHARACTERS} for ed in EDITIONS}
+INCOME_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
+    ed: {n: income(ed, n) for n in CHARACTERS} for ed in EDITIONS
+}
+
+
 def name_in(edition: str, card: str, lang: str = "en") -> str:
     """A card's printed name in an edition and language ("en", "es", "it")."""
     over = NAMES.get(edition, {}).get(card, {}).get(lang)

@@ -28,6 +28,7 @@ the other player, count = extra paid to the bank).
 
 from __future__ import annotations
 
+from .. import caches
 from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
@@ -108,8 +109,8 @@ class Diplomat(Role):
         g.players[other].gold += diff
         g.players[me].city.remove(mb)
         g.players[other].city.remove(tb)
-        g.players[me].city.append(tb)
-        g.players[other].city.append(mb)
+        caches.add_district(g, me, tb)
+        caches.add_district(g, other, mb)
         ev.append(
             Event(
                 "exchanged",

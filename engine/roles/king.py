@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from ..crown import give_crown
 from ..events import Event
-from ..hooks import Events, Role, role
+from ..hooks import Events, Role, role, shared
 from ..state import GameState, Turn
 
 
+@shared
 class CrownTaker(Role):
     """The King and the Patrician share the crown rule."""
 

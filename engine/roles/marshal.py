@@ -14,6 +14,7 @@ Events: seized (seat, player, district, gold = paid to the owner, count = extra 
 
 from __future__ import annotations
 
+from .. import caches
 from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
@@ -61,7 +62,8 @@ class Marshal(Role):
         g.players[cmd.seat].gold -= price
         g.players[owner].gold += cost
         g.players[owner].city.remove(b)
-        g.players[cmd.seat].city.append(b)
+        caches.city_changed(g.players[owner])
+        caches.add_district(g, cmd.seat, b)
         ev.append(
             Event(
                 "seized",

@@ -14,23 +14,24 @@ The Plague passes between the Warlord and his victim (`hooks.contact`).
 
 from __future__ import annotations
 
-from .. import deck, flow
+from .. import caches, deck, flow
 from ..build import remove_built
+from ..cards.editions import COST_TABLE
 from ..cardstate import TurnScoped
 from ..city import (
+    complete_at,
     copy_tag,
     distinct_copies,
     find_copy,
     is_complete,
     owned_uniques,
-    rank8_immune,
     rank8_price,
     shielded,
     value,
 )
 from ..commands import Ability
 from ..events import Event
-from ..hooks import Events, Role, contact, role
+from ..hooks import UNIQUES, Events, Role, contact, role
 from ..state import Built, GameState, Turn
 
 
@@ -45,8 +46,13 @@ def destruction_settled(g: GameState, ev: Events) -> None:
         flow.end_turn(g, ev)
 
 
-def destroy_price(g: GameState, seat: int, b: Built) -> int:
-    return max(value(b, g) - 1, 0) + rank8_price(g, seat, b)
+def destroy_price(g: GameState, seat: int, b: Built, cc: caches.CityCache | None = None) -> int:
+    """What destroying `b` in `seat`'s city costs: its cost minus 1, and the Great Wall's extra.
+    `cc`: that city's cache, when the caller has it."""
+    price = max(value(b, g) - 1, 0)
+    if cc is None:
+        cc = caches.city(g, seat)
+    return price + rank8_price(g, seat, b) if cc.rank8_extra_cost else price
 
 
 @role
@@ -57,13 +63,25 @@ class Warlord(Role):
         if self.name in t.used or (g.rules.rank8_at_end and not t.gathered):
             return []
         gold = g.players[t.seat].gold
-        out = []
+        out: list[Ability] = []
+        target = complete_at(g)
+        any_shield = bool(caches.lineup(g).shields)
+        me, name = t.seat, self.name
+        costs = COST_TABLE[g.rules.edition]
         for seat, p in enumerate(g.players):
-            if not p.city or is_complete(g, seat) or shielded(g, seat):
+            if not p.city:
+                continue
+            cc = caches.city(g, seat)  # is_complete, asked with the city's cache at hand
+            if cc.size >= target or (any_shield and shielded(g, seat)):
                 continue
             for b in distinct_copies(p.city):
-                if not rank8_immune(g, seat, b) and destroy_price(g, seat, b) <= gold:
-                    out.append(Ability(t.seat, self.name, player=seat, district=b.name, option=copy_tag(b, p.city)))
+                if costs[b.name] - 1 > gold:
+                    continue  # too dear whatever is added (destroy_price: at least the printed cost minus 1)
+                u = UNIQUES.get(b.name)  # city.rank8_immune: only a unique district may be immune
+                if u is not None and u.rank8_immune(g, seat, b.name):
+                    continue
+                if destroy_price(g, seat, b, cc) <= gold:
+                    out.append(Ability(me, name, player=seat, district=b.name, option=copy_tag(b, p.city)))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:

@@ -53,6 +53,9 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     connect_timeout_seconds: PositiveFloat = 5.0  # one attempt to reach a server
     start_timeout_seconds: PositiveFloat = 20.0  # all attempts at start (later, reconnection never gives up)
     request_timeout_seconds: PositiveFloat = 2.0
+    # A draining node (SIGTERM, `citadels cluster drain`) hands its running tables over at once, then
+    # waits this long for its waiting tables to start or close and for its sessions to leave.
+    drain_grace_seconds: Annotated[float, Meta(ge=0)] = 60.0
 
     def node(self) -> str:
         """This node's id."""

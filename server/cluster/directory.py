@@ -59,12 +59,29 @@ class TableDirectory:
                 listing = _listing.decode(value)
             except (msgspec.DecodeError, msgspec.ValidationError) as error:
                 log_event(log, logging.WARNING, "unreadable listing", table=table_id, error=str(error))
+        if listing is not None:
+            known = self.tables.get(table_id)
+            if known is not None and known.order() > listing.order():
+                return  # an older write heard after a newer one (this node's own, heard at once)
+        self._set(table_id, listing)
+
+    def _set(self, table_id: str, listing: TableListing | None) -> None:
         if listing is None:
-            self.tables.pop(table_id, None)
+            if self.tables.pop(table_id, None) is None:
+                return
         else:
             self.tables[table_id] = listing
         for callback in list(self.on_change):
             callback(table_id, listing)
+
+    def heard_locally(self, listing: TableListing) -> None:
+        """A listing this node made (its owner): known here at once, before its write is heard back."""
+        known = self.tables.get(listing.id)
+        if known is None or known.order() <= listing.order():
+            self._set(listing.id, listing)
+
+    def heard_locally_gone(self, table_id: str) -> None:
+        self._set(table_id, None)
 
     # -- reading -----------------------------------------------------------------------------------
     def listings(self) -> list[TableListing]:

@@ -39,8 +39,24 @@ class NodeRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     version: Name = ""
 
 
+class SeatListing(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One seat of a listed table, as every node needs it: who sits there (for the room, for a
+    reconnection finding its seat, for the table menu), never what they hold."""
+
+    name: Name = ""
+    key: Name | None = None  # the identity bound to the seat (an SSH key's fingerprint, "guest:<id>")
+    guest: bool = False
+    bot: Name | None = None  # a bot seat: its kind
+    style: Name | None = None
+    here: bool = False  # a session plays it now (attached to the actor)
+    present: bool = False  # a session of its key is at the table (its room, or playing)
+
+
 class TableListing(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A table as the lobby lists it (the same fields as ui.lobby_link.TableRow, and its owner)."""
+    """A table as the lobby lists it (the same fields as ui.lobby_link.TableRow, and its owner), with
+    what any node needs to seat, route and list people there (stage 2): its meta, its seats, who
+    opened it. Written by the owner only, on every change (`version` grows; `lease` is the
+    owner's lease revision, so a listing by a later owner always wins)."""
 
     id: Name
     name: Name
@@ -54,6 +70,25 @@ class TableListing(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     spectators: int = 0
     owner: Name = ""  # the node running it ("" while nobody does: failover)
     updated: float = 0.0
+    # -- stage 2: the table's meta (server.tables.seats.TableMeta) and seats ---------------------
+    rules_name: Name = ""  # the rule set's key ("2016"); `rules` is its title
+    creator: Name | None = None
+    code: Name | None = None  # a private table's join code (nodes only: shown to its players)
+    spectator_chat: bool = False
+    bot_kind: Name = "normal"
+    seat_list: list[SeatListing] = msgspec.field(default_factory=list)
+    saved: bool = False  # a loaded saved game waiting in its room for its own players
+    saving: bool = False  # its game is being recorded (the table menu's "save")
+    game: Name = ""  # engine.savefile.game_key: a game is open at most once in the cluster
+    origin_identity: Name | None = None  # who opened it and from where (caps per identity/address)
+    origin_address: Name | None = None
+    origin_guest: bool = False
+    lease: int = 0
+    version: int = 0
+
+    def order(self) -> tuple[int, int]:
+        """Which of two listings of one table is newer."""
+        return (self.lease, self.version)
 
 
 class SeatBinding(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

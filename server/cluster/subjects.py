@@ -16,6 +16,7 @@ tests) can share one NATS without seeing each other::
     <ns>.table.<table>.public              the spectators' view and public events
     <ns>.table.<table>.ctl                 joins, spectators, hand-over requests to the owner
     <ns>.node.<node>.ctl                   one node's control (drain)
+    <ns>.node.<node>.inbox                 what owners tell that node's sessions (entered, moved...)
 
 Hidden information: a seat's view carries its hand, so its subject carries a token that
 cannot be derived from public data (the table id, the seat number, the player's name or
@@ -164,6 +165,10 @@ class Names:
     def seat_updates(self, table_id: str, token: str) -> str:
         return f"{self.namespace}.table.{check_table_id(table_id)}.seat.{_token(token)}.out"
 
+    def seat_commands_all(self, table_id: str) -> str:
+        """Every seat's commands of one table (what its owner subscribes to)."""
+        return f"{self.namespace}.table.{check_table_id(table_id)}.seat.*.cmd"
+
     def table_public(self, table_id: str) -> str:
         return f"{self.namespace}.table.{check_table_id(table_id)}.public"
 
@@ -172,6 +177,10 @@ class Names:
 
     def node_control(self, node_id: str) -> str:
         return f"{self.namespace}.node.{check_node_id(node_id)}.ctl"
+
+    def node_inbox(self, node_id: str) -> str:
+        """What owners tell the sessions of one node (server/cluster/wire.py `ToFront`)."""
+        return f"{self.namespace}.node.{check_node_id(node_id)}.inbox"
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22}\Z")

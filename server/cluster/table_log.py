@@ -157,9 +157,12 @@ class TableLog:
         raise LogError(f"table {table_id!r}: its log kept changing while being taken over")
 
     # -- writing -------------------------------------------------------------------------------------
-    async def record(self, cmd: Command, state: GameState | None = None, now: datetime | None = None) -> int:
+    async def record(
+        self, cmd: Command, state: GameState | None = None, now: datetime | None = None, stand_in: bool = False
+    ) -> int:
         """Append ``cmd``, just applied to ``state`` (default: the game held); returns once the stream
-        has it. `Fenced` when this node may no longer write (nothing it shows may then go out)."""
+        has it. `Fenced` when this node may no longer write (nothing it shows may then go out).
+        ``stand_in``: a bot chose it in the place of the seat's person (the seat's ``bot_played``)."""
         if self.finished:
             raise ValueError(f"table {self.id}: the game is over and saved; nothing more to record")
         if state is not None:
@@ -172,7 +175,9 @@ class TableLog:
         self.save.log.append(cmd)
         self.save.updated = now or utcnow()
         seq = len(self.save.log)
-        await self._publish(_encode(LogEntry(seq, cmd, self.save.updated)), f"cmd-{seq}")
+        if stand_in:
+            self.save.seats[cmd.seat].bot_played.append(seq)
+        await self._publish(_encode(LogEntry(seq, cmd, self.save.updated, stand_in)), f"cmd-{seq}")
         self.since_snapshot += 1
         if self.save.state.phase == "over":
             self.save.finished = True
@@ -348,6 +353,8 @@ def _apply_entries(table_id: str, save: Save, entries: list[LogEntry]) -> None:
         except IllegalCommand as error:
             raise LogError(f"table {table_id!r}: command {entry.seq} of its log is illegal here ({error})") from None
         save.log.append(entry.cmd)
+        if entry.bot and 0 <= entry.cmd.seat < len(save.seats):
+            save.seats[entry.cmd.seat].bot_played.append(entry.seq)
         save.updated = entry.t
         save.finished = state.phase == "over"
 

@@ -38,6 +38,7 @@ from engine.savefile import Save
 from engine.text import MAX_NAME, MAX_TABLE_NAME, clean_name, clean_text, name_problem
 from server.admin.bans import Bans
 from server.config import ServerConfig
+from server.lobby import rematch
 from server.lobby.accounts import Accounts
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
@@ -378,6 +379,14 @@ class Lobby(Accounts, SavedGames, Exports, TableLifetimes, JoinCodes, Seating, L
         if t.seats[seat].client is not None or (self.connected(t.seats[seat].key) and t.seats[seat].away_since is None):
             raise LobbyError("That player is here: only an absent player can be replaced.", "player_here")
         t.replace_with_bot(seat)
+
+    def play_again(self, session: Any) -> None:
+        """The same seats again (server/lobby/rematch.py)."""
+        rematch.play_again(self, session)
+
+    def kept_seat(self, session: Any) -> None:
+        """Back in the lobby after a game: the room of its new game, if one keeps a seat (rematch.py)."""
+        rematch.kept_seat(self, session)
 
     def set_spectator_chat(self, session: Any, allowed: bool) -> None:
         t = session.table

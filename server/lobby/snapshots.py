@@ -109,7 +109,8 @@ class LobbyViews:
         for name in CHARACTERS:
             by_rank.setdefault(RANK[name], []).append(name)
         uniques = [u for u in UNIQUE_DISTRICTS if u not in OLDER_ONLY]
-        kinds = [k for k in KINDS if k != "hard" or self.pool is not None] or ["normal"]
+        # the searching kinds (hard, expert) think in the worker pool: offered only with one
+        kinds = [k for k in KINDS if k not in ("hard", "expert") or self.pool is not None] or ["normal"]
         return LobbyOptions(
             rules=rules,
             presets=presets,

@@ -1,15 +1,16 @@
 """Bot decisions outside the server's event loop and interpreter lock: a worker process pool.
 
     pool = BotPool(workers=2)
-    cmd = await pool.decide("hard", view, seed=..., budget_ms=300)
+    cmd = await pool.decide("hard", view, seed=..., budget_ms=300)    # or "expert" (default 2000 ms)
     await pool.close()
 
 The view (only the seat's view: bots never see more) is sent to a worker
 process as msgpack, the worker makes a fresh bot (`engine.bots.registry.make_bot`)
-and returns its command. Searching in other processes keeps the event loop and
+and returns its command. The searching kinds, hard and expert, run here. Searching in other processes keeps the event loop and
 the GIL free, so no other table stalls while a hard bot thinks.
 
-Each decision is bounded: the worker's bot gets `budget_ms` (capped at 1 s) and
+Each decision is bounded: the worker's bot gets `budget_ms` (capped at its kind's maximum: hard
+1 s, expert 5 s; by default 300 ms and 2 s) and
 the caller waits at most `budget_ms + grace_ms`; on a timeout or a worker
 failure the decision falls back to the normal bot in this process (well under
 a millisecond), so a table never hangs on a bot. Cheap kinds (random, easy,
@@ -27,8 +28,8 @@ import time
 
 import msgspec
 
-from engine.bots.hard import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
-from engine.bots.registry import make_bot
+from engine.bots import expert, hard
+from engine.bots.registry import SEARCHING, make_bot
 from engine.commands import Command
 from engine.view import View
 
@@ -44,9 +45,16 @@ def _worker_init() -> None:
     import engine  # noqa: F401  (registers the cards once per worker)
 
 
+# (default, maximum) thinking time per decision of each searching kind, in ms
+BUDGETS = {
+    "hard": (hard.DEFAULT_BUDGET_MS, hard.MAX_BUDGET_MS),
+    "expert": (expert.DEFAULT_BUDGET_MS, expert.MAX_BUDGET_MS),
+}
+
+
 def _worker_decide(kind: str, view_bytes: bytes, seed: int, style: str | None, budget_ms: float) -> bytes:
     view = _view_dec.decode(view_bytes)
-    options = {"budget_ms": budget_ms} if kind == "hard" else {}
+    options = {"budget_ms": budget_ms} if kind in SEARCHING else {}
     bot = make_bot(kind, seed, style, **options)
     return _cmd_enc.encode(bot.choose(list(view.legal), view))
 
@@ -79,7 +87,8 @@ class BotPool:
         """The bot's command for `view` (which must be the deciding seat's view, with `legal`)."""
         if not view.legal:
             raise ValueError("the view has no legal command: it is not this seat's decision")
-        budget = min(float(budget_ms if budget_ms is not None else DEFAULT_BUDGET_MS), MAX_BUDGET_MS)
+        default, cap = BUDGETS.get(kind, BUDGETS["hard"])
+        budget = min(float(budget_ms if budget_ms is not None else default), cap)
         self.decisions += 1
         if len(view.legal) == 1:
             return view.legal[0]

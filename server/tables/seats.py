@@ -19,7 +19,7 @@ from server.tables.messages import ToSession
 TIMER_MODES = ("off", "relaxed", "blitz")
 MAX_HISTORY = 2000  # past events kept to rebuild a reconnecting player's log
 MAX_CHAT = 300  # characters per chat line
-BOT_KINDS = ("random", "easy", "normal", "hard")
+BOT_KINDS = ("random", "easy", "normal", "hard", "expert")
 LINEUP_LABELS = {"first-game": "first game", "random": "random", "custom": "custom"}
 
 
@@ -91,6 +91,7 @@ class TableSettings:
     timers: dict[str, float | None] = field(default_factory=lambda: {"off": None, "relaxed": 120.0, "blitz": 30.0})
     queue_size: int = 64
     hard_budget_ms: float = 300.0
+    expert_budget_ms: float = 2000.0
 
 
 @dataclass

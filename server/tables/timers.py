@@ -154,11 +154,10 @@ class TableTimers:
             return v.legal[0]
         s = self.seats[seat]
         style = s.style if s.bot is not None else None  # a person's seat played for them: a style from the seed
-        if kind == "hard" and self.pool is not None:
-            return await self.pool.decide(
-                "hard", v, seed=seed + self.state.seq, budget_ms=self.settings.hard_budget_ms, style=style
-            )
-        if kind == "hard":  # no process pool: the best bot that is cheap enough for the event loop
+        if kind in ("hard", "expert") and self.pool is not None:
+            budget = self.settings.hard_budget_ms if kind == "hard" else self.settings.expert_budget_ms
+            return await self.pool.decide(kind, v, seed=seed + self.state.seq, budget_ms=budget, style=style)
+        if kind in ("hard", "expert"):  # no process pool: the best bot that is cheap enough for the event loop
             kind = "normal"
         bot = self._bots.get((seat, kind))
         if bot is None:

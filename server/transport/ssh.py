@@ -228,7 +228,7 @@ class Server:
         self.host_key_fingerprint = host_key_fingerprint
         self.host = config.host
         self.port = config.port
-        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._acceptor: Any = None  # asyncssh's SSHAcceptor, or a ProxyListener (proxy_protocol)
         self._per_address: Counter[str] = Counter()
         self._admitted_total = 0
         self._connections: set[asyncssh.SSHServerConnection] = set()
@@ -333,13 +333,31 @@ class Server:
         # registered in, and must never carry a Textual app's context vars.
         loop = asyncio.get_running_loop()
 
-        async def listen() -> asyncssh.SSHAcceptor:
+        async def listen() -> Any:
+            if config.proxy_protocol:  # a balancer's PROXY header first, then SSH (proxy_listener.py)
+                from server.transport.proxy_listener import ProxyListener, ssh_hand_over
+
+                connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
+                listener = ProxyListener(
+                    ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
+                    header_timeout=config.proxy_header_timeout_seconds,
+                    allowed=config.proxy_allowed or None,
+                )
+                return await listener.start(config.host, config.port, reuse_port=config.reuse_port)
+            if config.reuse_port:  # several worker processes on one port (citadels serve --workers)
+                return await asyncssh.listen(config.host, config.port, reuse_port=True, **options)
             return await asyncssh.listen(config.host, config.port, **options)
 
         self._acceptor = await loop.create_task(listen(), context=contextvars.Context())
         self.port = self._acceptor.get_port()
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
+
+    def stop_accepting(self) -> None:
+        """Take no new connections; the running sessions go on (a draining cluster node: the balancer's
+        check fails and new players go to other nodes)."""
+        if self._acceptor is not None:
+            self._acceptor.close()
 
     def close(self, message: str = STOPPING_MESSAGE) -> asyncio.Task[None]:
         """Begin a graceful shutdown (idempotent); await the result, or wait_closed()."""

@@ -31,10 +31,14 @@ CASES = [
 
 
 def opts(kind):
-    return {"budget_ms": None, "iterations": 2, "horizon": 0} if kind == "hard" else {}
+    if kind == "hard":
+        return {"budget_ms": None, "iterations": 2, "horizon": 0}
+    if kind == "expert":
+        return {"budget_ms": None, "iterations": 12}
+    return {}
 
 
-@pytest.mark.parametrize("kind", ["random", "easy", "normal", "hard"])
+@pytest.mark.parametrize("kind", ["random", "easy", "normal", "hard", "expert"])
 @pytest.mark.parametrize("preset,players,seed", CASES)
 def test_same_view_same_decisions(kind, preset, players, seed):
     g, _ = new_game(GameConfig(players=[f"P{i}" for i in range(players)], preset=preset, seed=seed))
@@ -44,7 +48,7 @@ def test_same_view_same_decisions(kind, preset, players, seed):
     others = [make_bot("normal", 10 + s) for s in range(players)]
     rnd = random.Random(seed)
     decisions = 0
-    limit = 25 if kind == "hard" else 400
+    limit = 25 if kind in ("hard", "expert") else 400
     while g.phase != "over" and decisions < limit:
         seat = g.pending.seat
         legal = legal_commands(g, seat)

@@ -9,9 +9,12 @@ figures).
 
 from __future__ import annotations
 
+import pytest
+
 from engine.sim import run
 
 
+@pytest.mark.slow
 def test_hard_beats_normal():
     r = run(
         5,

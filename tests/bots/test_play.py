@@ -61,6 +61,30 @@ def test_hard_bot_finishes(preset, players):
     play(g, bots)
 
 
+@pytest.mark.parametrize("players", [2, 3, 5, 7])
+@pytest.mark.parametrize("preset", ["first-game", "cunning-agents", "ambitious-aristocrats"])
+def test_expert_bot_plays_legal_commands_to_the_end(preset, players):
+    """Every command the expert picks is checked by `apply` (check=True); it searches, within its
+    fixed effort, and never fails to sample a world from its view."""
+    g = new(preset, players, 11)
+    expert = make_bot("expert", 60, budget_ms=None, iterations=6)
+    bots = [expert] + [make_bot("normal", 60 + s) for s in range(1, players)]
+    searched = []
+    real_choose = expert.choose
+
+    def choose(legal, v):
+        cmd = real_choose(legal, v)
+        if expert.last_stats.get("searched"):
+            searched.append(expert.last_stats)
+        assert cmd in legal
+        return cmd
+
+    expert.choose = choose
+    play(g, bots)
+    assert searched, "the expert never searched"
+    assert all(s["iterations"] >= 6 and s["failures"] == 0 for s in searched)
+
+
 def test_styles_and_names_vary():
     bots = [make_bot("normal", seed) for seed in range(40)]
     assert len({b.style.name for b in bots}) >= 4

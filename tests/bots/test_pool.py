@@ -60,3 +60,18 @@ async def test_normal_and_random_through_the_pool():
         for kind in ("random", "easy", "normal"):
             for v in views:
                 assert await pool.decide(kind, v, seed=3) in v.legal
+
+
+async def test_the_expert_thinks_in_the_pool_within_its_budget():
+    """Legal decisions from the worker pool, none left to the normal bot. The grace is wide: a search
+    plays at least one whole sampled world, which takes longer than usual on a loaded machine."""
+    views = views_to_decide(2)
+    async with BotPool(workers=2, grace_ms=2000) as pool:
+        await pool.warm_up()
+        t0 = time.perf_counter()
+        cmds = await asyncio.gather(*[pool.decide("expert", v, seed=i, budget_ms=300) for i, v in enumerate(views)])
+        elapsed = time.perf_counter() - t0
+        for v, c in zip(views, cmds):
+            assert c in v.legal
+        assert pool.fallbacks == 0
+        assert elapsed < (0.3 + pool.grace_ms / 1000) * 2

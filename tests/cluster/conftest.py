@@ -38,6 +38,11 @@ NEEDS_NATS_PY = [
     "test_directory.py",
     "test_identity.py",
     "test_nodes.py",
+    "test_node_play.py",
+    "test_node_failover.py",
+    "test_node_hidden.py",
+    "test_node_lobby.py",
+    "test_workers.py",
 ]
 collect_ignore = [] if HAVE_NATS_PY or os.environ.get("CITADELS_REQUIRE_NATS") else NEEDS_NATS_PY
 
@@ -107,3 +112,45 @@ async def connect(nats_server: Any, namespace: str) -> AsyncIterator[ConnFactory
 # Fast leases for tests: a lapse is seen in about 1.3 s.
 FAST_LEASES = dict(lease_ttl_seconds=1.0, lease_renew_seconds=0.25, lease_margin_seconds=0.25)
 FAST_NODES = dict(heartbeat_seconds=0.25, node_ttl_seconds=1.0)
+
+
+class Cluster:
+    """Real node processes of this test's cluster (server/cluster/serve_node.py), one keys folder
+    (the host key every node serves), and the harness's own NATS connection."""
+
+    def __init__(self, nats_server: Any, namespace: str, folder: Path, connect: ConnFactory) -> None:
+        from server.transport.hostkey import load_or_create_host_key
+
+        self.url = nats_server.url
+        self.namespace = namespace
+        self.folder = folder
+        self.keys = folder / "keys"
+        load_or_create_host_key(str(self.keys))  # made once: nodes started together would race for it
+        self._connect = connect
+        self.nodes: list[Any] = []
+
+    async def node(self, node_id: str, **kwargs: Any) -> Any:
+        from .harness import NodeProcess
+
+        node = await NodeProcess.start(self.url, self.namespace, node_id, self.folder / node_id, self.keys, **kwargs)
+        self.nodes.append(node)
+        return node
+
+    async def conn(self) -> Any:
+        from .harness import FAST_CLUSTER
+
+        settings = {k: v for k, v in FAST_CLUSTER.items() if k != "drain_grace_seconds"}
+        return await self._connect("harness", **settings)
+
+    async def close(self) -> None:
+        for node in self.nodes:
+            node.kill()
+        for node in self.nodes:
+            await node.wait(10)
+
+
+@pytest.fixture
+async def cluster(nats_server: Any, namespace: str, tmp_path: Path, connect: ConnFactory) -> AsyncIterator[Cluster]:
+    c = Cluster(nats_server, namespace, tmp_path, connect)
+    yield c
+    await c.close()

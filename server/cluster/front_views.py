@@ -1,0 +1,87 @@
+"""What a cluster node's lobby screen is sent: rows, rooms and snapshots drawn from the directory's
+listings (server/cluster/records.py), so that every node draws every table's lobby itself."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from server.cluster.records import TableListing
+from ui.lobby_link import LobbySnapshot, Room, RoomSeat, TableRow
+
+
+class FrontViews:
+    """FrontLobby's lobby drawing (a mixin: it reads `listings`, `seat_of` and `present`)."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def listings(self) -> dict[str, TableListing]: ...
+
+        def seat_of(self, key: str) -> tuple[TableListing | None, int | None]: ...
+
+        def present(self, listing: TableListing, key: str | None) -> bool: ...
+
+    def row(self, listing: TableListing, key: str | None) -> TableRow:  # type: ignore[override]
+        return TableRow(
+            id=listing.id,
+            name=listing.name,
+            rules=listing.rules,
+            lineup=listing.lineup,
+            taken=listing.taken,
+            seats=listing.seats,
+            state=listing.state,
+            private=listing.private,
+            yours=key is not None and seat_in(listing, key) is not None,
+            timer=listing.timer,
+            spectators=listing.spectators,
+        )
+
+    def snapshot(self, s: Any) -> LobbySnapshot:
+        key = s.key
+        mine = None if s.table is None else s.table.id
+        rows = []
+        for listing in sorted(self.listings.values(), key=lambda x: (x.updated, x.id)):
+            if listing.private and seat_in(listing, key) is None and listing.id != mine:
+                continue
+            rows.append(self.row(listing, key))
+        room = None
+        t = s.table
+        if t is not None and s.seat is not None and t.phase == "waiting":
+            room = self._room(self.listings.get(t.id, t.listing), key)  # type: ignore[arg-type]
+        playing, _ = self.seat_of(key)
+        return LobbySnapshot(
+            you=s.name,
+            identity="guest" if s.guest else f"key {s.key[:20]}…",
+            guest=s.guest,
+            tables=rows,
+            room=room,
+            playing=playing.id if playing is not None and playing.state == "playing" else None,
+        )
+
+    def _room(self, listing: TableListing, key: str) -> Room:  # type: ignore[override]
+        seats = []
+        for i, x in enumerate(listing.seat_list):
+            kind = "open" if x.bot is None and x.key is None else ("bot" if x.bot else "player")
+            away = kind == "player" and not self.present(listing, x.key)
+            seats.append(RoomSeat(i, x.name, kind, away=away, you=x.key == key and kind == "player"))
+        creator = listing.creator == key
+        ready = not any(x.kind == "open" for x in seats)
+        if listing.saved:
+            ready = ready and not any(x.away for x in seats)  # a saved game waits for its players
+        return Room(
+            table=self.row(listing, key),
+            seats=seats,
+            creator=creator,
+            can_start=creator and ready,
+            code=listing.code,
+            spectator_chat=listing.spectator_chat,
+            saved=listing.saved,
+        )
+
+
+def seat_in(listing: TableListing, key: str | None) -> int | None:
+    """The seat a person with `key` holds in `listing` (not a bot's), or None."""
+    for i, s in enumerate(listing.seat_list):
+        if s.key == key and s.bot is None and key is not None:
+            return i
+    return None

@@ -1,0 +1,154 @@
+"""`citadels serve --cluster nats://HOST:4222`: a cluster node, until SIGINT/SIGTERM.
+
+    run_node(config, cluster, load=[...])    # blocking; returns an exit status
+
+Like `citadels serve` (server/serve.py), with the tables in the cluster: the node joins it
+(server/cluster/node.py), then serves SSH with the cluster's lobby. Its own saves folder keeps
+what is the node's (bans, the players' exports, finished games); the games in progress are in
+the cluster's log. SIGTERM or SIGINT drains the node (its running tables handed over at once, its
+sessions given `drain_grace_seconds` to finish), then stops it; a second signal stops at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from server.admin.bans import BanError, Bans
+from server.app import make_app_factory
+from server.cluster.config import ClusterConfig, ClusterConfigError
+from server.cluster.connection import ClusterUnavailable
+from server.cluster.node import ClusterNode
+from server.cluster.nodes import NodeIdInUse
+from server.config import ServerConfig
+from server.logging_setup import configure_logging, log_event
+from server.players.migrate import SchemaError
+from server.players.service import PlayersService
+from server.players.url import DatabaseURLError
+from server.storage.persistence import PersistenceError, SaveStore
+from server.transport.ssh import _display_host, start_server
+
+log = logging.getLogger("citadels.server")
+
+
+def run_node(config: ServerConfig, cluster: ClusterConfig, load: list[str] | None = None) -> int:
+    configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
+    try:
+        return asyncio.run(serve_node(config, cluster, load or []))
+    except (
+        PersistenceError,
+        BanError,
+        ClusterUnavailable,
+        NodeIdInUse,
+        ClusterConfigError,
+        DatabaseURLError,
+        SchemaError,
+    ) as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 1
+
+
+async def serve_node(
+    config: ServerConfig,
+    cluster: ClusterConfig,
+    load: list[str],
+    ready: Any = None,
+    stop: asyncio.Event | None = None,
+) -> int:
+    store = SaveStore(config.saves_dir)
+    store.lock()
+    pool = None
+    players = None
+    try:
+        bans = Bans(Path(config.saves_dir) / "bans.json")
+        # The shared players database (PostgreSQL): each table's owner records its finished game there.
+        players = PlayersService.open(config) if config.accounts else None
+        if config.bot_kind == "hard" and config.bot_workers > 0:
+            from server.tables.bot_pool import BotPool
+
+            pool = BotPool(workers=config.bot_workers)
+        node = ClusterNode(
+            config, cluster, store, pool=pool, bans=bans, address=f"{config.host}:{config.port}", players=players
+        )
+        await node.start()
+        if players is not None:
+            await players.start()  # games recorded while the database was away, from an earlier run
+    except BaseException:
+        if players is not None:
+            await players.close()
+        if pool is not None:
+            await pool.close()
+        store.unlock()
+        raise
+    try:
+        for path in load:
+            try:
+                node.load_file(path)
+            except Exception as e:  # a bad file is reported, the node runs anyway
+                print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
+        server = await start_server(config, make_app_factory(node.front))
+        node.on_drain.append(lambda: _stop_accepting(server))
+        print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
+        port_part = "" if server.port == 22 else f"-p {server.port} "
+        print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        print(f"Cluster node {node.node_id} (namespace {cluster.namespace})", flush=True)
+        if players is not None:  # accounts on the node's sessions: not yet (docs/cluster.md)
+            print(f"Players database: {players.where} (finished games recorded; accounts not yet)", flush=True)
+        log_event(log, logging.INFO, "serving", port=server.port, node=node.node_id, cluster=cluster.namespace)
+        await _run_until_stopped(node, server, ready, stop)
+    finally:
+        await node.stop()
+        if players is not None:
+            await players.close()
+        if pool is not None:
+            await pool.close()
+        store.unlock()
+    return 0
+
+
+async def _run_until_stopped(node: ClusterNode, server: Any, ready: Any, stop: asyncio.Event | None) -> None:
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    now = asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+
+    def on_signal() -> None:
+        if stop.is_set():
+            now.set()
+        stop.set()
+
+    for signum in signals:
+        try:
+            loop.add_signal_handler(signum, on_signal)
+        except (RuntimeError, ValueError):  # not the main thread (tests)
+            pass
+    if ready is not None:
+        ready(server, node)
+    try:
+        await stop.wait()
+        print("Draining...", file=sys.stderr, flush=True)
+        drain = asyncio.ensure_future(node.drain(node.cluster.drain_grace_seconds))
+        waiting = asyncio.ensure_future(now.wait())
+        await asyncio.wait([drain, waiting], return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if not drain.done():
+            drain.cancel()
+        print("Stopping...", file=sys.stderr, flush=True)
+        await server.close()
+    finally:
+        for signum in signals:
+            try:
+                loop.remove_signal_handler(signum)
+            except (RuntimeError, ValueError):
+                pass
+
+
+def _stop_accepting(server: Any) -> None:
+    """A draining node takes no new connections (the balancer's check fails, players go elsewhere)."""
+    stop = getattr(server, "stop_accepting", None)
+    if stop is not None:
+        stop()

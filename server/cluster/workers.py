@@ -1,0 +1,225 @@
+"""`citadels serve --workers N`: N cluster nodes on one host behind one port (issue 23).
+
+    run_workers(config, n, load=[...], cluster_table={...})   # blocking; returns an exit status
+
+The parent process serves nobody itself. It claims the saves folder, makes the host key once (the
+workers would race for it), starts an embedded nats-server from the wheel (server/cluster/natsd.py:
+loopback, a free port, its JetStream store in `<saves>/nats`, stopped by the kernel if the parent
+dies), then starts N workers: each is `citadels serve --cluster` (server/cluster/serve_node.py) with
+the parent's settings, its own saves folder `<saves>/w<K>` and node id `w<K>`, and all of them
+listening on the same port with SO_REUSEPORT (the kernel spreads new connections over them). Tables
+are placed by the cluster's leases, so a player reaches their table from whichever worker accepted
+them; one players database is shared (by default the SQLite file in the parent's saves folder).
+
+A worker that dies is a node that dies: its tables fail over to the others, and the parent starts
+it again after a second. SIGINT/SIGTERM: every worker is told to stop (a second signal to the
+parent stops them at once), then the nats-server stops; the games in progress stay in its store and
+are taken up again by the next start's workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from server.cluster.natsd import NatsServer, NatsServerError
+from server.config import ServerConfig
+from server.storage.persistence import PersistenceError, SaveStore
+from server.transport.hostkey import load_or_create_host_key
+from server.transport.ssh import _display_host
+
+RESTART_DELAY = 1.0
+STOP_WAIT = 20.0  # after the first signal, how long the workers have to stop before they are killed
+POLL = 0.2
+
+
+def run_workers(
+    config: ServerConfig, workers: int, load: list[str] | None = None, cluster_table: dict[str, Any] | None = None
+) -> int:
+    saves = Path(config.saves_dir).resolve()
+    store = SaveStore(str(saves))
+    try:
+        store.lock()  # one parent per saves folder (each worker locks its own subfolder)
+    except PersistenceError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 1
+    nats = NatsServer(saves / "nats", die_with_parent=True)
+    try:
+        _, fingerprint = load_or_create_host_key(config.keys_dir)
+        port = config.port or _free_port(config.host)
+        nats.start()
+        pool = WorkerPool(config, workers, saves, port, nats.url, load or [], cluster_table or {})
+        pool.start_all()
+        if not pool.wait_ready():
+            pool.stop()
+            print(f"citadels serve: the workers did not start (see {saves}/w*/worker.log)", file=sys.stderr)
+            return 1
+        print(f"Host key fingerprint: {fingerprint}", flush=True)
+        port_part = "" if port == 22 else f"-p {port} "
+        print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        print(f"Workers: {workers} on one port (pids {' '.join(str(p) for p in pool.pids())})", flush=True)
+        pool.run_until_signal()
+        return 0
+    except NatsServerError as e:
+        print(f"citadels serve: {e}", file=sys.stderr)
+        return 1
+    finally:
+        with contextlib.suppress(Exception):
+            nats.stop()
+        store.unlock()
+
+
+class WorkerPool:
+    """The workers' processes: started, watched, restarted, stopped."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        count: int,
+        saves: Path,
+        port: int,
+        nats_url: str,
+        load: list[str],
+        cluster_table: dict[str, Any],
+    ) -> None:
+        self.config = config
+        self.count = count
+        self.saves = saves
+        self.port = port
+        self.nats_url = nats_url
+        self.load = load
+        self.cluster_table = cluster_table
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.ready: set[int] = set()
+        self.stopping = 0  # signals received
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs.values()]
+
+    def start_all(self) -> None:
+        for k in range(1, self.count + 1):
+            self._start(k)
+
+    def _start(self, k: int) -> None:
+        folder = self.saves / f"w{k}"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        settings = msgspec.to_builtins(self.config)
+        settings.update(
+            port=self.port,
+            saves_dir=str(folder),
+            reuse_port=True,
+            keys_dir=str(Path(self.config.keys_dir).resolve()),
+            # one players database for every worker: the parent's (by default its saves folder's file)
+            database=self.config.database or f"sqlite:///{self.saves / 'players.sqlite3'}",
+        )
+        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}"}
+        path = folder / "worker.toml"
+        path.write_text(_toml_file(settings, cluster))
+        args = [sys.executable, "-m", "cli.main", "serve", "--config", str(path), "--cluster", self.nats_url]
+        if k == 1:
+            for item in self.load:
+                args += ["--load", str(Path(item).resolve())]
+        out = folder / "worker.out"  # its "Connect with" line says it listens
+        with open(folder / "worker.log", "ab") as log, open(out, "wb") as stdout:
+            self.procs[k] = subprocess.Popen(
+                args,
+                stdout=stdout,
+                stderr=log,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+                cwd=str(Path(__file__).resolve().parents[2]),
+            )
+        self.ready.discard(k)
+
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Until every worker printed its "Connect with" line (it listens); False if one stopped."""
+        deadline = time.monotonic() + timeout
+        while len(self.ready) < self.count and time.monotonic() < deadline:
+            for k, proc in self.procs.items():
+                if proc.poll() is not None:
+                    return False
+                if b"Connect with" in (self.saves / f"w{k}" / "worker.out").read_bytes():
+                    self.ready.add(k)
+            time.sleep(POLL)
+        return len(self.ready) == self.count
+
+    def run_until_signal(self) -> None:
+        def on_signal(signum: int, frame: Any) -> None:
+            self.stopping += 1
+            for proc in self.procs.values():
+                with contextlib.suppress(ProcessLookupError):
+                    proc.send_signal(signal.SIGTERM)  # a second one stops a worker without waiting
+
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            while not self.stopping:
+                for k, proc in list(self.procs.items()):
+                    if proc.poll() is not None and not self.stopping:
+                        print(f"worker w{k} stopped (status {proc.returncode}): starting it again", file=sys.stderr)
+                        time.sleep(RESTART_DELAY)
+                        if not self.stopping:
+                            self._start(k)
+                time.sleep(POLL)
+            print("Stopping...", file=sys.stderr, flush=True)
+            self._wait_all(STOP_WAIT)
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+            self.stop()
+
+    def _wait_all(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(p.poll() is None for p in self.procs.values()):
+            time.sleep(POLL)
+
+    def stop(self) -> None:
+        """Every worker stopped: told twice (stop without waiting for sessions), then killed."""
+        for _ in range(2):
+            for proc in self.procs.values():
+                if proc.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        proc.send_signal(signal.SIGTERM)
+            time.sleep(0.1)
+        self._wait_all(10.0)
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def _free_port(host: str) -> int:
+    """A free port for all the workers to share (port 0 in the config)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def _toml_file(settings: dict[str, Any], cluster: dict[str, Any]) -> str:
+    lines = [f"{k} = {_toml(v)}" for k, v in settings.items() if v is not None]
+    lines += ["", "[cluster]"] + [f"{k} = {_toml(v)}" for k, v in cluster.items() if v is not None]
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return repr(value)

@@ -1,0 +1,63 @@
+"""The optional compiled engine: `CITADELS_MYPYC=1` compiles the engine's flow and bots with mypyc.
+
+    pip install -e '.[fast]'                                           # mypy (mypyc) in the environment
+    CITADELS_MYPYC=1 pip install --no-build-isolation -e '.[fast]'     # then build the engine compiled
+
+Without the variable (the default) nothing is compiled: the engine is pure Python. Compiled or not,
+the games are the same (tests/test_state_hashes.py, tests/test_game_hashes.py; docs/speed.md).
+Everything else is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+# Not compiled: the msgspec Structs (mypyc cannot compile a class body with msgspec fields: the state,
+# commands, events, views, and the cards that declare a state with such fields), the data tables, the
+# save files, the scenarios and what runs once per game or never in a game's course; nor hooks.py, whose
+# Role, Unique and Variant stay ordinary Python classes (each card's class registers itself with a class
+# decorator, so the cards' modules compile their classes as ordinary Python classes too).
+NOT_COMPILED = {
+    "engine/__init__.py",
+    "engine/cardstate.py",
+    "engine/commands.py",
+    "engine/decisions.py",
+    "engine/errors.py",
+    "engine/events.py",
+    "engine/game_config.py",
+    "engine/hooks.py",
+    "engine/invariants.py",
+    "engine/rules.py",
+    "engine/savefile.py",
+    "engine/sim.py",
+    "engine/state.py",
+    "engine/view.py",
+    "engine/bots/styles.py",
+    "engine/bots/registry.py",
+}
+NOT_COMPILED_DIRS = ("engine/scenario/", "engine/cards/")
+
+
+def compiled_modules() -> list[str]:
+    root = Path(__file__).resolve().parent
+    out = []
+    for p in sorted(root.glob("engine/**/*.py")):
+        rel = p.relative_to(root).as_posix()
+        if rel in NOT_COMPILED or rel.startswith(NOT_COMPILED_DIRS) or p.name == "__init__.py":
+            continue
+        if "field(" in p.read_text():  # declares msgspec fields (a card's state)
+            continue
+        out.append(rel)
+    return out
+
+
+ext_modules = []
+if os.environ.get("CITADELS_MYPYC") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(compiled_modules(), opt_level="3", debug_level="0")
+
+setup(ext_modules=ext_modules)

@@ -1,0 +1,100 @@
+"""`citadels serve --workers 2` (issue 23): two worker processes on one port behind an embedded
+nats-server, as a player sees them: whichever worker accepts a connection, the lobby is one (a table
+made on one worker is joined from the other); a worker killed is started again; SIGTERM stops all."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+from .harness import REPO, Player, _term_with_parent
+from .helpers import wait_until
+
+
+async def _serve_workers(folder: Path) -> tuple[asyncio.subprocess.Process, int, list[int]]:
+    args = [sys.executable, "-m", "cli.main", "serve", "--workers", "2", "--port", "0"]
+    args += ["--keys-dir", str(folder / "keys"), "--saves-dir", str(folder / "saves"), "--bots", "random"]
+    with open(folder / "parent.log", "ab") as log:
+        proc = await asyncio.create_subprocess_exec(
+            *args,
+            cwd=str(REPO),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=log,
+            stdin=asyncio.subprocess.DEVNULL,
+            preexec_fn=_term_with_parent,
+        )
+    assert proc.stdout is not None
+    seen = b""
+    while b"Workers:" not in seen:
+        line = await asyncio.wait_for(proc.stdout.readline(), 90)
+        assert line, (folder / "parent.log").read_text()
+        seen += line
+    port = int(re.search(rb"ssh -p (\d+)", seen).group(1))  # type: ignore[union-attr]
+    pids = [int(p) for p in re.search(rb"pids ([\d ]+)", seen).group(1).split()]  # type: ignore[union-attr]
+    return proc, port, pids
+
+
+def _worker_of(folder: Path, player: Player) -> str | None:
+    for worker in ("w1", "w2"):
+        log = folder / "saves" / worker / "worker.log"
+        if log.exists() and f"key={player.fingerprint}" in log.read_text(errors="replace"):
+            return worker
+    return None
+
+
+async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
+    parent, port, pids = await _serve_workers(tmp_path)
+    players: list[Player] = []
+    try:
+        assert len(pids) == 2
+        ana = Player("ana")
+        players.append(ana)
+        await ana.connect(port)
+        await ana.wait_for("New table", timeout=30)
+        ana.send(b"1")
+        await ana.wait_for("Players")
+        ana.send(b"0")  # the form's last row: create the table (4 seats)
+        await asyncio.sleep(0.3)
+        ana.send(b"\r")
+        await ana.wait_for("seat(s) open", timeout=15)
+        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
+        anas = _worker_of(tmp_path, ana)
+
+        # connect until the kernel hands a connection to the other worker: it sees ana's table, joins it
+        other = None
+        for i in range(12):
+            p = Player(f"p{i}")
+            players.append(p)
+            await p.connect(port)
+            await p.wait_for("ana's table", timeout=30)
+            await wait_until(lambda p=p: _worker_of(tmp_path, p) is not None, what="the player's worker")
+            if _worker_of(tmp_path, p) != anas:
+                other = p
+                break
+        assert other is not None, "every connection went to one worker"
+        other.send(b"1")  # the table's row
+        await other.wait_for("Take a seat")
+        other.send(b"1")
+        await other.wait_for(f"{other.name} (you)")
+        await ana.wait_for(other.name)
+
+        # a worker killed is started again (its node id back in the cluster)
+        victim = pids[1]
+        os.kill(victim, signal.SIGKILL)
+        log = tmp_path / "parent.log"
+        await wait_until(lambda: "starting it again" in log.read_text(), timeout=15, what="the restart")
+        worker_log = tmp_path / "saves" / "w2" / "worker.log"
+        await wait_until(lambda: worker_log.read_text().count("node started") >= 2, timeout=40, what="w2 again")
+    finally:
+        for p in players:
+            p.close()
+        parent.send_signal(signal.SIGTERM)
+        status = await asyncio.wait_for(parent.wait(), 60)
+    assert status == 0
+    assert "Stopping" in (tmp_path / "parent.log").read_text()
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
