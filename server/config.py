@@ -177,9 +177,11 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     max_env_vars: NonNegativeInt = 32
     max_env_bytes: PositiveInt = 1024
 
-    # Terminal sizes are clamped to these (a 0 size becomes 80x24).
-    max_term_width: PositiveInt = 500
-    max_term_height: PositiveInt = 200
+    # Terminal sizes are clamped to these (a 0 size becomes 80x24). A window change's layout and
+    # render cost grows with the area (25-30 ms at 500x200, ~8 at 320x100): a larger window is drawn
+    # at this size, and a resize storm cannot buy long loop stalls (benchmarks/abuse.py, resize).
+    max_term_width: PositiveInt = 320
+    max_term_height: PositiveInt = 100
 
     # Join bursts: how many apps may be starting at once; a start that has not
     # drawn its first frame after the timeout no longer holds its slot.

@@ -93,7 +93,7 @@ async def test_the_table_and_session_caps_hold_for_the_whole_cluster(cluster) ->
     await ana.wait_for("New table")
     await bob.wait_for("New table")
     await _create(ana, players=3, bots=1)
-    await ana.wait_for("1 seat(s) open")
+    await ana.wait_for("1 seat open")
     await bob.wait_for("ana's table")
     bob.mark()
     bob.send(b"2")  # New table… (after ana's table's row)
