@@ -72,6 +72,7 @@ class MemberSession:
         self.key = member.key
         self.name = member.name
         self.guest = member.guest
+        self.player_id = member.player  # the key's player, as the session's node knows it
         self.info = MemberInfo(self)
         self._table: Any = None
         self.last_table = ""
@@ -92,6 +93,7 @@ class MemberSession:
         """The session's latest facts (its name may have changed in its node's lobby)."""
         self.member = member
         self.name = member.name
+        self.player_id = member.player
 
     # --- what the lobby and the actor call -----------------------------------------------------------
     def post(self, message: Any) -> None:

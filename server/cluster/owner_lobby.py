@@ -84,8 +84,16 @@ class ClusterLobby(Lobby):
         return table
 
     def account_arrives(self, session: Any) -> None:
-        """A member's account is its own node's business (logins, names); the owner only records games,
+        """A member's account is its own node's business (logins, names): its node logs it in and claims
+        its names; each call carries its player and keys (OwnerDesk.member teaches them to this node's
+        directory, so `same` knows one player's keys here too). The owner records finished games,
         whose seats carry the players' keys (the database finds their players)."""
+
+    def check_name_free(self, session: Any, name: str) -> None:
+        """The member's node checked the name (and claimed it) before asking for it at the table."""
+
+    def claims_names(self, session: Any) -> bool:
+        return False  # a rename here is the seat's name only: the claim is the member's node's
 
     def close_table(self, t: Table, why: str, cause: str = "creator") -> None:
         super().close_table(t, why, cause)
@@ -107,11 +115,14 @@ class ClusterLobby(Lobby):
         for listing in self.hooks.remote_listings():
             if listing.state not in OPEN_PHASES or (but is not None and listing.id == but.id):
                 continue
-            if any(s.key == session.key and s.bot is None for s in listing.seat_list):
-                if listing.state == "waiting" and listing.saved and not _present(listing, session.key):
+            if any(self.same(s.key, session.key) and s.bot is None for s in listing.seat_list):
+                if listing.state == "waiting" and listing.saved and not self._present_remote(listing, session.key):
                     continue  # a saved game waiting for you does not hold you
                 what = "a game" if listing.state == "playing" else "a table"
                 raise LobbyError(f"You already have a seat at {what} ({listing.name}): leave it first.", "seated")
+
+    def _present_remote(self, listing: TableListing, key: str) -> bool:
+        return any(self.same(s.key, key) and s.present for s in listing.seat_list)
 
     def check_capacity(self, session: Any) -> None:
         cfg = self.config
@@ -150,10 +161,6 @@ def check_origins(cfg: Any, origins: list[TableOrigin], session: Any) -> None:
             "Guests from your address already have open tables; try again later, or connect with an SSH key.",
             "guest_tables_per_address",
         )
-
-
-def _present(listing: TableListing, key: str) -> bool:
-    return any(s.key == key and s.present for s in listing.seat_list)
 
 
 def listing_of(lobby: ClusterLobby, t: Table, owner: str, lease: int, version: int) -> TableListing:

@@ -7,7 +7,8 @@ from then on the old owner's appends are refused), rebuild the table from the sa
 table's listing (its meta, who sat where: a guest's seat stays theirs while their session
 lives), start its actor, answer for it (its subjects) and list it under this node. Every
 human seat is away until its session resumes (server/cluster/front_events.py) or, after the
-idle wait, a bot plays for it.
+idle wait, a bot plays for it; a seat whose session was at the table under the previous owner is
+not announced as back when it resumes (it never left).
 
 A table that has no log (a table still waiting for players when its owner died) cannot come
 back: its listing is removed, and the sessions in its room are told it closed. A log this
@@ -95,7 +96,8 @@ async def take_over(node: ClusterNode, table_id: str) -> bool:
         seats.append(slot)
     table = lobby._new_table(table_id, meta, seats)
     table.created = listing.updated  # type: ignore[attr-defined]  # its place in the lobby's list
-    table.resume(node.store.taken_over(table_log), save.config)
+    here = {i for i, x in enumerate(listing.seat_list) if x.here and x.bot is None}  # not away: no "X is back"
+    table.resume(node.store.taken_over(table_log), save.config, resuming=here)
     lobby.tables[table_id] = table
     lobby.games[table_id] = game_key(save.config, save.created)
     if listing.origin_identity:

@@ -47,6 +47,8 @@ class Member(Struct, frozen=True, kw_only=True):
     name: str
     guest: bool = False
     address: str | None = None  # the player's address (per-source limits, bans, logs)
+    player: int | None = None  # the key's player in the shared players database, once its node knows it
+    keys: tuple[str, ...] = ()  # that player's keys as its node knows them (the owner's `same`: one player)
 
 
 # --- front -> owner (the table's control subject) ------------------------------------------------

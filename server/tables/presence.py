@@ -51,6 +51,13 @@ class PresenceBoard:
     def __init__(self) -> None:
         self._states: list[str] | None = None
         self._key: tuple | None = None
+        self._resuming: set[int] = set()  # seats whose session was here before the table changed owner
+
+    def resuming(self, seats: set[int]) -> None:
+        """These seats' sessions were at the table when it changed owner (a failover, a hand-over): they
+        show as away until they resume here, and their return is no news ("X is back" is only said of a
+        seat that was away; once a bot played for it, its return is said again)."""
+        self._resuming = set(seats)
 
     def update(
         self, seats: list[SeatSlot], watchers: int, now: float, idle_wait: float, playing: bool
@@ -71,8 +78,11 @@ class PresenceBoard:
             for i, (s, was, now_p) in enumerate(zip(seats, old, present)):
                 if was != now_p.state:
                     n = _notice(s, was, now_p.state, idle_wait)
-                    if n is not None:
+                    if n is not None and not (n.key == "back" and i in self._resuming):
                         notices.append((i, n))
+        for i, p in enumerate(present):
+            if p.state != "away":  # here again, or a bot plays for it: no longer resuming
+                self._resuming.discard(i)
         self._states = [p.state for p in present]
         if key == self._key:
             return None, notices
