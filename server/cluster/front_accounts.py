@@ -15,7 +15,10 @@ another node. So:
 - every call to an owner carries the session's player and the keys its node knows of that player
   (`member`): the owner learns them (server/cluster/owner_desk.py), so its `same`, the seat checks of
   the single-process lobby it runs, knows the second key is the first key's player;
-- a name is applied here and, at a table still waiting for its players, sent to its owner.
+- a name is applied here and, at a table still waiting for its players, sent to its owner;
+- a node knows the names claimed on others from the database (at start, and each login's): a session
+  whose name another player claimed since is told so by the database after its login (`_name_owner`),
+  and shown with a piece of its key as on a single server; a claim is always decided by the database.
 
 A mixin of `server.cluster.front_lobby.FrontLobby` (which provides `node`, `names`, `seat_of`, `_at`,
 `_ask`, `_tell`, `_changed` and `snapshot`).
@@ -82,6 +85,26 @@ class FrontAccounts(Accounts):
         """A seated player keeps the name the game knows them by."""
         t = s.table
         return t is not None and s.seat is not None and (t.phase != "waiting" or t.listing.saved)
+
+    async def _catch_up(self, s: Any) -> None:
+        await super()._catch_up(s)
+        await self._name_owner(s)
+
+    async def _name_owner(self, s: Any) -> None:
+        """A name claimed on another node since this node started is not in its memory: ask the database
+        whose the session's (unclaimed) name is, so that it shows with a piece of the key, as anywhere."""
+        players = self.players
+        if s not in self.sessions or s.guest or s.player_id is None or players.directory.name_of(s.player_id):  # type: ignore[attr-defined]
+            return
+        try:
+            owner = await players.db.find_player(s.name)
+        except Exception:  # the database away: the claim itself is still refused by the database
+            return
+        if owner is None or owner.kind != "person" or owner.id == s.player_id or not owner.name:
+            return
+        players.directory.learn_name(owner.id, owner.name)
+        if s in self.sessions and not self.name_fixed(s):  # type: ignore[attr-defined]
+            self.apply_name(s, self.shown_name(s, s.name))
 
     def back_to_seat(self, s: Any) -> None:
         """A session with no table goes to the seat its player holds (any of their keys), if any."""

@@ -63,15 +63,20 @@ async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_a
     await asyncio.gather(cy.connect(n1.port), dee.connect(n2.port))
     await cy.wait_for("My name and keys")
     await choose(cy, "Change your name")
-    await type_line(cy, "Cy Twombly")
-    await cy.wait_for("The name Cy Twombly is yours.")
+    await type_line(cy, "Cyrus")
+    await cy.wait_for("The name Cyrus is yours.")
     await choose(dee, "Change your name")
-    await type_line(dee, "cy twombly")
+    await type_line(dee, "cyrus")
     await dee.wait_for("is taken")
     await choose(dee, "My profile")  # the profile screen, from the shared database
     await dee.wait_for("your profile")
     await choose(cy, "Leaderboard")
     await cy.wait_for("Leaderboard")
+    # someone connecting to node 2 as "Cyrus" is shown with a piece of their key, as on a single server
+    other = Player("Cyrus")
+    await other.connect(n2.port)
+    tag = "".join(ch for ch in other.fingerprint.split(":", 1)[1] if ch.isalnum())[:4]
+    await other.wait_for(f"Cyrus-{tag}")
 
     # ana (node 1) goes to the lobby: her account, and a code for another key
     await play_to_end(follower, seats, rng, stop_at=follower.seq + 1)
@@ -115,7 +120,7 @@ async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_a
     start = follower.seq
     await play_to_end(follower, seats, rng, stop_at=follower.seq + 10)
     assert any(c.seat == 0 for c in follower.commands[start:])
-    for p in (ana, bob, laptop, cy, dee):
+    for p in (ana, bob, laptop, cy, dee, other):
         p.close()
 
 
