@@ -91,13 +91,13 @@ async def take_over(node: ClusterNode, table_id: str) -> bool:
             if slot.key is None and known.guest and known.key:  # a guest's seat: theirs while they are here
                 slot.key, slot.guest = known.key, True
             slot.style = known.style
+            slot.resuming = known.here  # at the table until now: its return is not announced
         if slot.bot is None and slot.key is None:  # nobody can reclaim it
             slot.bot = meta.bot_kind
         seats.append(slot)
     table = lobby._new_table(table_id, meta, seats)
     table.created = listing.updated  # type: ignore[attr-defined]  # its place in the lobby's list
-    here = {i for i, x in enumerate(listing.seat_list) if x.here and x.bot is None}  # not away: no "X is back"
-    table.resume(node.store.taken_over(table_log), save.config, resuming=here)
+    table.resume(node.store.taken_over(table_log), save.config)
     lobby.tables[table_id] = table
     lobby.games[table_id] = game_key(save.config, save.created)
     if listing.origin_identity:

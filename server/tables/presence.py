@@ -51,13 +51,10 @@ class PresenceBoard:
     def __init__(self) -> None:
         self._states: list[str] | None = None
         self._key: tuple | None = None
-        self._resuming: set[int] = set()  # seats whose session was here before the table changed owner
-
-    def resuming(self, seats: set[int]) -> None:
-        """These seats' sessions were at the table when it changed owner (a failover, a hand-over): they
-        show as away until they resume here, and their return is no news ("X is back" is only said of a
-        seat that was away; once a bot played for it, its return is said again)."""
-        self._resuming = set(seats)
+        # Seats whose session was at the table when it changed owner (`SeatSlot.resuming`, read at the first
+        # update): away until they resume here, and their return is no news ("X is back" is only said of a
+        # seat that was away; once a bot played for it, its return is said again).
+        self._resuming: set[int] = set()
 
     def update(
         self, seats: list[SeatSlot], watchers: int, now: float, idle_wait: float, playing: bool
@@ -74,6 +71,8 @@ class PresenceBoard:
         key = (tuple(deadlines), watchers)
         notices: list[tuple[int, Notice]] = []
         old = self._states
+        if old is None:
+            self._resuming = {i for i, s in enumerate(seats) if s.resuming}
         if old is not None and playing and len(old) == len(present):
             for i, (s, was, now_p) in enumerate(zip(seats, old, present)):
                 if was != now_p.state:

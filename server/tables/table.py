@@ -278,10 +278,8 @@ class Table(TableTimers):
         self._show_presence()
         self.on_change(self)
 
-    def resume(self, save: Any, config: GameConfig, resuming: set[int] | None = None) -> None:
-        """A game reloaded from disk (before the actor runs): every human is away until they return.
-        `resuming`: the seats whose sessions were at the table under its previous owner (a cluster's
-        takeover): their return is not announced."""
+    def resume(self, save: Any, config: GameConfig) -> None:
+        """A game reloaded from disk (before the actor runs): every human is away until they return."""
         self.save = save
         self.config = config
         self.state = save.state
@@ -290,7 +288,6 @@ class Table(TableTimers):
         for s in self.seats:
             if s.human:
                 s.away_since = now
-        self._presence.resuming(resuming or set())
 
     # --- commands --------------------------------------------------------------------------------
     async def _command(self, client: Client, command: Any) -> None:

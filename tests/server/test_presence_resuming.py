@@ -15,9 +15,9 @@ def _notices(board: PresenceBoard, seats: list[SeatSlot], now: float = 0.0) -> l
 
 
 def test_only_a_seat_that_was_away_is_announced_back_after_a_takeover() -> None:
-    seats = [SeatSlot("ana", key="ka", away_since=0.0), SeatSlot("bob", key="kb", away_since=0.0)]
+    # ana was at the table under the previous owner; bob was away
+    seats = [SeatSlot("ana", key="ka", away_since=0.0, resuming=True), SeatSlot("bob", key="kb", away_since=0.0)]
     board = PresenceBoard()
-    board.resuming({0})  # ana was at the table under the previous owner; bob was away
     assert _notices(board, seats) == []  # the first states: nothing said
     seats[0].client, seats[0].away_since = HERE, None  # type: ignore[assignment]
     assert _notices(board, seats) == []  # ana resumes: she never left
@@ -31,9 +31,8 @@ def test_only_a_seat_that_was_away_is_announced_back_after_a_takeover() -> None:
 
 
 def test_a_resuming_seat_a_bot_played_for_is_announced_back() -> None:
-    seats = [SeatSlot("ana", key="ka", away_since=0.0)]
+    seats = [SeatSlot("ana", key="ka", away_since=0.0, resuming=True)]
     board = PresenceBoard()
-    board.resuming({0})
     assert _notices(board, seats) == []
     assert _notices(board, seats, 61.0) == [(0, "bot_for")]  # her session never resumed
     seats[0].client, seats[0].away_since = HERE, None  # type: ignore[assignment]
