@@ -58,6 +58,17 @@ async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_a
     rng = random.Random(21)
     await play_to_end(follower, seats, rng, stop_at=6)
 
+    # bob (node 2) opens the profile of ana, who plays on node 1 (node 2 never saw her key)
+    bob.mark()
+    bob.send(b"\x11")  # Ctrl+Q: the table menu
+    await choose(bob, "Profile of ana", enter=True)
+    await bob.wait_for(" · profile")  # hers (unclaimed: "player #N"), not his own ("your profile")
+    bob.send(ESC)
+    await asyncio.sleep(0.5)
+    if "Table menu" in bob.text():
+        bob.send(ESC)
+    await bob.quiet(0.3)
+
     # a name claimed on node 1 is refused on node 2 (which never saw it claimed: the database decides)
     cy, dee = Player("cy"), Player("dee")
     await asyncio.gather(cy.connect(n1.port), dee.connect(n2.port))
