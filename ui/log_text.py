@@ -40,6 +40,9 @@ ACTOR_KINDS = {
     "seized",
     "destroyed",
 }
+# Kinds told by another sentence when no gold changes hands (`event.<kind>_free`; the Magician's
+# redraw of no card: `event.redrew_none`).
+FREE_KINDS = {"built", "destroyed", "exchanged", "stole", "thieves_den", "redrew"}
 # Kinds that name the actor alone, without a character.
 PLAIN_WHO = {
     "revealed",
@@ -99,11 +102,28 @@ class LogWriter:
             keys.append(f"event.{kind}_hidden")
         if kind == "characters_discarded" and not ev.cards:
             keys.append("event.characters_discarded_none")
-        if ev.option:
+        if kind == "income":  # a zero is not said: "takes income: 2 gold", not "2 gold and 0 cards"
+            if not ev.gold and not ev.count:
+                keys.append("event.income_nothing")
+            elif not ev.count:
+                keys.append("event.income_gold")
+            elif not ev.gold:
+                keys.append("event.income_cards")
+        if kind == "taxed" and not ev.district and ev.player >= 0:
+            keys.append("event.taxed_to")  # 2000: the tax is paid to the Tax Collector's player
+        if ev.option and not (kind == "built" and ev.option == ev.district):
+            # a way of building is named only when it is not the card itself (the Thieves' Den)
             keys.append(f"event.{kind}_{ev.option}")
             if kind == "built":
                 keys.append("event.built_via")
         keys.append(f"event.{kind}")
+        way = kind == "built" and ev.option and ev.option != ev.district  # "using the Framework" says more
+        if kind in FREE_KINDS and not ev.gold and not way:
+            # told first: "builds the Den without paying gold", not "for 0 gold"
+            if kind == "redrew":
+                keys[:0] = ["event.redrew_none"] if not ev.count else []
+            else:
+                keys.insert(0, f"event.{kind}_free_hidden" if hidden else f"event.{kind}_free")
         return keys
 
     def line(self, ev: Any, names: list[str]) -> LogLine:
@@ -119,11 +139,13 @@ class LogWriter:
         if kind not in PLAIN_WHO:
             actor = ev.character if kind in ACTOR_KINDS and ev.character else self.playing.get(ev.seat)
             if actor:
-                who = f"{who} ({cat.character(actor)})"
+                who = cat.player_as(who, actor)
         fields = {
             "who": who,
             "seat": self._name(names, ev.seat),
             "player": self._name(names, ev.player),
+            # the player with the character they were hit as: "Ben (bot, King)", named once
+            "victim": cat.player_as(self._name(names, ev.player), ev.character) if ev.character else None,
             "character": cat.character(ev.character) if ev.character else None,
             "rank": cat.rank(ev.character) or ev.count,
             "district": cat.district(ev.district) if ev.district else None,
@@ -136,7 +158,7 @@ class LogWriter:
         }
         key = cat.first(*self.keys(ev, hidden))
         if key is not None:
-            text = cat.t(key, **fields)
+            text = cat.t(key, n=ev.count, **fields)  # a sentence with plural forms follows its count
         else:
             detail = []
             for f in ("player", "character", "district", "card"):

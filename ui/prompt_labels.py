@@ -3,7 +3,7 @@
 `Ctx` holds the view and the catalogue; `ability_label`/`ability_does`, `build_does` and
 `value_label` turn a command (or one of its target values) into the words the prompt shows,
 from the catalogue's keys (`ability.<Card>`, `ability.<Card>_does`, `build.<via>` ...; see
-`ui/i18n/cards.en.toml`), with generic stand-ins for cards the catalogue does not know.
+the catalogues, `ui/i18n/locale/`), with generic stand-ins for cards the catalogue does not know.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Ctx:
                 return str(base + (1 if b.beautified else 0))
         return str(base) if d else "?"
 
-    def fields(self, cmd: Any) -> dict[str, object]:
+    def fields(self, cmd: Any) -> dict[str, Any]:
         """The command's fields as words: names for seats, translated card names; None when absent
         (a sentence that needs an absent field shows "?"). Also {cost} (a targeted district's),
         {price}/{to_owner} (what a rank-8 ability pays), {my_cards}/{their_cards} (hand sizes)."""
@@ -138,10 +138,19 @@ def ability_label(ctx: Ctx, cmd: Ability) -> Text:
     return t
 
 
+# `<ability key>_does<suffix>`, told instead when the field is 0.
+ZERO_SENTENCES = (("_does_free", "price"), ("_does_they_have_none", "their_cards"), ("_does_you_have_none", "my_cards"))
+
+
 def ability_does(ctx: Ctx, cmd: Ability) -> str:
     cat = ctx.cat
     f = ctx.fields(cmd)
+    # a zero is another sentence: "it costs you nothing", not "you pay 0 gold"
+    zero = [s for s, field in ZERO_SENTENCES if f.get(field) == 0]
     for k in _ability_keys(cmd):
+        for suffix in zero:
+            if cat.has(k + suffix):
+                return cat.t(k + suffix, **f)
         if cat.has(k + "_does"):
             return cat.t(k + "_does", **f)
     text = cat.character_text(cmd.name) if cmd.name in CHARACTERS else cat.district_text(cmd.name)

@@ -6,7 +6,7 @@ Income, each `Ability` by card name and option); a group whose commands differ
 in their target fields becomes a sub-menu that narrows one field at a time
 (player, then character, district, card, type), so every list shows only
 legal targets. A new card needs only catalogue entries in
-`ui/i18n/cards.<lang>.toml` (`ability.<Card>`, `ability.<Card>_does`,
+the catalogues (`ui/i18n/locale/`) (`ability.<Card>`, `ability.<Card>_does`,
 `ability.<Card>.<option>`, `build.<Card>`, `choice.<about>.<option>`,
 `select.<purpose>` ...), never code here: unknown cards, options, choices and
 command kinds get generic labels.
@@ -184,7 +184,9 @@ def _leaf(ctx: Ctx, cmd: Any, label: Text | None) -> Entry:
                 command=cmd,
             )
         total = max((c.gold or 0 for c in view.legal if isinstance(c, Income)), default=cmd.gold)
-        text = cat.t("cmd.income_mix", gold=cmd.gold, cards=total - cmd.gold)
+        cards = total - cmd.gold  # a zero is not said: "Take 2 cards", not "Take 0 gold and 2 cards"
+        mix = "cmd.income_mix" if cmd.gold and cards else "cmd.income_mix_gold" if cmd.gold else "cmd.income_mix_cards"
+        text = cat.t(mix, gold=cmd.gold, cards=cards)
         return Entry(
             label or Text(text, end=""),
             cat.t("cmd.income_mix_does", gold=cmd.gold, cards=total - cmd.gold),

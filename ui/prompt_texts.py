@@ -15,7 +15,7 @@ def who(view: Any, cat: Catalogue, seat: int, character: str | None = None) -> s
     p = view.players[seat]
     if character is None and p.revealed:
         character = p.revealed[-1]
-    return f"{p.name} ({cat.character(character)})" if character else p.name
+    return cat.player_as(p.name, character) if character else p.name
 
 
 def waiting_sentence(view: Any, cat: Catalogue) -> str:
@@ -34,7 +34,7 @@ def waiting_sentence(view: Any, cat: Catalogue) -> str:
         key = "waiting.discard_character" if pd.mode == "discard" else "waiting.pick_character"
         return cat.t(key, name=name)
     if kind in ("play_turn", "keep_cards"):
-        return cat.t(f"waiting.{kind}", name=name, character=cat.character(character))
+        return cat.t(f"waiting.{kind}", name=who(view, cat, pd.seat, character))
     if kind == "choice":
         return cat.t("waiting.choice", name=who(view, cat, pd.seat, character), about=about_label(cat, pd.about))
     if kind == "select_cards":
@@ -58,7 +58,7 @@ def choice_texts(view: Any, cat: Catalogue, about: str | None, option: str) -> t
     Keys, first found: `choice.<about>.<option>`; `choice.<about>.*:*` for "<seat>:<character>";
     `choice.<about>.*` for a seat ({player}) or any other value ({option}, translated);
     `choice.<option>` (yes/no ...). `_does` after the same key says what it does."""
-    fields: dict[str, object] = {"option": cat.value(option)}
+    fields: dict[str, Any] = {"option": cat.value(option)}
     seat, _, rest = option.partition(":")
     generic = "*"
     if seat.isdigit():  # a seat, or "<seat>:<character>"

@@ -233,7 +233,7 @@ def plain_offsets(raw: bytes, positions: list[int]) -> list[int]:
 
 
 def vocabulary(lang: str = "en") -> str:
-    return "\n".join(_load(lang).values())
+    return "\n".join(v if isinstance(v, str) else "\n".join(v) for v in _load(lang).values())  # each plural form
 
 
 def word(name: str) -> re.Pattern:

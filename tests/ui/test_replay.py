@@ -234,7 +234,7 @@ async def test_round_jumps_land_on_round_boundaries(finished):
 async def test_a_seat_never_sees_another_hand_and_everything_sees_all(finished):
     r = Replay(finished)
     cat = Catalogue("en")
-    vocab = "\n".join(_load("en").values())
+    vocab = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in _load("en").values())  # each plural form
     app = ReplayApp(finished, ReplayOptions(lang="en", seat=0))
     checked = {"forbidden": 0, "own": 0, "all": 0}
     async with app.run_test(size=(200, 60)) as pilot:

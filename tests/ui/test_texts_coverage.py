@@ -286,8 +286,9 @@ def test_every_card_has_its_rule_text_and_every_key_both_languages():
     assert not [k for k in cards if k not in en], [k for k in cards if k not in en]
     for lang, texts in (("en", en), ("es", es)):
         for k, v in texts.items():  # every {placeholder} must be one the UI fills
-            for name in re.findall(r"\{(\w*)\}", v):
-                assert name, f"{lang}: {k}: empty placeholder"
+            for form in v if isinstance(v, tuple) else (v,):  # a text with plural forms: each of them
+                for name in re.findall(r"\{(\w*)(?::\w+)?\}", form):
+                    assert name, f"{lang}: {k}: empty placeholder"
 
 
 def test_every_event_kind_the_engine_emits_has_a_sentence():
@@ -302,7 +303,7 @@ def test_every_event_kind_the_engine_emits_has_a_sentence():
 
 
 def test_card_texts_have_one_home():
-    """Card texts live in ui/i18n/cards.<lang>.toml only (they once were in engine/cards/texts.py)."""
+    """Card texts live in the catalogues only (ui/i18n/locale/) (they once were in engine/cards/texts.py)."""
     assert not (ROOT / "engine" / "cards" / "texts.py").exists(), (
-        "card texts belong in ui/i18n/cards.en.toml and cards.es.toml (same keys), not in the engine"
+        "card texts belong in the catalogues (ui/i18n/locale/citadels.pot and its .po), not in the engine"
     )

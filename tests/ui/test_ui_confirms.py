@@ -122,10 +122,10 @@ async def test_magician_redraw_chooses_cards_first_then_one_step():
         await pilot.pause()
         shown = dict(labels(prompt))
         assert shown["1"].startswith("[x]") and shown["3"].startswith("[x]") and shown["2"].startswith("[ ]")
-        assert shown["4"] == "Discard Manor, Temple and draw 2"
+        assert shown["4"] == "Discard Manor, Temple and draw 2 cards"  # the count with its unit (issue 17 item 7)
         await pilot.press("3")  # marked again: unmarked, the rows stay in place
         await pilot.pause()
-        assert dict(labels(prompt))["4"] == "Discard Manor and draw 1"
+        assert dict(labels(prompt))["4"] == "Discard Manor and draw 1 card"
         await pilot.press("3", "4")
         for _ in range(20):
             await pilot.pause()

@@ -25,7 +25,7 @@ def _word(name: str) -> re.Pattern:
 
 def _vocabulary(lang: str) -> str:
     """Every sentence of the catalogue: words the UI shows whatever the cards."""
-    return "\n".join(_load(lang).values())
+    return "\n".join(v if isinstance(v, str) else "\n".join(v) for v in _load(lang).values())  # each plural form
 
 
 @pytest.mark.parametrize("lang,seed,players", [("en", 21, 5), ("es", 34, 4)])

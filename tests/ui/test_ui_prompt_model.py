@@ -84,7 +84,11 @@ def test_choice_and_select_use_catalogue_or_the_raw_option():
     )
     menu = build_menu(with_legal(v, [Select(0, "Temple"), Unselect(0, "Manor"), Confirm(0)], pending), EN)
     # the Done step names the cards that go (issue 17: "which cards go and how many come back")
-    assert [e.label.plain for e in menu.entries] == ["[ ]  R1 Temple ", "[x]  N3 Manor ", "Discard Manor and draw 1"]
+    assert [e.label.plain for e in menu.entries] == [
+        "[ ]  R1 Temple ",
+        "[x]  N3 Manor ",
+        "Discard Manor and draw 1 card",
+    ]  # count with its unit
 
 
 def test_build_alternatives_are_grouped_by_way_of_building():
@@ -147,7 +151,7 @@ def test_log_sentences_private_hidden_and_unknown():
     es = LogWriter(ES, seat=0)
     assert (
         es.line(Event("built", seat=0, district="Watchtower", gold=1), names).text
-        == "Ana construye Atalaya por 1 de oro."
+        == "Ana construye la Atalaya por 1 moneda de oro."  # the article, the plural form (issue 17 item 7)
     )
 
 

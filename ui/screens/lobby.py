@@ -28,6 +28,9 @@ from ..widgets.menu_list import Item, MenuList, TextPrompt
 from . import players_menu
 from .lobby_form import NewTableForm
 
+# The server's line-up labels (server.tables.seats.LINEUP_LABELS) -> lobby.<key>.
+LINEUP_KEYS = {"first game": "lineup_first", "random": "lineup_random", "custom": "lineup_custom"}
+
 
 class LobbyScreen(NewTableForm, Screen):
     """Tables, a new table, the waiting room."""
@@ -155,12 +158,17 @@ class LobbyScreen(NewTableForm, Screen):
             Text(self.L("you", name=snap.you, identity=snap.identity), style="dim", end=""),
         ]
 
+    def _lineup(self, label: str) -> str:
+        """The server's line-up label in the player's language (a preset's own name stays as it is)."""
+        key = LINEUP_KEYS.get(label)
+        return self.L(key) if key is not None else label
+
     def _row_text(self, row: TableRow) -> str:
         text = self.L(
             "row",
             name=row.name,
             rules=row.rules,
-            lineup=row.lineup,
+            lineup=self._lineup(row.lineup),
             taken=row.taken,
             seats=row.seats,
             state=self.L(f"state_{row.state}"),
@@ -224,7 +232,7 @@ class LobbyScreen(NewTableForm, Screen):
                 self.L(
                     "table_info",
                     rules=row.rules,
-                    lineup=row.lineup,
+                    lineup=self._lineup(row.lineup),
                     taken=row.taken,
                     seats=row.seats,
                     timer=self.texts.timer_short(row.timer),
@@ -251,7 +259,7 @@ class LobbyScreen(NewTableForm, Screen):
                 self.L(
                     "table_info",
                     rules=row.rules,
-                    lineup=row.lineup,
+                    lineup=self._lineup(row.lineup),
                     taken=row.taken,
                     seats=row.seats,
                     timer=self.texts.timer_short(row.timer),

@@ -247,9 +247,9 @@ def _one_line(data: tuple, width: int) -> Text:
         tail.append(" ")
         tail.append_text(character_label(cat, ch))
         if ch is not None:
-            for label, marked in zip(("killed", "robbed", "bewitched"), marks):
+            for label, marked in zip(("ui.killed", "ui.robbed", "ui.bewitched"), marks):
                 if marked == ch:
-                    tail.append(f" [{cat.t('ui.' + label)}]", style="reverse")
+                    tail.append(f" [{cat.t(label)}]", style="reverse")
     tail.append(f" {cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
     tail.append(" " + _city_count(cat, p, complete_at, first, words=False), style="dim")
     if p.city:
@@ -298,9 +298,9 @@ def _head(
         head.append(sep)
         head.append_text(character_label(cat, ch))
         if ch is not None:
-            for label, marked in zip(("killed", "robbed", "bewitched"), marks):
+            for label, marked in zip(("ui.killed", "ui.robbed", "ui.bewitched"), marks):
                 if marked == ch:
-                    head.append(f" [{cat.t('ui.' + label)}]", style="reverse")
+                    head.append(f" [{cat.t(label)}]", style="reverse")
     if short:
         head.append(f"{sep}{cat.t('ui.gold_short', n=p.gold)} {cat.t('ui.cards_short', n=p.hand_size)}")
     else:
