@@ -26,18 +26,52 @@ A mixin of `server.cluster.front_lobby.FrontLobby` (which provides `node`, `name
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
+
+import msgspec
 
 from engine.text import clean_name, name_problem
 from server.cluster import wire
 from server.lobby.accounts import Accounts
 from server.lobby.errors import LobbyError
 from server.lobby.lifetimes import address_of
+from server.logging_setup import log_event
+
+log = logging.getLogger("citadels.cluster.front")
 
 
 class FrontAccounts(Accounts):
     node: Any
     names: dict[str, str]
+    _accounts_sub: Any = None
+
+    # --- account changes every node hears ---------------------------------------------------------------
+    async def start_accounts(self) -> None:
+        if self.players is not None:
+            self._accounts_sub = await self.node.conn.nc.subscribe(self.node.names.accounts(), cb=self._on_accounts)
+
+    async def stop_accounts(self) -> None:
+        if self._accounts_sub is not None:
+            with contextlib.suppress(Exception):
+                await self._accounts_sub.unsubscribe()
+        await self.close_accounts()
+
+    def key_removed(self, fingerprint: str) -> None:
+        """Removed from its account on this node: its sessions here closed, and every other node told."""
+        super().key_removed(fingerprint)
+        self.node.sender.send(self.node.names.accounts(), wire.encode(wire.KeyRemoved(fingerprint=fingerprint)))
+
+    async def _on_accounts(self, msg: Any) -> None:
+        try:
+            change = wire.key_removed.decode(msg.data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            log_event(log, logging.WARNING, "unreadable account change", error=str(error))
+            return
+        if self.players is not None:
+            self.players.directory.forget_key(change.fingerprint)  # its next login says whose it is now
+        super().key_removed(change.fingerprint)
 
     def member(self, s: Any) -> wire.Member:
         pid = None if s.guest else getattr(s, "player_id", None)

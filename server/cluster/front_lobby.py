@@ -422,7 +422,7 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
             self._broadcast_handle.cancel()
         if self.listing_changed in self.node.directory.on_change:
             self.node.directory.on_change.remove(self.listing_changed)
-        await self.close_accounts()
+        await self.stop_accounts()
 
 
 def _sid(session: Any) -> str | None:

@@ -251,6 +251,16 @@ class Closed(Struct, tag="closed", kw_only=True):
 ToFront = Entered | Moved | Watched | Closed
 
 _encoder = msgspec.msgpack.Encoder()
+
+
+class KeyRemoved(Struct, tag="key_removed", kw_only=True):
+    """A key was removed from its account (on `<ns>.accounts`): every node closes its sessions and
+    forgets whose it was."""
+
+    fingerprint: str
+
+
+key_removed = msgspec.msgpack.Decoder(KeyRemoved)
 to_owner = msgspec.msgpack.Decoder(ToOwner)
 outcome = msgspec.msgpack.Decoder(Outcome)
 play = msgspec.msgpack.Decoder(Play)

@@ -131,6 +131,20 @@ async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_a
     start = follower.seq
     await play_to_end(follower, seats, rng, stop_at=follower.seq + 10)
     assert any(c.seat == 0 for c in follower.commands[start:])
+
+    # from node 2, the second key removes the first: the first key's session on node 1 is closed
+    ana.mark()
+    laptop.mark()
+    laptop.send(b"\x11")
+    await choose(laptop, "Go to the lobby", enter=True)
+    await choose(laptop, "My name and keys")
+    await laptop.wait_for("Your account")
+    short = ana.fingerprint[:24]
+    await choose(laptop, f"Key {short}")
+    await laptop.wait_for("Press Enter again")
+    await choose(laptop, f"Key {short}")
+    await laptop.wait_for("Key removed.")
+    await ana.wait_for("This key was removed from its account")
     for p in (ana, bob, laptop, cy, dee, other):
         p.close()
 
