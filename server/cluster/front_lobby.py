@@ -317,7 +317,7 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
         if len(live) >= cfg.max_tables:
             raise LobbyError(f"The server holds at most {cfg.max_tables} tables; try again later.", "max_tables")
         origins = [TableOrigin(x.origin_identity, x.origin_address, x.origin_guest) for x in live if x.origin_identity]
-        check_origins(cfg, origins, s)
+        check_origins(cfg, origins, s, self.same)
 
     def _listing(self, table_id: str) -> TableListing:
         listing = self.listings.get(table_id)

@@ -133,16 +133,18 @@ class ClusterLobby(Lobby):
         every = [o for o in origins if o is not None] + [
             TableOrigin(x.origin_identity, x.origin_address, x.origin_guest) for x in remote if x.origin_identity
         ]
-        check_origins(cfg, every, session)
+        check_origins(cfg, every, session, self.same)
 
     def _code(self) -> str:
         codes = [t.meta.code for t in self.tables.values()] + [x.code for x in self.hooks.remote_listings()]
         return new_code(codes)
 
 
-def check_origins(cfg: Any, origins: list[TableOrigin], session: Any) -> None:
-    """The per-identity and per-address table caps (server/lobby/lifetimes.py's) over `origins`."""
-    if sum(1 for o in origins if o.identity == session.key) >= cfg.max_tables_per_identity:
+def check_origins(cfg: Any, origins: list[TableOrigin], session: Any, same: Any = None) -> None:
+    """The per-identity and per-address table caps (server/lobby/lifetimes.py's) over `origins`
+    (`same`: whether two keys are one player's)."""
+    same = same or (lambda a, b: a == b)
+    if sum(1 for o in origins if same(o.identity, session.key)) >= cfg.max_tables_per_identity:
         raise LobbyError(
             f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
             "tables_per_identity",
