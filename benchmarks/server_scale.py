@@ -297,8 +297,11 @@ class Bench:
         run["pointer"] = table
         table.pointed.set()
 
-    async def active(self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float) -> dict:
-        """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window."""
+    async def active(
+        self, tables: list[TableState], tries: int, min_seconds: float, max_seconds: float, keep: bool = False
+    ) -> dict:
+        """Play at every table; probe key-to-screen latency round-robin; CPU per move over the window.
+        ``keep``: the tries' latencies too (``latencies_ms``), for callers that pool windows."""
         run = {
             "stop": False,
             "pointer": None,
@@ -343,6 +346,7 @@ class Bench:
         hook = st1["hook_s"] - st0["hook_s"]
         lat = run["latency"]
         return {
+            **({"latencies_ms": [round(x, 1) for x in lat]} if keep else {}),
             "tries": len(lat),
             "probe_timeouts": run["probe_timeouts"],
             "stalls": run["stalls"],
@@ -350,7 +354,7 @@ class Bench:
             "key_to_screen_ms_p95": pct(lat, 95),
             "key_to_screen_ms_max": round(max(lat), 1) if lat else None,
             # [ms, key to publish, publish to screen, seconds into the window] of the slowest tries
-            "slowest_tries": sorted(run["slowest"], reverse=True)[:5],
+            "slowest_tries": sorted(run["slowest"], key=lambda t: t[0], reverse=True)[:5],
             "probe_interval_s": round(run["probe_interval"], 2),
             # the same tries split where the table published the move (its view sent to every seat's app)
             "key_to_publish_ms_p50_p95": [pct(run["to_publish"], 50), pct(run["to_publish"], 95)],

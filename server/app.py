@@ -42,6 +42,7 @@ from server.players.session_link import SessionPlayers
 from server.tables import messages as tm
 from server.tables.table import Table
 from server.transport.session import ServerStopping, SessionInfo
+from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
@@ -363,6 +364,10 @@ class ServerApp(PlayersNavigation, CitadelsApp):
 
     def on_server_stopping(self, msg: ServerStopping) -> None:
         self.notify(msg.text, severity="warning")
+
+    def on_input_throttled(self, msg: InputThrottled) -> None:
+        # Posted at most once every few seconds (server/transport/driver.py): one toast is cheap.
+        self.notify(msg.text, severity="warning", timeout=4)
 
     # --- messages from the table: only those of the current table ----------------------------------------
     def _stale(self, msg: Message) -> bool:

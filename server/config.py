@@ -97,12 +97,79 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     log_level: str = "INFO"
     asyncssh_log_level: str = "WARNING"
 
-    # SSH connection limits.
-    login_timeout_seconds: PositiveFloat = 20.0
+    # SSH connection limits. Sessions (authenticated connections) are counted per address and in all;
+    # connections still logging in are counted apart (the admission block below).
     keepalive_interval_seconds: PositiveFloat = 30.0
     keepalive_count_max: PositiveInt = 3
     max_sessions_per_address: PositiveInt = 5
     max_sessions: PositiveInt = 500
+
+    # --- Admission before login (server/transport/admission.py), after OpenSSH's LoginGraceTime,
+    # MaxStartups and PerSourcePenalties. A "source" is an IPv4 address or an IPv6 /64.
+    # The login grace: a connection not authenticated this long after it was accepted is closed.
+    login_timeout_seconds: PositiveFloat = 10.0
+    # Connections still logging in ("startups"): from startups_begin on, a new connection from a
+    # source that already has one logging in is refused with a probability of startups_refuse_percent,
+    # rising linearly to 100 % at max_startups. A source with none logging in is not refused early;
+    # at max_startups it takes the place of the oldest connection of the source holding the most (if
+    # that one holds two or more), else of the oldest connection still logging in if that one is
+    # older than startup_displace_after_seconds (silent connections are old; real logins take a
+    # fraction of a second); else it is refused.
+    max_startups: PositiveInt = 100
+    startups_begin: PositiveInt = 30
+    startups_refuse_percent: Annotated[int, Meta(ge=0, le=100)] = 30
+    max_startups_per_source: PositiveInt = 8
+    startup_displace_after_seconds: NonNegativeFloat = 1.0
+    # Penalties per source: seconds added when one of its connections reaches the login grace, is
+    # displaced, or is closed by the client before authenticating. A source whose penalty reaches
+    # penalty_min_seconds is refused at once (before any SSH work) until its penalty runs out, and its
+    # connections still logging in are closed. Penalties never pass penalty_max_seconds; at most
+    # max_penalised_sources sources are remembered (past it, new ones are not penalised).
+    penalty_grace_seconds: NonNegativeFloat = 10.0
+    penalty_displaced_seconds: NonNegativeFloat = 5.0
+    penalty_noauth_seconds: NonNegativeFloat = 1.0
+    penalty_min_seconds: PositiveFloat = 15.0
+    penalty_max_seconds: PositiveFloat = 600.0
+    max_penalised_sources: PositiveInt = 65536
+    # Networks (CIDR) never penalised nor limited per source, e.g. a monitoring host.
+    admission_exempt: list[str] = []
+    # An authenticated connection that has started no session (shell) after this long is closed.
+    session_start_timeout_seconds: PositiveFloat = 5.0
+    # The listening socket's queue of connections not yet accepted.
+    listen_backlog: PositiveInt = 1024
+    # Refusals are logged as one line of counts per cause at most this often (and each penalty once).
+    refusal_log_interval_seconds: PositiveFloat = 10.0
+
+    # --- Fair input per session (server/transport/input_budget.py).
+    # Keys (and mouse clicks, scrolls, pastes) pass a token bucket: key_burst at once, refilled at
+    # key_rate_per_second; keys past it are dropped and the player is told (at most once every
+    # input_notice_interval_seconds).
+    key_rate_per_second: PositiveFloat = 30.0
+    key_burst: PositiveInt = 60
+    # The event-loop time a session's app spends after an input event (its keys, clicks, resizes:
+    # handlers, layout, rendering) until it has drawn the frames that show it (at most
+    # input_cost_window_seconds), and parsing its input, is charged to a budget of
+    # input_cpu_burst_seconds, refilled at input_cpu_share seconds per second. A
+    # session whose budget is spent is not read (its input waits in its client) and its window
+    # changes wait until the budget is back: a storm costs the server at most that share. Input that
+    # waits (a burst, a flood) is handed to its app only when the loop is idle. A new session
+    # starts from what the last one from its address left (reconnecting refills nothing).
+    input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
+    input_cpu_burst_seconds: PositiveFloat = 0.3
+    # Sessions past half their budget share, all together, this share of a core for their input
+    # (however many there are: five storms cost no more than one).
+    paced_input_share: Annotated[float, Meta(gt=0, le=1)] = 0.01
+    input_cost_window_seconds: PositiveFloat = 1.0
+    input_notice_interval_seconds: PositiveFloat = 5.0
+    # Window-change requests (each costs the SSH layer some work before any merging; dragging a
+    # window's corner sends one per character cell): past this bucket the session's connection is
+    # not read until a quarter of it is back, twice as long for each hold of a storm (the client
+    # waits; the last size still wins).
+    window_changes_per_second: PositiveFloat = 20.0
+    window_change_burst: PositiveInt = 200
+    # Each connection's socket receive buffer (0: the system's). A client sends keys and small
+    # pastes; a small buffer bounds what a held connection has queued when it is read again.
+    socket_receive_buffer_bytes: NonNegativeInt = 8192
     # Offer zlib compression (costs ~300 KB of memory per connection).
     ssh_compression: bool = False
 
@@ -172,6 +239,13 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_full_collect_after_departures: NonNegativeInt = 0
 
     def __post_init__(self) -> None:
+        if self.startups_begin > self.max_startups:
+            raise ValueError(f"startups_begin ({self.startups_begin}) is more than max_startups ({self.max_startups})")
+        for network in self.admission_exempt:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"admission_exempt: {network!r} is not a network (CIDR)") from None
         for network in self.proxy_allowed:
             try:
                 ipaddress.ip_network(network, strict=False)

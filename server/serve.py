@@ -14,6 +14,10 @@ read from `bans.json` in the saves folder; `citadels admin` reaches the server
 through `admin.sock` there (server/admin/). On SIGINT
 or SIGTERM every session is told the server is stopping and closed, the
 tables stop, and the process exits within a few seconds.
+
+What stops it from starting (a busy port, an unreadable or invalid host key, a
+saves folder in use, an unreadable bans file) is one line on stderr and exit
+status 1, not a traceback.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.ssh import _display_host, start_server
+from server.transport.ssh import Prepared, StartError, _display_host, prepare_start, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -44,7 +48,7 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
         return asyncio.run(serve(config, load or []))
-    except (PersistenceError, BanError, DatabaseURLError, SchemaError) as e:
+    except (PersistenceError, BanError, DatabaseURLError, SchemaError, StartError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 
@@ -52,48 +56,71 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
 async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: asyncio.Event | None = None) -> int:
     store = SaveStore(config.saves_dir)
     store.lock()
-    try:
-        bans = Bans(Path(config.saves_dir) / "bans.json")
-        players = PlayersService.open(config) if config.accounts else None
-    except (BanError, DatabaseURLError, SchemaError):
-        store.unlock()
-        raise
     pool = None
-    if config.bot_kind in ("hard", "expert") and config.bot_workers > 0:
-        from server.tables.bot_pool import BotPool
+    lobby: Lobby | None = None
+    players: PlayersService | None = None
+    prepared: Prepared | None = None
+    started = False
+    try:
+        bans = Bans(Path(config.saves_dir) / "bans.json")  # read only: nothing made yet
+        # The host key and the port next: a server that cannot start makes nothing (no database).
+        prepared = await prepare_start(config)
+        players = PlayersService.open(config) if config.accounts else None
+        if config.bot_kind in ("hard", "expert") and config.bot_workers > 0:
+            from server.tables.bot_pool import BotPool
 
-        pool = BotPool(workers=config.bot_workers)
-    lobby = Lobby(config, store, pool, bans=bans, players=players)
-    if players is not None:
-        await players.start()  # games recorded while the database was away, from an earlier run
-    resumed = lobby.resume_saved()
-    for problem in lobby.problems:
-        print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
-    for path in load:
+            pool = BotPool(workers=config.bot_workers)
+        lobby = Lobby(config, store, pool, bans=bans, players=players)
+        if players is not None:
+            await players.start()  # games recorded while the database was away, from an earlier run
+        resumed = lobby.resume_saved()
+        for problem in lobby.problems:
+            print(f"warning: a saved game cannot be resumed: {problem}", file=sys.stderr, flush=True)
+        for path in load:
+            try:
+                lobby.load_file(path)
+            except Exception as e:  # a bad file is reported, the server runs anyway
+                print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
+        for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
+            print(f"warning: {warning}", file=sys.stderr, flush=True)
+        started = True  # start_server frees the port itself if it fails
+        server = await start_server(config, make_app_factory(lobby), login_check=bans.banned, prepared=prepared)
+        admin = None
+        if config.admin_socket:
+            try:
+                admin = await start_admin(config.saves_dir, lobby, server)
+            except OSError as e:
+                print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
+        host = _display_host(config.host)
+        print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
+        port_part = "" if server.port == 22 else f"-p {server.port} "
+        print(f"Connect with: ssh {port_part}{host}", flush=True)
+        if admin is not None:
+            print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
+        if players is not None:
+            print(f"Players database: {players.where}", flush=True)
+        if resumed:
+            print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
+        log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
         try:
-            lobby.load_file(path)
-        except Exception as e:  # a bad file is reported, the server runs anyway
-            print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
-    for warning in lobby.warnings:  # damaged saves recovered, saves without owners loaded
-        print(f"warning: {warning}", file=sys.stderr, flush=True)
-    server = await start_server(config, make_app_factory(lobby))
-    admin = None
-    if config.admin_socket:
-        try:
-            admin = await start_admin(config.saves_dir, lobby, server)
-        except OSError as e:
-            print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
-    host = _display_host(config.host)
-    print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
-    port_part = "" if server.port == 22 else f"-p {server.port} "
-    print(f"Connect with: ssh {port_part}{host}", flush=True)
-    if admin is not None:
-        print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
-    if players is not None:
-        print(f"Players database: {players.where}", flush=True)
-    if resumed:
-        print(f"Resumed {len(resumed)} unfinished game(s) from {config.saves_dir}", flush=True)
-    log_event(log, logging.INFO, "serving", port=server.port, resumed=len(resumed), saves=config.saves_dir)
+            await _run_until_stopped(server, lobby, ready, stop)
+        finally:
+            if admin is not None:
+                admin.close()
+    finally:
+        if prepared is not None and not started:
+            prepared.close()
+        if lobby is not None:
+            await lobby.close()
+        if players is not None:
+            await players.close()
+        if pool is not None:
+            await pool.close()
+        store.unlock()
+    return 0
+
+
+async def _run_until_stopped(server: Any, lobby: Lobby, ready: Any, stop: asyncio.Event | None) -> None:
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     signals = (signal.SIGINT, signal.SIGTERM)
@@ -109,17 +136,8 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
         print("Stopping...", file=sys.stderr, flush=True)
         await server.close()
     finally:
-        if admin is not None:
-            admin.close()
         for signum in signals:
             try:
                 loop.remove_signal_handler(signum)
             except (RuntimeError, ValueError):
                 pass
-        await lobby.close()
-        if players is not None:
-            await players.close()
-        if pool is not None:
-            await pool.close()
-        store.unlock()
-    return 0

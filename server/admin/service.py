@@ -111,6 +111,8 @@ class AdminService:
             "max_tables": lobby.config.max_tables,
             "refusals": refusals,
             "transport_refusals": dict(transport) if transport else {},
+            # startups (connections logging in), penalised sources, sessions (server/transport/admission.py)
+            "admission": server.admission_stats() if hasattr(server, "admission_stats") else {},
             "bans": len(lobby.bans.list()),
         }
         return p.Reply(True, "status", data=data)

@@ -41,6 +41,21 @@ STOP_WAIT = 20.0  # after the first signal, how long the workers have to stop be
 POLL = 0.2
 
 
+def _prepare_players_database(url: str) -> None:
+    """Create the shared schema once, before any worker starts: workers creating it at once raced
+    (one saw a half-made schema and stopped). A database behind or unreachable is left for each
+    worker to report in its own words, as a single server does."""
+    from server.players.service import prepare_schema  # only a host with accounts needs SQLAlchemy here
+    from server.players.url import make_engine
+
+    engine = make_engine(url)
+    try:
+        with contextlib.suppress(Exception):
+            prepare_schema(engine)
+    finally:
+        engine.dispose()
+
+
 def run_workers(
     config: ServerConfig, workers: int, load: list[str] | None = None, cluster_table: dict[str, Any] | None = None
 ) -> int:
@@ -57,6 +72,8 @@ def run_workers(
         port = config.port or _free_port(config.host)
         nats.start()
         pool = WorkerPool(config, workers, saves, port, nats.url, load or [], cluster_table or {})
+        if config.accounts:
+            _prepare_players_database(pool.database)
         pool.start_all()
         if not pool.wait_ready():
             pool.stop()
@@ -101,6 +118,11 @@ class WorkerPool:
         self.ready: set[int] = set()
         self.stopping = 0  # signals received
 
+    @property
+    def database(self) -> str:
+        # one players database for every worker: the parent's (by default its saves folder's file)
+        return self.config.database or f"sqlite:///{self.saves / 'players.sqlite3'}"
+
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs.values()]
 
@@ -117,8 +139,7 @@ class WorkerPool:
             saves_dir=str(folder),
             reuse_port=True,
             keys_dir=str(Path(self.config.keys_dir).resolve()),
-            # one players database for every worker: the parent's (by default its saves folder's file)
-            database=self.config.database or f"sqlite:///{self.saves / 'players.sqlite3'}",
+            database=self.database,
         )
         cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}"}
         path = folder / "worker.toml"

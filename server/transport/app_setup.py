@@ -1,6 +1,6 @@
 """Adapting an app built by the app factory to its SSH client before it runs: our driver, a console
 in true colour (the driver converts each frame to the client's colours), the client's NO_COLOR,
-and App's stdout/stderr capture made a no-op for served apps."""
+App's stdout/stderr capture made a no-op for served apps, and a silent error console."""
 
 from __future__ import annotations
 
@@ -75,3 +75,8 @@ def prepare_app(app: App[Any], info: SessionInfo, driver_class: Callable[..., SS
     app.no_color = no_color
     if no_color:
         app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+    # A crashed app's traceback is not printed by Textual on the server's stderr: rendering it
+    # (syntax-highlighted source, locals) costs the shared loop a fraction of a second per crash,
+    # and a player who can crash their own screen at will could repeat it. The session logs the
+    # error as one plain traceback instead (server/transport/session.py).
+    app.error_console = Console(quiet=True)

@@ -1,11 +1,9 @@
-"""What a client sends about its terminal: text it names, its size, its colours,
-its environment requests — each bounded or sanitised before the server uses it."""
+"""What a client sends about its terminal: text it names, its size, its colours — each bounded
+or sanitised before the server uses it (its environment requests: compat.BoundedEnvChannel)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import asyncssh
+import socket
 
 from server.config import ServerConfig
 
@@ -15,6 +13,13 @@ DEFAULT_SIZE = (80, 24)
 def sanitize_text(text: str, limit: int = 64) -> str:
     """Printable characters only, at most ``limit`` of them."""
     return "".join(ch for ch in text if ch.isprintable())[:limit]
+
+
+def display_host(host: str) -> str:
+    """The host name to show in "ssh -p PORT HOST" for a listening address."""
+    if host in ("", "0.0.0.0", "::"):
+        return socket.gethostname()
+    return host
 
 
 def clamp_size(width: int, height: int, config: ServerConfig) -> tuple[int, int]:
@@ -56,24 +61,3 @@ def color_system_for(term: str | None, colorterm: str | None) -> str | None:
     if term.endswith("256color") or "256" in term:
         return "256"
     return "standard"
-
-
-class BoundedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
-    """An asyncssh server channel that bounds ``env`` requests.
-
-    asyncssh stores every environment request; this refuses them past a count
-    and a size. Instances are made by asyncssh and re-classed in
-    ``server/transport/ssh.py`` (this subclass adds no state of its own besides limits).
-    """
-
-    _citadels_max_env_vars = 32
-    _citadels_max_env_bytes = 1024
-
-    def _process_env_request(self, packet: Any) -> bool:  # asyncssh 2.24.1 hook
-        key = packet.get_string()
-        value = packet.get_string()
-        packet.check_end()
-        if len(self._env) >= self._citadels_max_env_vars or len(key) + len(value) > self._citadels_max_env_bytes:
-            return False
-        self._env[key] = value
-        return True

@@ -14,6 +14,7 @@ from textual.events import Key, Paste, Resize
 from textual.widgets import Static
 
 from server.transport.session import ServerStopping, SessionInfo
+from server.transport.session_info import InputThrottled
 
 
 class DemoApp(App[None]):
@@ -32,6 +33,7 @@ class DemoApp(App[None]):
         self.last_key = "(none yet)"
         self.last_paste = "(none yet)"
         self.notice = ""
+        self.resizes = 0  # Resize events received (tests count how many window changes were merged)
 
     def compose(self) -> ComposeResult:
         yield Static(self.panel_text(), id="panel", markup=False)
@@ -59,6 +61,7 @@ class DemoApp(App[None]):
         self.query_one("#panel", Static).update(self.panel_text())
 
     def on_resize(self, event: Resize) -> None:
+        self.resizes += 1
         self.term_size = (event.size.width, event.size.height)
         self._update()
 
@@ -71,6 +74,10 @@ class DemoApp(App[None]):
         self._update()
 
     def on_server_stopping(self, message: ServerStopping) -> None:
+        self.notice = message.text
+        self._update()
+
+    def on_input_throttled(self, message: InputThrottled) -> None:
         self.notice = message.text
         self._update()
 

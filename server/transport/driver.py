@@ -6,36 +6,33 @@ connection's transport has a large backlog) frames are dropped and, once it
 reads again, the screen is repainted in full. A backlog past a bound, or
 output blocked for too long, closes the session.
 
-Input: bytes from the channel go through an incremental UTF-8 decoder (errors
-replaced) into Textual's own ``XTermParser``; a lone ESC is resolved by a
-one-shot ``loop.call_later`` that calls the parser's ``tick``. Events are
-posted with ``app.post_message`` (we are already on the app's loop). Input is
-fed in slices and stops while the app has many messages queued; the session
-then stops reading its channel, so a paste flood waits in the client instead
-of growing the server's memory. A bracketed paste longer than the configured
-limit is truncated.
+Input: the session's bytes go through an :class:`~server.transport.input_pipeline.InputPipeline`
+(decoder, paste limit, Textual's parser, the key bucket and the loop-time budget of
+server/transport/input_budget.py); its events are posted with ``app.post_message`` (we are
+already on the app's loop).
 
-``textual._xterm_parser`` and ``textual._parser`` are private modules: this
-file is written against Textual 8.2.8 (pinned in pyproject.toml).
+Window changes are merged: the last size asked for within a frame wins, and while the session's
+loop-time budget is spent it waits.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from .colour import make_colour_downgrade
+from .input_budget import InputBudget, ensure_metering
+from .input_pipeline import InputPipeline
+from .session_info import ChannelLink, DriverLimits
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -45,59 +42,12 @@ log = logging.getLogger("citadels.server.transport.driver")
 # https://sw.kovidgoyal.net/kitty/keyboard-protocol/ (as LinuxDriver: 1|8|16)
 _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
 
-_PASTE_START = "\x1b[200~"
-_PASTE_END = "\x1b[201~"
-_ESC = "\x1b"
-
-# Bytes of input handed to the parser between checks of the app's queue.
-INPUT_SLICE_BYTES = 512
-# How often a blocked output or a full input queue is re-examined.
+# How often a blocked output is re-examined.
 BLOCKED_POLL_SECONDS = 0.25
-INPUT_RETRY_SECONDS = 0.01
+# Window changes within one frame are merged.
+RESIZE_MERGE_SECONDS = 1 / constants.MAX_FPS
 
-
-class _SessionParser(XTermParser):
-    """Textual's parser without its class-level cache of kitty key sequences.
-
-    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on an instance
-    method (Textual 8.2.8): its keys hold parser instances, which hold their
-    suspended generator and the last Key event, whose sender is the app. Every
-    session that typed a key would stay in memory, app and all, until 1024
-    later sequences pushed it out. Parsing a sequence again costs microseconds.
-    """
-
-    _parse_uncached = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
-
-    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
-        return self._parse_uncached(sequence)
-
-
-class ChannelLink(Protocol):
-    """What the driver needs from its SSH session (see server/transport/session.py)."""
-
-    def send_output(self, data: bytes) -> None: ...
-
-    def output_backlog(self) -> int: ...
-
-    def transport_backlog(self) -> int: ...
-
-    def pause_input(self) -> None: ...
-
-    def resume_input(self) -> None: ...
-
-    def abort(self, reason: str) -> None: ...
-
-    def driver_attached(self, driver: SSHDriver) -> bytes: ...
-
-    def first_frame_sent(self) -> None: ...
-
-
-class DriverLimits(Protocol):
-    output_high_water_bytes: int
-    max_output_backlog_bytes: int
-    output_stall_timeout_seconds: float
-    max_queued_input_events: int
-    max_paste_chars: int
+_clock = time.perf_counter
 
 
 class SSHDriver(Driver):
@@ -112,6 +62,7 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
         link: ChannelLink,
         limits: DriverLimits,
+        budget: InputBudget,
         color_system: str | None = "truecolor",
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size or (80, 24))
@@ -123,16 +74,18 @@ class SSHDriver(Driver):
         self._in_app_mode = False
         self._input_enabled = False
         self._first_frame = False
-        # Input
-        self._parser = _SessionParser(False)  # debug=True would open keys.log in the cwd
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._pending_input = bytearray()
-        self._input_handle: asyncio.TimerHandle | None = None
-        self._escape_handle: asyncio.TimerHandle | None = None
-        self._input_paused = False
-        self._in_paste = False
-        self._paste_len = 0
-        self._marker = ""
+        self._input = InputPipeline(
+            loop=self._loop,
+            link=link,
+            limits=limits,
+            budget=budget,
+            deliver=self._deliver,
+            post=app.post_message,
+            queued_events=self._queued_events,
+        )
+        self._budget = budget
+        self._wanted_size: tuple[int, int] | None = None
+        self._resize_handle: asyncio.TimerHandle | None = None
         # Output back-pressure
         self._write_paused = False
         self._blocked_since: float | None = None
@@ -143,9 +96,11 @@ class SSHDriver(Driver):
         self.frames_dropped = 0
         self.bytes_sent = 0
         self.max_backlog_seen = 0
+        self.resize_requests = 0
+        self.resizes_posted = 0
         early = link.driver_attached(self)
         if early:
-            self._pending_input.extend(early)
+            self._input.add_early(early)
 
     # ------------------------------------------------------------------ output
 
@@ -155,6 +110,7 @@ class SSHDriver(Driver):
     def flush(self) -> None:
         if not self._buffer:
             return
+        self._budget.frame_drawn(_clock())
         data = "".join(self._buffer)
         self._buffer.clear()
         if self._closed:
@@ -252,6 +208,7 @@ class SSHDriver(Driver):
     # ------------------------------------------------------------- app mode
 
     def start_application_mode(self) -> None:
+        ensure_metering(self._loop)  # Textual's run_async may have set its own task factory
         self._in_app_mode = True
         width, height = self._size or (80, 24)
         size = Size(width, height)
@@ -267,8 +224,7 @@ class SSHDriver(Driver):
         seq += self._mouse_on()  # again, as LinuxDriver does for iTerm 3.5
         self._send_now("".join(seq))
         self._input_enabled = True
-        if self._pending_input:
-            self._drain_input()
+        self._input.enable()
 
     def _mouse_on(self) -> list[str]:
         if not self._mouse:
@@ -284,8 +240,8 @@ class SSHDriver(Driver):
         if not self._input_enabled:
             return
         self._input_enabled = False
-        self._pending_input.clear()
-        self._cancel_input_timers()
+        self._input.disable()
+        self._cancel_resize()
         if self._in_app_mode:
             self._send_now("".join(self._mouse_off()))
 
@@ -303,24 +259,18 @@ class SSHDriver(Driver):
 
     def close(self) -> None:
         self._input_enabled = False
-        self._cancel_input_timers()
+        self._input.close()
+        self._cancel_resize()
         if self._blocked_handle is not None:
             self._blocked_handle.cancel()
             self._blocked_handle = None
         self._closed = True
         self._buffer.clear()
-        self._pending_input.clear()
-        # The parser is a generator whose frame holds the parser (a cycle) and the
-        # last event it made (which leads to the app): closing it frees both now.
-        with contextlib.suppress(Exception):
-            self._parser._gen.close()
 
-    def _cancel_input_timers(self) -> None:
-        for handle in (self._input_handle, self._escape_handle):
-            if handle is not None:
-                handle.cancel()
-        self._input_handle = None
-        self._escape_handle = None
+    def _cancel_resize(self) -> None:
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
 
     # ------------------------------------------------------------ server-side
 
@@ -357,11 +307,8 @@ class SSHDriver(Driver):
 
     def feed_input(self, data: bytes) -> None:
         """Bytes from the SSH channel (called by the session)."""
-        if self._closed:
-            return
-        self._pending_input.extend(data)
-        if self._input_enabled and self._input_handle is None:
-            self._drain_input()
+        if not self._closed:
+            self._input.feed(data)
 
     def _queued_events(self) -> int:
         try:
@@ -369,123 +316,50 @@ class SSHDriver(Driver):
         except Exception:  # pragma: no cover - private Textual attribute
             return 0
 
-    def _drain_input(self) -> None:
-        self._input_handle = None
-        if not self._input_enabled:
-            return
-        pending = self._pending_input
-        limit = self._limits.max_queued_input_events
-        while pending:
-            if self._queued_events() >= limit:
-                if not self._input_paused:
-                    self._input_paused = True
-                    self._link.pause_input()
-                self._input_handle = self._loop.call_later(INPUT_RETRY_SECONDS, self._drain_input)
-                return
-            chunk = bytes(pending[:INPUT_SLICE_BYTES])
-            del pending[:INPUT_SLICE_BYTES]
-            text = self._decoder.decode(chunk)
-            if text:
-                self._feed_parser(self._limit_paste(text))
-        if self._input_paused:
-            self._input_paused = False
-            self._link.resume_input()
-        self._schedule_escape_tick()
-
-    def _feed_parser(self, text: str) -> None:
-        if not text:
-            return
-        try:
-            for event in self._parser.feed(text):
-                self.process_message(event)
-        except Exception:
-            # The parser is a generator: after an error it is finished. Start a
-            # fresh one so that the session keeps working.
-            log.warning("input parser failed; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
-            self._in_paste = False
-            self._marker = ""
-
-    def _limit_paste(self, text: str) -> str:
-        """Follow bracketed-paste markers; drop paste characters past the limit."""
-        if not self._in_paste and not self._marker and _ESC not in text:
-            return text
-        out: list[str] = []
-        limit = self._limits.max_paste_chars
-        i, n = 0, len(text)
-        while i < n:
-            if not self._marker:
-                # Up to the next ESC nothing can start or end a paste: copy or skip in bulk.
-                j = text.find(_ESC, i)
-                if j == -1:
-                    j = n
-                if j > i:
-                    if not self._in_paste:
-                        out.append(text[i:j])
-                    else:
-                        room = limit - self._paste_len
-                        if room > 0:
-                            taken = text[i : min(j, i + room)]
-                            out.append(taken)
-                            self._paste_len += len(taken)
-                    i = j
-                    continue
-            ch = text[i]
-            i += 1
-            if ch == _ESC:
-                self._marker = _ESC
-            else:
-                self._marker += ch
-                if not (_PASTE_START.startswith(self._marker) or _PASTE_END.startswith(self._marker)):
-                    self._marker = ""
-            if not self._in_paste:
-                out.append(ch)
-                if self._marker == _PASTE_START:
-                    self._in_paste = True
-                    self._paste_len = 0
-                    self._marker = ""
-                continue
-            if self._paste_len < limit:
-                out.append(ch)
-                self._paste_len += 1
-            elif self._marker == _PASTE_END:
-                out.append(_PASTE_END)  # its first characters were dropped
-            if self._marker == _PASTE_END:
-                self._in_paste = False
-                self._marker = ""
-        return "".join(out)
-
-    def _schedule_escape_tick(self) -> None:
-        """Resolve a lone ESC after the escape delay with a one-shot timer."""
-        timeout_time = self._parser._timeout_time
-        if self._escape_handle is not None:
-            self._escape_handle.cancel()
-            self._escape_handle = None
-        if timeout_time is None or not self._input_enabled:
-            return
-        delay = max(0.0, timeout_time - time.monotonic()) + 0.002
-        self._escape_handle = self._loop.call_later(delay, self._escape_tick)
-
-    def _escape_tick(self) -> None:
-        self._escape_handle = None
-        if not self._input_enabled:
-            return
-        try:
-            for event in self._parser.tick():
-                self.process_message(event)
-        except Exception:
-            log.warning("input parser failed on tick; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
-            return
-        self._schedule_escape_tick()
+    def stats(self) -> dict[str, Any]:
+        """Figures for tests, benchmarks and monitoring."""
+        return {
+            "frames_sent": self.frames_sent,
+            "frames_dropped": self.frames_dropped,
+            "bytes_sent": self.bytes_sent,
+            "max_backlog_seen": self.max_backlog_seen,
+            "resize_requests": self.resize_requests,
+            "resizes_posted": self.resizes_posted,
+            **self._input.stats(),
+        }
 
     # ----------------------------------------------------------------- resize
 
     def resize(self, width: int, height: int) -> None:
-        """The client's window changed (already clamped by the session)."""
-        if (width, height) == self._size:
+        """The client's window changed (already clamped by the session).
+
+        Offered to the app one frame later, with the last size asked for by then, as an input
+        event of the session: within its budget, like its keys (input_pipeline.py).
+        """
+        self.resize_requests += 1
+        if not self._in_app_mode:
+            self._size = (width, height)
             return
-        self._size = (width, height)
-        if self._in_app_mode and not self._closed:
-            size = Size(width, height)
-            self._app.post_message(events.Resize(size, size))
+        self._wanted_size = (width, height)
+        if self._resize_handle is None and not self._closed:
+            self._resize_handle = self._loop.call_later(RESIZE_MERGE_SECONDS, self._offer_resize)
+
+    def _offer_resize(self) -> None:
+        self._resize_handle = None
+        wanted, self._wanted_size = self._wanted_size, None
+        if wanted is None or self._closed or not self._in_app_mode:
+            return
+        size = Size(*wanted)
+        self._input.offer_resize(events.Resize(size, size))
+
+    def _deliver(self, message: Message) -> None:
+        """An event from the input pipeline, for the app."""
+        if isinstance(message, events.Resize):
+            size = (message.size.width, message.size.height)
+            if size == self._size:
+                return  # back where it was: nothing to lay out again
+            self._size = size
+            self.resizes_posted += 1
+            self._app.post_message(message)
+            return
+        self.process_message(message)

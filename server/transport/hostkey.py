@@ -23,24 +23,44 @@ def host_key_path(keys_dir: str | Path) -> Path:
     return Path(keys_dir) / HOST_KEY_FILENAME
 
 
+class HostKeyError(RuntimeError):
+    """The host key cannot be read or made; the message is one line naming the file."""
+
+
 def load_or_create_host_key(keys_dir: str | Path) -> tuple[asyncssh.SSHKey, str]:
     """Return the host key in ``keys_dir`` and its SHA256 fingerprint.
 
     Generates an ed25519 key (and its ``.pub``) when none exists. An existing
-    key file readable by others is tightened to 0600 with a warning.
+    key file readable by others is tightened to 0600 with a warning. Raises
+    :class:`HostKeyError` (one line) when the folder or key cannot be used:
+    unreadable, not a private key, encrypted, another algorithm.
     """
-    keys_dir = Path(keys_dir)
+    try:
+        return _load_or_create(Path(keys_dir))
+    except HostKeyError:
+        raise
+    except OSError as error:
+        where = error.filename or keys_dir
+        raise HostKeyError(f"host key: {where}: {error.strerror or error}") from None
+    except (asyncssh.KeyImportError, asyncssh.KeyEncryptionError, ValueError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise HostKeyError(f"host key: {host_key_path(keys_dir)}: {reason}") from None
+
+
+def _load_or_create(keys_dir: Path) -> tuple[asyncssh.SSHKey, str]:
     path = keys_dir / HOST_KEY_FILENAME
     if not keys_dir.exists():
         keys_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     if path.exists():
+        if not path.is_file():
+            raise HostKeyError(f"host key: {path}: not a file")
         mode = stat.S_IMODE(path.stat().st_mode)
         if mode & 0o077:
             log.warning("host key %s had mode %o; setting 0600", path, mode)
             os.chmod(path, 0o600)
         key = asyncssh.read_private_key(path)
         if key.get_algorithm() != "ssh-ed25519":
-            raise ValueError(f"{path}: expected an ed25519 key, found {key.get_algorithm()}")
+            raise HostKeyError(f"host key: {path}: expected an ed25519 key, found {key.get_algorithm()}")
     else:
         key = asyncssh.generate_private_key("ssh-ed25519", comment="citadels-ssh host key")
         _write_exclusive(path, key.export_private_key(), 0o600)

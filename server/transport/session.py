@@ -5,7 +5,9 @@ Only ``pty-req`` + ``shell`` is served. ``exec`` (scp included) and subsystems
 status 1; a shell without a PTY is refused the same way.
 
 Each app is built by the app factory and run with ``run_async(size=(w, h))``
-inside a fresh ``contextvars.Context()``; it draws through
+inside a fresh ``contextvars.Context()`` that carries the session's input budget
+(server/transport/input_budget.py: its tasks' loop time after its input is
+charged to it); it draws through
 :class:`server.transport.driver.SSHDriver`. Colours follow the *client* (TERM /
 COLORTERM / NO_COLOR): apps render in true colour and the driver converts each
 frame to the client's colour system (one process cannot render with several
@@ -24,14 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 import itertools
 import logging
-import socket
 import time
-import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -40,12 +39,14 @@ from textual.app import App
 from server.logging_setup import log_event
 from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
-from server.transport.client_env import DEFAULT_SIZE, BoundedEnvChannel, clamp_size, color_system_for, sanitize_text  # noqa: F401
+from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
+from server.transport.compat import connection_transport
 from server.transport.driver import SSHDriver
-from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
+from server.transport.input_budget import InputBudget, WindowChangeLimit, session_context
+from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot, weak_closer
 
 if TYPE_CHECKING:
-    from server.transport.driver import DriverLimits
+    from server.transport.session_info import DriverLimits
 
 log = logging.getLogger("citadels.server.transport.session")
 
@@ -91,6 +92,11 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._started_at = time.monotonic()
         self._opened = False
         self._final_stats: dict[str, Any] | None = None
+        self.budget = InputBudget(host.config)
+        self.accepted_at = time.monotonic()  # the TCP accept (set by the connection handler)
+        self.first_frame_ms: float | None = None  # from the accept to the app's first frame
+        self.started = False  # shell, exec or subsystem asked for (refused or not)
+        self.window_changes = WindowChangeLimit(host.config)
         self.info: SessionInfo | None = None
         self.end_reason: str | None = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -113,7 +119,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace("HOST", self._host_name())
+        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace(
+            "HOST", display_host(self._config.host)
+        )
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -122,6 +130,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def session_started(self) -> None:
         assert self._chan is not None
+        self.started = True
         if self._refusal is None and self._term is None:
             self._refusal = NO_PTY_MESSAGE
         if self._refusal is None and self._host.closing:
@@ -141,8 +150,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._opened = True
         self._host.session_opened(self)
         loop = asyncio.get_running_loop()
+        # A fresh context (never another app's) whose tasks charge this session's input budget.
         self._task = loop.create_task(
-            self._run(), name=f"citadels-session-{self.session_id}", context=contextvars.Context()
+            self._run(), name=f"citadels-session-{self.session_id}", context=session_context(self.budget)
         )
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -163,6 +173,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._size = clamp_size(width, height, self._config)
         if self._driver is not None:
             self._driver.resize(*self._size)
+        if self._chan is not None:
+            self.window_changes.note(self._chan.get_connection())
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -208,8 +220,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def transport_backlog(self) -> int:
         if self._chan is None:
             return 0
-        conn = self._chan.get_connection()
-        transport = getattr(conn, "_transport", None)  # asyncssh ignores transport pauses
+        transport = connection_transport(self._chan.get_connection())  # asyncssh ignores transport pauses
         if transport is None:
             return 0
         try:
@@ -226,8 +237,21 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._chan.resume_reading()
 
     def first_frame_sent(self) -> None:
+        self.first_frame_ms = round((time.monotonic() - self.accepted_at) * 1000, 1)
         self._release_slot()
         self._host.app_started(self)
+
+    def keys_dropped(self, count: int) -> None:
+        self._host.keys_dropped(count)
+
+    @property
+    def peer_host(self) -> str:
+        return self._identity.peer_host
+
+    @property
+    def live(self) -> bool:
+        """Its app is starting or running."""
+        return self._opened and not self.closed.done()
 
     def abort(self, reason: str) -> None:
         """Drop a client that cannot keep up: close its connection at once."""
@@ -313,12 +337,6 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             return self._config.port
 
-    def _host_name(self) -> str:
-        host = self._config.host
-        if host in ("", "0.0.0.0", "::"):
-            return socket.gethostname()
-        return host
-
     async def _run(self) -> None:
         """The session task, in a fresh context: start slot, app, goodbye."""
         status = 0
@@ -347,12 +365,14 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 size=self._size,
                 lang=sanitize_text(env["LANG"]) if "LANG" in env else None,
                 env=env,
-                _closer=_weak_closer(self),
+                _closer=weak_closer(self),
             )
             self.info = info
             app = self._host.app_factory(info)
             limits: DriverLimits = self._config
-            driver_class = functools.partial(SSHDriver, link=self, limits=limits, color_system=info.color_system)
+            driver_class = functools.partial(
+                SSHDriver, link=self, limits=limits, budget=self.budget, color_system=info.color_system
+            )
             prepare_app(app, info, driver_class)
             self._app = app
             log_event(
@@ -372,6 +392,16 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             status = app.return_code or 0
             if status and self.end_reason is None:
                 self.end_reason = f"app exited with status {status}"
+            # Textual keeps an app's unhandled error (a private attribute, Textual 8.2.8) and would
+            # print it richly; its error console is silenced (app_setup.py): one plain log record.
+            error = getattr(app, "_exception", None)
+            if isinstance(error, BaseException):
+                if self._closing:  # closed by the server meanwhile: the player reads why, not "error"
+                    log.warning("session %s: app failed while closing", self.session_id, exc_info=error)
+                else:
+                    self.end_reason = "app crashed"
+                    message = CRASH_MESSAGE
+                    log.error("session %s: app failed", self.session_id, exc_info=error)
         except asyncio.CancelledError:
             status = 1
             if self.end_reason is None:
@@ -457,21 +487,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             "session": self.session_id,
             "user": self._identity.username,
             "open": self._chan_open,
-            "frames_sent": driver.frames_sent,
-            "frames_dropped": driver.frames_dropped,
-            "bytes_sent": driver.bytes_sent,
-            "max_backlog_seen": driver.max_backlog_seen,
             "backlog": self.output_backlog(),
+            "first_frame_ms": self.first_frame_ms,
+            "connection_holds": self.window_changes.holds,
+            **driver.stats(),
+            **self.budget.stats(),
         }
-
-
-def _weak_closer(session: SSHSession) -> Callable[[str | None], None]:
-    """A close callable that does not keep the session alive."""
-    ref = weakref.ref(session)
-
-    def close(message: str | None = None) -> None:
-        target = ref()
-        if target is not None:
-            target.request_close(message)
-
-    return close

@@ -1,9 +1,11 @@
 """What the app factory and the server's apps know of an SSH session: who it is
-(`SessionInfo`, `Identity`), the shutdown message, and what a session needs
-from the server (`SessionHost`)."""
+(`SessionInfo`, `Identity`), the messages the server posts to apps (`ServerStopping`,
+`InputThrottled`), what a session needs from the server (`SessionHost`), and what
+the driver needs from its session (`ChannelLink`, `DriverLimits`)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,6 +16,7 @@ from textual.message import Message
 from server.config import ServerConfig
 
 if TYPE_CHECKING:
+    from .driver import SSHDriver
     from .session import SSHSession
 
 
@@ -27,6 +30,21 @@ class ServerStopping(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class InputThrottled(Message):
+    """Posted to a served app when its player's input went past the session's limits.
+
+    ``keys_dropped`` keys (clicks, pastes) were ignored since the last notice, or, when it is 0,
+    the server holds the player's input for a moment (their input cost too much loop time).
+    Posted at most once every ``input_notice_interval_seconds``; ``text`` is a line for the
+    player (show it cheaply: one notification).
+    """
+
+    def __init__(self, text: str, keys_dropped: int) -> None:
+        super().__init__()
+        self.text = text
+        self.keys_dropped = keys_dropped
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -72,6 +90,18 @@ class Identity:
     peer_port: int
 
 
+def weak_closer(session: SSHSession) -> Callable[[str | None], None]:
+    """A close callable for ``SessionInfo`` that does not keep the session alive."""
+    ref = weakref.ref(session)
+
+    def close(message: str | None = None) -> None:
+        target = ref()
+        if target is not None:
+            target.request_close(message)
+
+    return close
+
+
 class StartSlot(Protocol):
     def release(self) -> None: ...
 
@@ -96,3 +126,49 @@ class SessionHost(Protocol):
     def app_started(self, session: SSHSession) -> None: ...
 
     def note_input(self) -> None: ...
+
+    def keys_dropped(self, count: int) -> None: ...
+
+
+class ChannelLink(Protocol):
+    """What the driver needs from its SSH session (see server/transport/session.py)."""
+
+    def send_output(self, data: bytes) -> None: ...
+
+    def output_backlog(self) -> int: ...
+
+    def transport_backlog(self) -> int: ...
+
+    def pause_input(self) -> None: ...
+
+    def resume_input(self) -> None: ...
+
+    def abort(self, reason: str) -> None: ...
+
+    def driver_attached(self, driver: SSHDriver) -> bytes: ...
+
+    def first_frame_sent(self) -> None: ...
+
+    def keys_dropped(self, count: int) -> None: ...
+
+
+class DriverLimits(Protocol):
+    """The limits the driver reads (the server's frozen ServerConfig has them)."""
+
+    @property
+    def output_high_water_bytes(self) -> int: ...
+
+    @property
+    def max_output_backlog_bytes(self) -> int: ...
+
+    @property
+    def output_stall_timeout_seconds(self) -> float: ...
+
+    @property
+    def max_queued_input_events(self) -> int: ...
+
+    @property
+    def max_paste_chars(self) -> int: ...
+
+    @property
+    def input_notice_interval_seconds(self) -> float: ...

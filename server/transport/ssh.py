@@ -1,25 +1,25 @@
-"""The asyncssh server: one process, one event loop, one Textual app per session.
+"""The SSH server: one process, one event loop, one Textual app per session.
 
 Entry points::
 
     server = await start_server(config, app_factory)   # app_factory(SessionInfo) -> App
     server.port, server.host_key_fingerprint
+    server.admission_stats()    # startups, sessions, penalties, refusals by cause
     await server.close()        # graceful: every session is told, then closed
     await server.wait_closed()
 
     serve_forever(config, app_factory)   # blocking; until SIGINT / SIGTERM
 
-Identity: any public key is accepted; its SHA256 fingerprint, with the SSH
-user name, reaches the app factory. A client without a key gets in as a guest
-through keyboard-interactive (no prompts) when ``allow_guests`` is on. (Plain
-"none" authentication cannot be offered as well: clients try it first, and
-accepting it would mean never seeing their keys.)
+Connections are admitted at accept, before any SSH work (gate.py, admission.py: startups,
+the login grace, per-source penalties); then asyncssh runs them (connection.py: identity, the
+session caps, the session channel) and each session runs its app (session.py, driver.py).
 
-Refused with a one-line message: connections past the per-address or global
-cap (SSH disconnect reason), exec/scp/sftp and shells without a PTY (stderr
-line, exit status 1), port forwarding (channel-open failure reason). Remote
-forwarding, agent and X11 forwarding are refused (the protocol carries no
-message for those requests). One session channel per connection.
+Refused with a one-line message: connections past the per-address or global session cap
+(SSH disconnect reason), exec/scp/sftp and shells without a PTY (stderr line, exit status 1),
+port forwarding (channel-open failure reason). Remote forwarding, agent and X11 forwarding are
+refused (the protocol carries no message for those requests). One session channel per
+connection. Starting fails with :class:`StartError` (one line) when the host key cannot be
+read or the address cannot be listened on.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import signal
 import socket
@@ -41,26 +42,39 @@ from textual.app import App
 
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
+from server.transport import compat
+from server.transport.admission import REFUSAL_LINES, Admission, Startup, source_of
+from server.transport.client_env import display_host as _display_host
+from server.transport.connection import ConnectionHandler
+from server.transport.gate import Acceptor
 from server.transport.gc_tuning import GcTuner
-from server.transport.hostkey import load_or_create_host_key
-from server.transport.session import (
-    STOPPING_MESSAGE,
-    BoundedEnvChannel,
-    Identity,
-    ServerStopping,
-    SessionInfo,
-    SSHSession,
-    sanitize_text,
-)
+from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
+from server.transport.input_pipeline import PEOPLE
+from server.transport.listening import Prepared, StartError, _listen, prepare_start
+from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
 
-__all__ = ["Server", "ServerStopping", "SessionInfo", "serve_forever", "start_server"]
+__all__ = [
+    "Prepared",
+    "Server",
+    "ServerStopping",
+    "SessionInfo",
+    "StartError",
+    "prepare_start",
+    "serve_forever",
+    "start_server",
+]
 
 log = logging.getLogger("citadels.server")
 
 AppFactory = Callable[[SessionInfo], App[Any]]
+# (key fingerprint or None for a guest, address) -> the line a refused client reads, or None.
+# Asked before authentication with no key (address bans) and again once the key is known, so a
+# banned client never gets a session (nor an app).
+LoginCheck = Callable[[str | None, str], str | None]
 
-FORWARDING_REFUSED = "Port forwarding is disabled on this server."
-ONE_SESSION_ONLY = "Only one session per connection."
+
+# Connections accepted per wake-up of the loop (a refused one costs a few system calls).
+ACCEPTS_PER_WAKEUP = 32
 
 
 # ------------------------------------------------------------------ join slots
@@ -79,141 +93,7 @@ class _StartSlot:
         if self._held:
             self._held = False
             self._semaphore.release()
-
-
-# ----------------------------------------------------------------- gc tuning
-
-
-def _stop_reading(conn: asyncssh.SSHServerConnection, transport: Any) -> None:
-    conn._recv_handler = _read_nothing  # type: ignore[attr-defined]
-    if transport is not None and transport.is_closing() and hasattr(transport, "_read_ready_cb"):
-        transport._read_ready_cb = _read_nothing
-
-
-def _read_nothing() -> bool:
-    return False
-
-
-class _ConnectionHandler(asyncssh.SSHServer):
-    """asyncssh's per-connection callbacks: admission, identity, channels."""
-
-    def __init__(self, server: Server) -> None:
-        self._server = server
-        self._conn: asyncssh.SSHServerConnection | None = None
-        self._addr = "?"
-        self._port = 0
-        self._admitted = False
-        self._refusal: str | None = None
-        self._pending: tuple[str | None, bool] = (None, True)
-        self._identity: Identity | None = None
-        self._session_opened = False
-        self._transport: Any = None
-
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self._conn = conn
-        self._transport = getattr(conn, "_transport", None)  # asyncssh drops it before connection_lost
-        peer = conn.get_extra_info("peername") or ("?", 0)
-        self._addr, self._port = str(peer[0]), int(peer[1])
-        self._refusal = self._server._admit(self._addr)
-        self._admitted = self._refusal is None
-        self._server._connections.add(conn)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self._conn is not None:
-            self._server._connections.discard(self._conn)
-            # asyncssh's connection keeps its packet reader as a bound method of
-            # itself, and asyncio's socket transport its read callback: cycles
-            # holding the transport, socket, ciphers and logger that only a full
-            # collection of the (frozen) heap would free. Broken once asyncssh
-            # has finished its own clean-up (it does the same when it stops reading).
-            asyncio.get_running_loop().call_soon(_stop_reading, self._conn, self._transport)
-            self._transport = None
-        if self._admitted:
-            self._admitted = False
-            self._server._release(self._addr)
-
-    def begin_auth(self, username: str) -> bool:
-        if self._refusal is None and self._server.closing:
-            self._refusal = STOPPING_MESSAGE
-        if self._refusal is not None and self._conn is not None:
-            log_event(log, logging.INFO, "connection refused", peer=self._addr, reason=self._refusal)
-            code = asyncssh.DISC_BY_APPLICATION if self._server.closing else asyncssh.DISC_TOO_MANY_CONNECTIONS
-            self._conn.disconnect(code, self._refusal)
-        return True
-
-    # Public keys: all accepted; the last key validated before success is the one used.
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        self._pending = (key.get_fingerprint("sha256"), False)
-        return True
-
-    def validate_ca_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        return False
-
-    # Guests: keyboard-interactive with no prompts.
-    def kbdint_auth_supported(self) -> bool:
-        return self._server.config.allow_guests
-
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        if not self._server.config.allow_guests:
-            return False
-        self._pending = (None, True)
-        return True
-
-    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
-        return False
-
-    def password_auth_supported(self) -> bool:
-        return False
-
-    def host_based_auth_supported(self) -> bool:
-        return False
-
-    def auth_completed(self) -> None:
-        assert self._conn is not None
-        fingerprint, is_guest = self._pending
-        username = sanitize_text(str(self._conn.get_extra_info("username") or "")) or "guest"
-        self._identity = Identity(
-            username=username,
-            key_fingerprint=fingerprint,
-            is_guest=is_guest,
-            peer_host=self._addr,
-            peer_port=self._port,
-        )
-
-    # Channels
-    def session_requested(self) -> Any:
-        if self._identity is None or self._conn is None:
-            return False
-        if self._session_opened:
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ONE_SESSION_ONLY)
-        self._session_opened = True
-        config = self._server.config
-        chan = self._conn.create_server_channel(encoding=None, window=config.input_window_bytes)
-        chan.__class__ = BoundedEnvChannel
-        chan._citadels_max_env_vars = config.max_env_vars  # type: ignore[attr-defined]
-        chan._citadels_max_env_bytes = config.max_env_bytes  # type: ignore[attr-defined]
-        return chan, SSHSession(self._server, self._identity)
-
-    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        return False
-
-    def unix_connection_requested(self, dest_path: str) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def unix_server_requested(self, listen_path: str) -> bool:
-        return False
-
-    def tun_requested(self, unit: int | None) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
-
-    def tap_requested(self, unit: int | None) -> Any:
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED)
+            PEOPLE.apps_starting -= 1
 
 
 # ---------------------------------------------------------------------- server
@@ -222,13 +102,26 @@ class _ConnectionHandler(asyncssh.SSHServer):
 class Server:
     """A running SSH server. Made by :func:`start_server`."""
 
-    def __init__(self, config: ServerConfig, app_factory: AppFactory, host_key_fingerprint: str) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        app_factory: AppFactory,
+        host_key_fingerprint: str,
+        login_check: LoginCheck | None = None,
+    ) -> None:
         self.config = config
         self.app_factory = app_factory
+        self.login_check = login_check
         self.host_key_fingerprint = host_key_fingerprint
         self.host = config.host
         self.port = config.port
-        self._acceptor: Any = None  # asyncssh's SSHAcceptor, or a ProxyListener (proxy_protocol)
+        self._listener: asyncio.Server | None = None
+        # Our acceptor (gate.py), or with proxy_protocol a ProxyListener (proxy_listener.py).
+        self._acceptor: Any = None
+        self._conn_factory: Callable[[], asyncio.Protocol] | None = None
+        self._arriving: dict[Any, Startup] = {}
+        self.admission = Admission(config)
+        self._budgets = BudgetMemory()
         self._per_address: Counter[str] = Counter()
         self._admitted_total = 0
         self._connections: set[asyncssh.SSHServerConnection] = set()
@@ -250,13 +143,16 @@ class Server:
 
     async def acquire_start_slot(self) -> _StartSlot:
         await self._start_semaphore.acquire()
+        PEOPLE.apps_starting += 1  # input that waited gives way until the app's first frame
         return _StartSlot(self._start_semaphore)
 
     def session_opened(self, session: SSHSession) -> None:
         self._sessions.add(session)
+        self._budgets.restore(source_of(session.peer_host), session.budget)
 
     def session_closed(self, session: SSHSession) -> None:
         self._sessions.discard(session)
+        self._budgets.remember(source_of(session.peer_host), session.budget)
         self.ended_session_stats.append(session.stats())
         self.gc.session_closed(len(self._sessions))
         _clear_textual_instance_caches()
@@ -267,19 +163,77 @@ class Server:
     def note_input(self) -> None:
         self.gc.note_input()
 
-    # --- admission
-    def _admit(self, addr: str) -> str | None:
+    def keys_dropped(self, count: int) -> None:
+        self.admission.count("rate", count)
+
+    # --- admission at accept (gate.py) and at login (connection.py)
+    def accepted(self, conn: socket.socket, address: Any) -> None:
+        """A TCP connection was accepted (gate.py): refuse it with one line, or hand it to asyncssh."""
+        verdict = self.admission.accept(str(address[0]) if address else "?")
+        if isinstance(verdict, str) or self._conn_factory is None:
+            cause = verdict if isinstance(verdict, str) else "stopping"
+            with contextlib.suppress(OSError):
+                conn.setblocking(False)
+                conn.send((REFUSAL_LINES[cause] + "\r\n").encode())
+            conn.close()
+            return
+        size = self.config.socket_receive_buffer_bytes
+        with contextlib.suppress(OSError):
+            conn.setblocking(False)
+            if size:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
+        factory = self._conn_factory
+
+        def make() -> asyncio.Protocol:
+            connection = factory()
+            self._arriving[connection] = verdict  # taken by its handler's connection_made
+            return connection
+
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(loop.connect_accepted_socket(make, sock=conn), context=contextvars.Context())
+        task.add_done_callback(functools.partial(self._handed_over, conn, verdict))
+
+    def _handed_over(self, conn: socket.socket, startup: Startup, task: asyncio.Task[Any]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            self.admission.refused(startup)  # never reached asyncssh: nobody to penalise
+            conn.close()
+
+    def take_arriving(self, conn: asyncssh.SSHServerConnection) -> Startup | None:
+        """The startup of a connection just handed to asyncssh (ConnectionHandler)."""
+        return self._arriving.pop(conn, None)
+
+    def connection_opened(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.add(conn)
+
+    def connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.discard(conn)
+
+    def session_refusal(self, addr: str, key: str | None = None) -> tuple[str, str] | None:
+        """Why a login from ``addr`` (with ``key``, once known) would be refused now (cause, one
+        line), or None."""
+        config = self.config
         if self._closing:
-            return STOPPING_MESSAGE
-        if self._admitted_total >= self.config.max_sessions:
-            return f"The server is full ({self.config.max_sessions} sessions); please try again later."
-        if self._per_address[addr] >= self.config.max_sessions_per_address:
-            return f"Too many sessions from your address (limit {self.config.max_sessions_per_address})."
-        self._admitted_total += 1
-        self._per_address[addr] += 1
+            return "stopping", STOPPING_MESSAGE
+        if self.login_check is not None:
+            banned = self.login_check(key, addr)
+            if banned is not None:
+                return "banned", banned
+        if self._admitted_total >= config.max_sessions:
+            return "full", f"The server is full ({config.max_sessions} sessions); please try again later."
+        if self._per_address[addr] >= config.max_sessions_per_address:
+            return "per_address", f"Too many sessions from your address (limit {config.max_sessions_per_address})."
         return None
 
-    def _release(self, addr: str) -> None:
+    def take_session(self, addr: str, key: str | None) -> tuple[str, str] | None:
+        """Count an authenticated connection as a session, unless the caps are reached or it is
+        banned."""
+        refusal = self.session_refusal(addr, key)
+        if refusal is None:
+            self._admitted_total += 1
+            self._per_address[addr] += 1
+        return refusal
+
+    def release_session(self, addr: str) -> None:
         self._admitted_total -= 1
         self._per_address[addr] -= 1
         if self._per_address[addr] <= 0:
@@ -301,11 +255,26 @@ class Server:
     def sessions(self) -> list[SessionInfo]:
         return [s.info for s in list(self._sessions) if s.info is not None]
 
+    @property
+    def refusals(self) -> Counter[str]:
+        """Connections (and, for "rate", keys) refused or closed, by cause (admission.CAUSES)."""
+        return self.admission.refusals
+
+    def admission_stats(self) -> dict[str, Any]:
+        """Figures for the admin tools and benchmarks: startups, sessions, penalties, refusals."""
+        stats = self.admission.stats()
+        stats.update(
+            sessions=self._admitted_total,
+            apps=len(self._sessions),
+            connections=len(self._connections),
+        )
+        return stats
+
     # --- lifecycle
-    async def _start(self, host_key: asyncssh.SSHKey) -> None:
+    async def _start(self, host_key: asyncssh.SSHKey, listener: asyncio.Server | None = None) -> None:
         config = self.config
         options: dict[str, Any] = dict(
-            server_factory=lambda: _ConnectionHandler(self),
+            server_factory=lambda: ConnectionHandler(self),
             server_host_keys=[host_key],
             line_editor=False,
             encoding=None,
@@ -320,36 +289,55 @@ class Server:
             host_based_auth=False,
             gss_host=None,
             rdns_lookup=False,
-            login_timeout=config.login_timeout_seconds,
+            # The admission's grace closes startups first (and counts them); asyncssh's own
+            # timer is a backstop.
+            login_timeout=config.login_timeout_seconds + 5,
             keepalive_interval=config.keepalive_interval_seconds,
             keepalive_count_max=config.keepalive_count_max,
             window=config.input_window_bytes,
-            reuse_address=True,
+            host=config.host,
+            port=config.port,
         )
         if not config.ssh_compression:
             options["compression_algs"] = ["none"]
-        # Accepting connections from a clean context: the callbacks asyncio and
-        # asyncssh schedule for each connection copy the context they were
-        # registered in, and must never carry a Textual app's context vars.
         loop = asyncio.get_running_loop()
+        self._conn_factory = await compat.connection_factory(**options)
+        self.admission.start(loop)
 
-        async def listen() -> Any:
-            if config.proxy_protocol:  # a balancer's PROXY header first, then SSH (proxy_listener.py)
+        if config.proxy_protocol:
+            # A balancer's PROXY header first, then SSH (proxy_listener.py): the player's address is
+            # known only after the header, so these connections skip the acceptor's admission at
+            # accept (the session caps, asyncssh's login timeout and the bans at login still hold).
+            if listener is not None:
+                listener.close()
+
+            async def proxy_listen() -> Any:
                 from server.transport.proxy_listener import ProxyListener, ssh_hand_over
 
                 connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
-                listener = ProxyListener(
+                proxy = ProxyListener(
                     ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
                     header_timeout=config.proxy_header_timeout_seconds,
                     allowed=config.proxy_allowed or None,
                 )
-                return await listener.start(config.host, config.port, reuse_port=config.reuse_port)
-            if config.reuse_port:  # several worker processes on one port (citadels serve --workers)
-                return await asyncssh.listen(config.host, config.port, reuse_port=True, **options)
-            return await asyncssh.listen(config.host, config.port, **options)
+                return await proxy.start(config.host, config.port, reuse_port=config.reuse_port)
 
-        self._acceptor = await loop.create_task(listen(), context=contextvars.Context())
-        self.port = self._acceptor.get_port()
+            try:
+                self._acceptor = await loop.create_task(proxy_listen(), context=contextvars.Context())
+            except OSError as error:
+                self.admission.close()
+                raise StartError(f"cannot listen on {config.host or '*'}:{config.port}: {error}") from None
+            self.port = self._acceptor.get_port()
+        else:
+            try:
+                self._listener = listener or await _listen(config)
+            except StartError:
+                self.admission.close()
+                raise
+            self.port = self._listener.sockets[0].getsockname()[1]
+            self._acceptor = Acceptor(loop, self, backlog=config.listen_backlog, per_wakeup=ACCEPTS_PER_WAKEUP)
+            self._acceptor.start(self._listener.sockets)
+        start_metering(loop)
         self.gc.start()
         log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
 
@@ -358,6 +346,8 @@ class Server:
         check fails and new players go to other nodes)."""
         if self._acceptor is not None:
             self._acceptor.close()
+        if self._listener is not None:
+            self._listener.close()
 
     def close(self, message: str = STOPPING_MESSAGE) -> asyncio.Task[None]:
         """Begin a graceful shutdown (idempotent); await the result, or wait_closed()."""
@@ -379,10 +369,13 @@ class Server:
 
     async def _shutdown(self, message: str) -> None:
         self._closing = True
+        self.admission.stopping = True
         started = time.monotonic()
         try:
             if self._acceptor is not None:
                 self._acceptor.close()
+            if self._listener is not None:
+                self._listener.close()
             sessions = list(self._sessions)
             log_event(log, logging.INFO, "shutting down", sessions=len(sessions), connections=len(self._connections))
             for session in sessions:
@@ -401,6 +394,9 @@ class Server:
                     conn.abort()
             await _wait_until(lambda: not self._connections, 0.5)
         finally:
+            self.admission.close()
+            if self._acceptor is not None:
+                stop_metering(asyncio.get_running_loop())
             self.gc.stop()
             self._closed.set()
             log_event(log, logging.INFO, "stopped", seconds=round(time.monotonic() - started, 2))
@@ -428,18 +424,28 @@ def _clear_textual_instance_caches() -> None:
         pass
 
 
-async def start_server(config: ServerConfig, app_factory: AppFactory) -> Server:
-    """Start serving ``app_factory(info)`` apps over SSH; returns once listening."""
-    key, fingerprint = load_or_create_host_key(config.keys_dir)
-    server = Server(config, app_factory, fingerprint)
-    await server._start(key)
+async def start_server(
+    config: ServerConfig,
+    app_factory: AppFactory,
+    login_check: LoginCheck | None = None,
+    prepared: Prepared | None = None,
+) -> Server:
+    """Start serving ``app_factory(info)`` apps over SSH; returns once listening.
+
+    ``login_check`` (the host's bans) refuses a client at authentication, with its line.
+    ``prepared``: from :func:`prepare_start` (else it is called here).
+
+    Raises :class:`StartError` (one line) when the host key cannot be read or made, or the
+    address cannot be listened on.
+    """
+    prepared = prepared or await prepare_start(config)
+    server = Server(config, app_factory, prepared.fingerprint, login_check)
+    try:
+        await server._start(prepared.host_key, prepared.listener)
+    except BaseException:
+        prepared.close()
+        raise
     return server
-
-
-def _display_host(host: str) -> str:
-    if host in ("", "0.0.0.0", "::"):
-        return socket.gethostname()
-    return host
 
 
 def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:
@@ -449,7 +455,11 @@ def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:
     exit status for the CLI.
     """
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
-    return asyncio.run(_serve(config, app_factory))
+    try:
+        return asyncio.run(_serve(config, app_factory))
+    except StartError as error:
+        print(f"citadels serve: {error}", file=sys.stderr, flush=True)
+        return 1
 
 
 async def _serve(config: ServerConfig, app_factory: AppFactory) -> int:

@@ -142,7 +142,9 @@ async def start(tmp_path, infos):
         infos.append(info)
         return DemoApp(info)
 
-    async def _start(app_factory: Callable[[SessionInfo], Any] | None = None, **overrides: Any) -> Server:
+    async def _start(
+        app_factory: Callable[[SessionInfo], Any] | None = None, login_check: Any = None, **overrides: Any
+    ) -> Server:
         settings: dict[str, Any] = {
             "port": 0,
             "keys_dir": str(tmp_path / "keys"),
@@ -150,7 +152,7 @@ async def start(tmp_path, infos):
             "gc_tuning": False,
         }
         settings.update(overrides)
-        server = await start_server(ServerConfig(**settings), app_factory or factory)
+        server = await start_server(ServerConfig(**settings), app_factory or factory, login_check=login_check)
         servers.append(server)
         return server
 

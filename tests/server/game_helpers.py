@@ -86,6 +86,9 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
         gc_tuning=False,
         bot_delay_seconds=0.0,
         max_concurrent_app_starts=8,
+        # These games are played at machine speed (bots without delay, keys at once): a whole game
+        # in seconds charges each session ~15 % of a core, far past a person's input budget.
+        input_cpu_share=1.0,
     )
     settings.update(overrides)
     config = ServerConfig(**settings)

@@ -33,7 +33,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, int]:
     config = tmp_path / "server.toml"
-    config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nmax_concurrent_app_starts = 8\n")
+    # The game is played at machine speed (keys at once, bots without delay): far past a person's
+    # input budget (server/transport/input_budget.py), which this test is not about.
+    config.write_text(
+        "port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nmax_concurrent_app_starts = 8\ninput_cpu_share = 1.0\n"
+    )
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -56,6 +56,13 @@ async def client(port: int, username: str, key=None, addr: str = "127.0.0.1") ->
     return Screen(SshTerminal(conn, proc))
 
 
+async def refused_login(port: int, username: str, key=None, addr: str = "127.0.0.1") -> None:
+    """A banned client is refused at authentication (no session), reading the ban's line."""
+    with pytest.raises(asyncssh.DisconnectError) as caught:
+        await client(port, username, key, addr)
+    assert caught.value.reason.startswith("You are banned from this server.")
+
+
 async def ended_with(screen: Screen, text: str) -> None:
     """The session ends, and its last words contain `text`."""
     for _ in range(200):
@@ -132,27 +139,25 @@ async def test_admin_commands_against_a_real_server(tmp_path):
         code, text, _ = await admin(tmp_path, "ban", "key", fa, "--reason", "testing")
         assert code == 0 and "banned: key" in text and "1 session(s) closed" in text
         await ended_with(a, "You are banned from this server.")
-        a2 = await client(port, "alice", key_a)
-        await ended_with(a2, "You are banned from this server.")
+        await refused_login(port, "alice", key_a)
         bans = await rows(tmp_path, "bans")
         assert bans == [{"kind": "key", "value": fa, "reason": "testing", "since": bans[0]["since"]}]
         status = (await rows(tmp_path, "status"))[0]
-        assert status["refusals"]["banned"] >= 2
+        # one closed by the ban (the lobby), one refused at login (the transport)
+        assert status["refusals"]["banned"] >= 1 and status["transport_refusals"]["banned"] >= 1
         # an address ban; a bad one is refused in one line
         code, text, _ = await admin(tmp_path, "ban", "address", "127.0.0.3")
         assert code == 0
         code, _, err = await admin(tmp_path, "ban", "address", "not-an-address")
         assert code == 1 and "not an address" in err
-        m = await client(port, "mallory", asyncssh.generate_private_key("ssh-ed25519"), addr="127.0.0.3")
-        await ended_with(m, "You are banned from this server.")
+        await refused_login(port, "mallory", asyncssh.generate_private_key("ssh-ed25519"), addr="127.0.0.3")
     finally:
         stop(proc)
     # the bans hold across a restart; unban lifts one
     proc, port, _ = start_serve(tmp_path)
     try:
         assert {b["kind"] for b in await rows(tmp_path, "bans")} == {"key", "address"}
-        a3 = await client(port, "alice", key_a)
-        await ended_with(a3, "You are banned from this server.")
+        await refused_login(port, "alice", key_a)
         code, text, _ = await admin(tmp_path, "unban", "key", fa)
         assert code == 0 and "unbanned" in text
         a4 = await client(port, "alice", key_a)

@@ -22,7 +22,8 @@ async def _echo(term, key: str, timeout: float = 5.0) -> None:
 
 
 async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal, wait_until):
-    server = await start(output_stall_timeout_seconds=1.5)
+    # A free input budget: the resizes below must all repaint (input fairness is another test's).
+    server = await start(output_stall_timeout_seconds=1.5, input_cpu_share=1.0)
     slow = await open_terminal(server, username="slow", size=(200, 60), session_options=SMALL_WINDOW)
     fast = await open_terminal(server, username="fast")
     await fast.wait_for("size: 80x24")
@@ -89,16 +90,19 @@ async def test_reader_that_comes_back_gets_a_full_repaint(start, open_terminal):
 
 
 async def test_paste_flood_is_bounded_and_others_stay_responsive(start, open_terminal):
-    server = await start(max_paste_chars=1000)
+    # A free loop-time budget: this is about the paste bound (a loaded machine can make reading
+    # 2 MB cost more than a person's budget, and the flooder would then wait a while).
+    server = await start(max_paste_chars=1000, input_cpu_share=1.0)
     flooder = await open_terminal(server, username="flood")
     other = await open_terminal(server, username="other")
     await flooder.wait_for("last paste: (none yet)")
     await other.wait_for("size: 80x24")
     flooder.send(b"\x1b[200~" + b"p" * 2_000_000 + b"\x1b[201~")
-    flooder.send(b"a" * 3000)  # and a key flood
-    flooder.send(b"z")
+    flooder.send(b"a" * 3000)  # and a key flood (past the key rate limit: most of it is dropped)
     await _echo(other, "q", timeout=10)
     await flooder.wait_for("last paste: 1000 characters", timeout=30)
+    await asyncio.sleep(0.2)  # the key bucket refills (30 a second)
+    flooder.send(b"z")
     await flooder.wait_for("last key: z", timeout=30)
     await _echo(other, "w")
 

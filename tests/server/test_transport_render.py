@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 
 import asyncssh
 
@@ -156,7 +157,8 @@ def _rgb_colours(raw: bytes) -> list[tuple[int, int, int]]:
 
 
 async def test_garbage_input_does_not_break_the_session_or_server(start, open_terminal):
-    server = await start()
+    # Limits as good as none: this is about the parser (the limits: test_transport_fair_input.py).
+    server = await start(key_rate_per_second=1e6, key_burst=1_000_000, input_cpu_share=1.0)
     term = await open_terminal(server)
     await term.wait_for("last key: (none yet)")
     rng = random.Random(7)
@@ -240,3 +242,26 @@ async def test_second_channel_on_one_connection_is_refused(start, connect):
         assert "one session per connection" in error.reason
     else:  # pragma: no cover
         raise AssertionError("a second session channel was accepted")
+
+
+async def test_an_app_that_crashes_is_logged_plainly_not_rendered(start, open_terminal, caplog):
+    from textual.events import Key
+
+    from server.transport.demo_app import DemoApp
+
+    class Crashing(DemoApp):
+        def on_key(self, event: Key) -> None:
+            raise RuntimeError("the screen broke")
+
+    server = await start(app_factory=Crashing)
+    term = await open_terminal(server)
+    await term.wait_for("size: 80x24")
+    t0 = time.perf_counter()
+    term.send("x")
+    text = await term.read_to_end()
+    assert "internal error" in text
+    assert term.process.exit_status == 1
+    # Textual's rich traceback (syntax-highlighted source, locals) is never rendered on the loop.
+    assert time.perf_counter() - t0 < 2.0
+    errors = [r for r in caplog.records if r.levelname == "ERROR" and "app failed" in r.getMessage()]
+    assert len(errors) == 1 and "the screen broke" in str(errors[0].exc_info[1])

@@ -1,0 +1,134 @@
+"""Every use of asyncssh's private names, in one place.
+
+Each helper below names what it relies on; all were verified with asyncssh 2.24.1 (pinned in
+pyproject.toml). With another version, :func:`check_asyncssh_version` stops the server at start
+with one line naming the verified version, rather than letting a changed internal fail later or
+quietly cost more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import asyncssh
+
+VERIFIED_ASYNCSSH = ("2.24.1",)
+
+
+class AsyncsshVersionError(RuntimeError):
+    """The installed asyncssh is not one this module was verified with."""
+
+
+def check_asyncssh_version(version: str | None = None) -> None:
+    """Refuse to run on an asyncssh this module was not verified with (one-line error)."""
+    version = version or asyncssh.__version__
+    if version not in VERIFIED_ASYNCSSH:
+        raise AsyncsshVersionError(
+            f"asyncssh {version} is installed; server/transport/compat.py is verified with "
+            f"{', '.join(VERIFIED_ASYNCSSH)} only (pip install 'asyncssh=={VERIFIED_ASYNCSSH[-1]}')"
+        )
+
+
+async def connection_factory(**options: Any) -> Callable[[], asyncio.Protocol]:
+    """A factory of asyncssh server connections, for a listener of our own.
+
+    ``asyncssh.listen`` builds an ``SSHServerConnection`` for every TCP connection it accepts,
+    before anyone could look at the peer; our gate (server/transport/gate.py) accepts first and
+    hands only the admitted transports to a connection made here. This repeats what
+    ``asyncssh.listen`` does (asyncssh 2.24.1, connection.py ``listen``/``_listen``):
+    ``SSHServerConnectionOptions.construct`` (options built off the loop) and
+    ``SSHServerConnection(loop, options, acceptor, error_handler)``, whose signature is not
+    documented.
+    """
+    check_asyncssh_version()
+    loop = asyncio.get_running_loop()
+    built = await asyncssh.SSHServerConnectionOptions.construct(None, **options)
+    built.proxy_command = None  # as asyncssh.listen does for a server
+
+    def make() -> asyncio.Protocol:
+        return asyncssh.SSHServerConnection(loop, built, None, None)  # type: ignore[return-value]
+
+    return make
+
+
+def connection_transport(conn: Any) -> Any:
+    """The asyncio transport under a connection (``SSHConnection._transport``, asyncssh 2.24.1).
+
+    asyncssh does not expose it; we need its write buffer size (asyncssh ignores the transport's
+    pause_writing, so a client that stops reading is seen there first) and, at close, to break
+    its read callback's cycle (:func:`stop_reading`). ``None`` once asyncssh has dropped it.
+    """
+    return getattr(conn, "_transport", None)
+
+
+def hold_connection(conn: Any, hold: bool) -> bool:
+    """Stop (or go back to) reading a connection's socket: its client's bytes wait in the network.
+
+    For requests that come without flow control (window changes): the asyncio transport under the
+    connection (``connection_transport``), paused and resumed; asyncssh 2.24.1 never pauses it
+    itself. False when the connection is gone.
+    """
+    transport = connection_transport(conn)
+    if transport is None or transport.is_closing():
+        return False
+    if hold:
+        transport.pause_reading()
+    else:
+        transport.resume_reading()
+    return True
+
+
+def _read_nothing() -> bool:
+    return False
+
+
+def stop_reading(conn: asyncssh.SSHServerConnection, transport: Any) -> None:
+    """Break the reference cycles a closed connection keeps (asyncssh 2.24.1, CPython 3.11 asyncio).
+
+    asyncssh's connection keeps its packet reader as a bound method of itself
+    (``SSHConnection._recv_handler``) and asyncio's socket transport its read callback
+    (``_SelectorSocketTransport._read_ready_cb``): cycles holding the transport, socket, ciphers
+    and logger that only a full collection of the (frozen) heap would free. asyncssh does the
+    same to ``_recv_handler`` when it stops reading; call this once its own clean-up is done.
+    """
+    conn._recv_handler = _read_nothing  # type: ignore[attr-defined]
+    if transport is not None and transport.is_closing() and hasattr(transport, "_read_ready_cb"):
+        transport._read_ready_cb = _read_nothing
+
+
+class BoundedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
+    """An asyncssh server channel that bounds ``env`` requests.
+
+    asyncssh stores every environment request; this refuses them past a count and a size. It
+    overrides ``SSHServerChannel._process_env_request`` and fills ``self._env`` as that method
+    does (asyncssh 2.24.1, channel.py). Made by :func:`bounded_session_channel`.
+    """
+
+    _citadels_max_env_vars = 32
+    _citadels_max_env_bytes = 1024
+
+    def _process_env_request(self, packet: Any) -> bool:
+        key = packet.get_string()
+        value = packet.get_string()
+        packet.check_end()
+        if len(self._env) >= self._citadels_max_env_vars or len(key) + len(value) > self._citadels_max_env_bytes:
+            return False
+        self._env[key] = value
+        return True
+
+
+def bounded_session_channel(
+    conn: asyncssh.SSHServerConnection, *, window: int, max_env_vars: int, max_env_bytes: int
+) -> asyncssh.SSHServerChannel:  # type: ignore[type-arg]
+    """A session channel (raw bytes) whose environment requests are bounded.
+
+    asyncssh makes the channel object itself; we change its class to :class:`BoundedEnvChannel`
+    (which adds no state besides the two limits set here).
+    """
+    chan = conn.create_server_channel(encoding=None, window=window)
+    chan.__class__ = BoundedEnvChannel
+    chan._citadels_max_env_vars = max_env_vars  # type: ignore[attr-defined]
+    chan._citadels_max_env_bytes = max_env_bytes  # type: ignore[attr-defined]
+    return chan

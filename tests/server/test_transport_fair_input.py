@@ -1,0 +1,204 @@
+"""Fair input through real asyncssh sessions: window changes merged (the Resize events an app
+gets are counted), resize reports typed into the input ignored, a key flood limited with a
+notice while another session stays responsive, and the loop time an abusive session's input
+costs bounded by its budget."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from textual.events import Key
+
+from server.transport.demo_app import DemoApp
+from server.transport.input_pipeline import MAX_EVENTS_PER_TURN
+from server.transport.session import SessionInfo
+
+
+class Recorder:
+    """An app factory that keeps the apps it made (``app_class`` for the users named in ``only``)."""
+
+    def __init__(self, app_class: type[DemoApp] = DemoApp, only: tuple[str, ...] = ()) -> None:
+        self.app_class = app_class
+        self.only = only
+        self.apps: list[DemoApp] = []
+
+    def __call__(self, info: SessionInfo) -> DemoApp:
+        cls = self.app_class if not self.only or info.username in self.only else DemoApp
+        app = cls(info)
+        self.apps.append(app)
+        return app
+
+
+async def _echo_time(term, key: str, timeout: float = 10.0) -> float:
+    term.mark()
+    t0 = time.monotonic()
+    term.send(key)
+    await term.wait_for(f"last key: {key}", timeout)
+    return time.monotonic() - t0
+
+
+async def test_a_resize_storm_is_merged_and_the_last_size_wins(start, open_terminal, wait_until):
+    apps = Recorder()
+    server = await start(app_factory=apps)
+    term = await open_terminal(server, size=(80, 24))
+    await term.wait_for("size: 80x24")
+    app = apps.apps[0]
+    before = app.resizes
+    sizes = [(100, 30), (90, 28)] * 150
+    for width, height in sizes:
+        term.resize(width, height)
+    term.resize(120, 40)
+    term.mark()
+    await term.wait_for("size: 120x40", timeout=10)
+    stats = server.session_stats()[0]
+    await wait_until(lambda: server.session_stats()[0]["resize_requests"] >= len(sizes) + 1, what="requests seen")
+    got = app.resizes - before
+    assert 1 <= got <= 30, got  # 301 window changes, a handful of Resize events
+    assert stats["resizes_posted"] == got
+    assert stats["connection_holds"] >= 1  # past the 200 a storm may send at once, it waited
+    # Another change later is applied on its own.
+    term.resize(81, 25)
+    await term.wait_for("size: 81x25")
+
+
+async def test_resize_reports_typed_into_the_input_are_ignored(start, open_terminal):
+    apps = Recorder()
+    server = await start(app_factory=apps)
+    term = await open_terminal(server, size=(80, 24))
+    await term.wait_for("size: 80x24")
+    before = apps.apps[0].resizes
+    term.send(b"\x1b[48;20000;20000;0;0t")  # xterm's in-band resize report, 20000x20000: never asked for
+    await _echo_time(term, "k")
+    assert apps.apps[0].resizes == before
+    assert apps.apps[0].term_size == (80, 24)
+
+
+async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(start, open_terminal, wait_until):
+    # A loop-time share that lets the flood's bytes be read (and dropped) within seconds.
+    server = await start(key_rate_per_second=30, key_burst=60, input_cpu_share=0.5)
+    flooder = await open_terminal(server, username="flood")
+    other = await open_terminal(server, username="other")
+    await flooder.wait_for("size: 80x24")
+    await other.wait_for("size: 80x24")
+    flooder.mark()
+    t0 = time.monotonic()
+    for _ in range(40):
+        flooder.send(b"x" * 500)  # 20,000 keys at once
+    slowest = 0.0
+    for key in "abcde":
+        slowest = max(slowest, await _echo_time(other, key))
+    await flooder.wait_for("some keys were ignored", timeout=10)
+    assert server.refusals["rate"] > 1000
+    # The flood reached the app no faster than the bucket allows: burst + rate x elapsed.
+    stats = next(s for s in server.session_stats() if s["user"] == "flood")
+    elapsed = time.monotonic() - t0
+    assert stats["keys_accepted"] <= 60 + 30 * elapsed + 1
+    assert stats["keys_dropped"] > 1000
+    assert slowest < 2.0, slowest
+
+    def consumed() -> bool:
+        flood = next(s for s in server.session_stats() if s["user"] == "flood")
+        return flood["keys_dropped"] + flood["keys_accepted"] >= 20_000
+
+    await wait_until(consumed, timeout=60, what="the flood read")
+    await asyncio.sleep(0.2)
+    await _echo_time(flooder, "z", timeout=20)  # the flooder's session still works
+
+
+class Costly(DemoApp):
+    """Every key costs 30 ms of the event loop (a screen that is expensive to change)."""
+
+    handled = 0
+
+    def on_key(self, event: Key) -> None:
+        Costly.handled += 1
+        end = time.perf_counter() + 0.03
+        while time.perf_counter() < end:
+            pass
+        super().on_key(event)
+
+
+async def test_expensive_input_is_held_to_the_sessions_budget(start, open_terminal):
+    Costly.handled = 0
+    server = await start(
+        app_factory=Recorder(Costly, only=("abuser",)),
+        input_cpu_share=0.02,
+        input_cpu_burst_seconds=0.3,
+        key_rate_per_second=1000,
+        key_burst=1000,
+    )
+    abuser = await open_terminal(server, username="abuser")
+    other = await open_terminal(server, username="other")
+    await abuser.wait_for("size: 80x24")
+    await other.wait_for("size: 80x24")
+    base = Costly.handled
+    t0 = time.monotonic()
+    abuser.send(b"q" * 500)  # 15 s of loop time if every key were handled
+    await asyncio.sleep(2.0)
+    slowest = 0.0
+    for key in "vwxyz":
+        slowest = max(slowest, await _echo_time(other, key))
+    elapsed = time.monotonic() - t0
+    handled = Costly.handled - base
+    # Burst + share x elapsed, in 30 ms keys, + one turn's keys handed over before their cost was
+    # known (the first turn guesses a cheap key) + the turns the estimate takes to learn.
+    bound = (0.3 + 0.02 * elapsed) / 0.03 + MAX_EVENTS_PER_TURN + 3
+    assert handled <= bound, (handled, bound)
+    stats = next(s for s in server.session_stats() if s["user"] == "abuser")
+    assert stats["input_holds"] >= 1
+    await abuser.wait_for("holds your input", timeout=5)
+    assert slowest < 2.0, slowest  # one 30 ms key at a time stands in its way (a loaded test machine)
+
+
+async def test_reconnecting_does_not_refill_the_budget(start, open_terminal, wait_until):
+    server = await start(
+        app_factory=Recorder(Costly), input_cpu_share=0.001, input_cpu_burst_seconds=0.2, key_burst=1000
+    )
+
+    def left(user: str) -> float:
+        return next(s for s in server.session_stats() if s["user"] == user)["input_budget_left_s"]
+
+    first = await open_terminal(server, username="spender", local_addr=("127.0.0.40", 0))
+    await first.wait_for("size: 80x24")
+    assert left("spender") > 0.19
+    first.send(b"q" * 20)  # 20 keys of 30 ms: past the 0.2 s budget
+    await wait_until(lambda: left("spender") < 0, timeout=10, what="the budget spent")
+    first.close()
+    await wait_until(lambda: server.session_count == 0, what="the session gone")
+    again = await open_terminal(server, username="spender", local_addr=("127.0.0.40", 0))
+    await again.wait_for("size: 80x24")
+    assert left("spender") < 0.05  # what the last session left, not a fresh budget
+    other = await open_terminal(server, username="neighbour", local_addr=("127.0.0.41", 0))
+    await other.wait_for("size: 80x24")
+    assert left("neighbour") > 0.19
+
+
+async def test_sessions_past_half_their_budget_share_one_small_pool(start, open_terminal):
+    Costly.handled = 0
+    abusers = ("a1", "a2", "a3")
+    server = await start(
+        app_factory=Recorder(Costly, only=abusers),
+        input_cpu_share=0.05,  # each alone could spend 5 % of a core...
+        input_cpu_burst_seconds=0.3,
+        paced_input_share=0.01,  # ...but past half their budget, all three share 1 %
+        key_rate_per_second=1000,
+        key_burst=1000,
+    )
+    terms = [
+        await open_terminal(server, username=name, local_addr=(f"127.0.0.{50 + i}", 0))
+        for i, name in enumerate(abusers)
+    ]
+    for term in terms:
+        await term.wait_for("size: 80x24")
+    t0 = time.monotonic()
+    for term in terms:
+        term.send(b"q" * 300)
+    await asyncio.sleep(4.0)
+    elapsed = time.monotonic() - t0
+    # Each: half its burst unpaced (+ a turn's overshoot); then all together: the pool's burst and share.
+    unpaced = len(abusers) * (0.15 / 0.03 + MAX_EVENTS_PER_TURN)
+    paced = (0.05 + 0.01 * elapsed) / 0.03 + len(abusers)
+    assert Costly.handled <= unpaced + paced, (Costly.handled, unpaced + paced)
+    separately = len(abusers) * (0.3 + 0.05 * elapsed) / 0.03  # what three separate budgets would allow
+    assert Costly.handled < separately / 2
