@@ -120,9 +120,11 @@ def _player_view(g: GameState, seat: int, me: int | None) -> PlayerView:
         chars: list[str | None] = list(p.characters)
     else:
         chars = [c if c in revealed else None for c in p.characters]
-    city = p.city
-    if seat != me and any(b.under for b in city):  # cards under a Museum are face down: only their count shows
-        city = [msgspec.structs.replace(b, under=[""] * len(b.under)) if b.under else b for b in city]
+    # Copies: the engine changes cities and their districts in place (a build, the Artist, the
+    # Museum), and a view must stay the moment it was taken. Cards under a Museum are face down:
+    # only their count shows to the others.
+    hide = seat != me
+    city = [msgspec.structs.replace(b, under=[""] * len(b.under) if hide else list(b.under)) for b in p.city]
     return PlayerView(
         seat=seat,
         name=p.name,
@@ -220,7 +222,7 @@ def reveal_all_view(g: GameState) -> View:
     for pv, p in zip(v.players, g.players):
         pv.hand = list(p.hand)
         pv.characters = list(p.characters)
-        pv.city = list(p.city)  # cards under a Museum included
+        pv.city = [msgspec.structs.replace(b, under=list(b.under)) for b in p.city]  # cards under a Museum included
     v.facedown = list(g.selection.facedown)
     v.pool = list(g.selection.pool) if g.phase == "selection" else []
     if v.turn is not None and g.turn is not None:

@@ -69,17 +69,20 @@ class EnterTable(Message):
 
 
 class LeaveTable(Message):
-    def __init__(self, gen: int, text: str = "") -> None:
+    def __init__(self, gen: int, text: str = "", key: str = "") -> None:
         super().__init__()
         self.gen = gen
         self.text = text
+        self.key = key  # a lobby.<key> sentence, said in the session's language (else `text`)
 
 
 class ShowToast(Message):
-    def __init__(self, text: str, error: bool = False) -> None:
+    def __init__(self, text: str, error: bool = False, key: str = "", fields: dict | None = None) -> None:
         super().__init__()
         self.text = text
         self.error = error
+        self.key = key  # notice.<key>, said in the session's language (else `text`)
+        self.fields = fields or {}
 
 
 TABLE_MESSAGES = (ViewUpdate, CommandRefused, ChatLine, TableNotice, SeatStates)
@@ -92,15 +95,15 @@ def adapt(message: tm.ToSession, now: float) -> Message:
             return ViewUpdate(view, events, by_bot, None if turn_left is None else now + turn_left)
         case tm.Refused(reason):
             return CommandRefused(reason)
-        case tm.Chat(author, text, watching):
-            return ChatLine(author, text, watching)
+        case tm.Chat(author, text, watching, past):
+            return ChatLine(author, text, watching, past)
         case tm.Notice(key, fields, where):
             return TableNotice(key, fields, where)
         case tm.Presence(seats, watchers):
             marks = [SeatMark(p.state, None if p.bot_in is None else now + p.bot_in) for p in seats]
             return SeatStates(marks, watchers)
-        case tm.Toast(text, error):
-            return ShowToast(text, error)
+        case tm.Toast(text, error, key, fields):
+            return ShowToast(text, error, key, fields)
     raise TypeError(f"not a table message: {type(message).__name__}")
 
 
@@ -132,7 +135,7 @@ class PlayerSession:
             self.gen += 1
             self.at_table = False
             self.table, self.seat = None, None
-            message = LeaveTable(self.gen, message.text)
+            message = LeaveTable(self.gen, message.text, message.key)
         elif isinstance(message, msgspec.Struct):
             message = adapt(message, time.monotonic())  # type: ignore[arg-type]
         if isinstance(message, TABLE_MESSAGES):
@@ -352,7 +355,8 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         if self.at_table:
             self.pop_screen()
             self.at_table = False
-        self.lobby_screen.update(self.session.snapshot(), msg.text or None)
+        text = self.cat.t(f"lobby.{msg.key}") if msg.key else msg.text
+        self.lobby_screen.update(self.session.snapshot(), text or None)
 
     def _pop_to_base(self) -> None:
         base = 2 if self.at_table else 1
@@ -360,7 +364,8 @@ class ServerApp(PlayersNavigation, CitadelsApp):
             self.pop_screen()
 
     def on_show_toast(self, msg: ShowToast) -> None:
-        self.notify(msg.text, severity="error" if msg.error else "information", timeout=8)
+        text = self.cat.t(f"notice.{msg.key}", **msg.fields) if msg.key else msg.text
+        self.notify(text, severity="error" if msg.error else "information", timeout=8)
 
     def on_server_stopping(self, msg: ServerStopping) -> None:
         self.notify(msg.text, severity="warning")

@@ -177,9 +177,11 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     max_env_vars: NonNegativeInt = 32
     max_env_bytes: PositiveInt = 1024
 
-    # Terminal sizes are clamped to these (a 0 size becomes 80x24).
-    max_term_width: PositiveInt = 500
-    max_term_height: PositiveInt = 200
+    # Terminal sizes are clamped to these (a 0 size becomes 80x24). A window change's layout and
+    # render cost grows with the area (25-30 ms at 500x200, ~8 at 320x100): a larger window is drawn
+    # at this size, and a resize storm cannot buy long loop stalls (benchmarks/abuse.py, resize).
+    max_term_width: PositiveInt = 320
+    max_term_height: PositiveInt = 100
 
     # Join bursts: how many apps may be starting at once; a start that has not
     # drawn its first frame after the timeout no longer holds its slot.
@@ -224,6 +226,10 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_young_interval_seconds: NonNegativeFloat = 0.1
     # ... and generation 1 this often, then freeze what survived.
     gc_freeze_interval_seconds: PositiveFloat = 0.1
+    # A pacer step longer than this (a burst of moves made many objects) halves the wait before the
+    # next, down to gc_young_min_interval_seconds; short steps let it grow back.
+    gc_pause_target_ms: PositiveFloat = 4.0
+    gc_young_min_interval_seconds: PositiveFloat = 0.02
     # How often to check whether a quiet unfreeze + collect is due.
     gc_collect_interval_seconds: PositiveFloat = 60.0
     # Seconds without app starts or input that count as "quiet".

@@ -118,3 +118,22 @@ def test_engine_imports_no_ui_server_textual_or_asyncssh():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_view_does_not_share_the_states_cities():
+    """A view is a picture of one moment: a city built, beautified or filled later (the engine changes
+    the state's lists and districts in place) must not show in a view taken before."""
+    from engine.state import Built
+
+    g, _ = new_game(GameConfig(players=["Ana", "Ben", "Cid"], seed=5))
+    g.players[1].city.append(Built("Market"))
+    g.players[1].city.append(Built("Museum", under=["Temple"]))
+    before = encode(view(g, 0))
+    mine = view(g, 1)
+    g.players[1].city.append(Built("Castle"))  # build.py appends
+    g.players[1].city[0].beautified = True  # the Artist beautifies in place
+    g.players[1].city[1].under.append("Harbor")  # the Museum keeps a card under it
+    assert encode(view(g, 0)) != before  # the state did change
+    assert [b.name for b in mine.players[1].city] == ["Market", "Museum"]
+    assert not mine.players[1].city[0].beautified
+    assert mine.players[1].city[1].under == ["Temple"]

@@ -116,7 +116,7 @@ class CitadelsApp(App):
         self.table.refused(msg.reason)
 
     def on_chat_line(self, msg: ChatLine) -> None:
-        self.table.chat_line(msg.author, msg.text, msg.watching, own=msg.author == self._own_name())
+        self.table.chat_line(msg.author, msg.text, msg.watching, own=msg.past or msg.author == self._own_name())
 
     def on_table_notice(self, msg: TableNotice) -> None:
         line = NoticeLine(msg.key, msg.fields)

@@ -68,11 +68,12 @@ class CommandRefused(Message):
 class ChatLine(Message):
     """A person's chat line at this table (`watching`: the author is a spectator)."""
 
-    def __init__(self, author: str, text: str, watching: bool = False) -> None:
+    def __init__(self, author: str, text: str, watching: bool = False, past: bool = False) -> None:
         super().__init__()
         self.author = author
         self.text = text
         self.watching = watching
+        self.past = past  # said before this session came: shown, not counted as unread
 
 
 class TableNotice(Message):

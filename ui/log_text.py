@@ -102,6 +102,8 @@ class LogWriter:
             keys.append(f"event.{kind}_hidden")
         if kind == "characters_discarded" and not ev.cards:
             keys.append("event.characters_discarded_none")
+        if kind == "redrew" and not hidden and len(ev.cards) > ev.count:  # the cards: the discarded, then the drawn
+            keys.append("event.redrew_named")
         if kind == "income":  # a zero is not said: "takes income: 2 gold", not "2 gold and 0 cards"
             if not ev.gold and not ev.count:
                 keys.append("event.income_nothing")
@@ -151,6 +153,9 @@ class LogWriter:
             "district": cat.district(ev.district) if ev.district else None,
             "card": cat.card(ev.card) if ev.card else None,
             "cards": cat.names([cat.card(c) for c in ev.cards]),
+            # a redraw's cards: the first `count` went, the rest came
+            "discarded": cat.names([cat.card(c) for c in ev.cards[: ev.count]]),
+            "drawn": cat.names([cat.card(c) for c in ev.cards[ev.count :]]),
             "gold": ev.gold,
             "count": ev.count,
             "option": cat.value(ev.option) if ev.option else "",

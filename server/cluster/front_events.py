@@ -72,7 +72,10 @@ class FrontEvents:
             return
         if m.displaced is not None or (m.table is None and s.at_table):
             self.link.unlisten(s)
-            s.post(tm.Displaced(m.displaced or m.notice or TABLE_GONE))  # back to the lobby, with the line
+            if m.displaced_key:  # a sentence of the catalogue, said in the player's language
+                s.post(tm.Displaced(m.displaced or "", key=m.displaced_key))
+            else:
+                s.post(tm.Displaced(m.displaced or m.notice or TABLE_GONE))  # back to the lobby, with the line
             return
         if m.table is None:
             self.link.unlisten(s)

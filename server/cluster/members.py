@@ -38,7 +38,12 @@ class Outbox(Protocol):
     def entered(self, member: MemberSession) -> None: ...
 
     def moved(
-        self, member: MemberSession, about: str, displaced: str | None = None, notice: str | None = None
+        self,
+        member: MemberSession,
+        about: str,
+        displaced: str | None = None,
+        notice: str | None = None,
+        displaced_key: str = "",
     ) -> None: ...
 
     def seat_message(self, member: MemberSession, message: tm.ToSession) -> None: ...
@@ -101,7 +106,7 @@ class MemberSession:
             about = self._about()
             self.table, self.seat, self.at_table = None, None, False
             self._held.clear()
-            self.outbox.moved(self, about, displaced=message.text)
+            self.outbox.moved(self, about, displaced=message.text, displaced_key=message.key)
         elif isinstance(message, LobbyUpdate):
             self.outbox.moved(self, self._about(), notice=message.notice)
         elif isinstance(message, msgspec.Struct):

@@ -254,7 +254,14 @@ class OwnerDesk:
         t = g.table
         self._to_front(g, wire.Entered(session=g.member.session, table=t.id, seat=g.seat, listing=self.refresh(t)))
 
-    def moved(self, g: MemberSession, about: str, displaced: str | None = None, notice: str | None = None) -> None:
+    def moved(
+        self,
+        g: MemberSession,
+        about: str,
+        displaced: str | None = None,
+        notice: str | None = None,
+        displaced_key: str = "",
+    ) -> None:
         t = g.table
         message = wire.Moved(
             session=g.member.session,
@@ -263,6 +270,7 @@ class OwnerDesk:
             seat=g.seat if t is not None else None,
             at_table=g.at_table and t is not None,
             displaced=displaced,
+            displaced_key=displaced_key,
             notice=notice,
         )
         self._to_front(g, message)

@@ -230,6 +230,7 @@ class Moved(Struct, tag="moved", kw_only=True):
     seat: int | None
     at_table: bool
     displaced: str | None = None
+    displaced_key: str = ""  # the `lobby.<key>` sentence of a Displaced (said in the player's language)
     notice: str | None = None
     listing: TableListing | None = None
 

@@ -135,7 +135,7 @@ class TableLifetimes:
             if s.table is t:
                 s.table, s.seat = None, None
                 if s.at_table:  # on the table screen: back to the lobby with the line
-                    s.post(Displaced(why or "The table was closed."))
+                    s.post(Displaced(why, key="" if why else "displaced_closed"))
                 else:
                     s.post(LobbyUpdate(self.snapshot(s), notice=why or None))  # type: ignore[attr-defined]
         self.tables.pop(t.id, None)

@@ -118,10 +118,5 @@ def _create(lobby: Any, session: Any, old: Table) -> Table:
     for key in invited:
         other = lobby._session_of(key)
         if other is not None:
-            other.post(
-                Toast(
-                    f"{name} starts a new game with the same seats at {m.name}: your seat is kept "
-                    "(choose Play again, or find it in the lobby)."
-                )
-            )
+            other.post(Toast(key="play_again_invited", fields={"name": name, "table": m.name}))  # their language
     return table

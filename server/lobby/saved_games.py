@@ -123,7 +123,7 @@ class SavedGames:
             line = rec.for_host()
             self.warnings.append(line)
             log_event(log, logging.WARNING, "a damaged save was recovered", table=ts.id, detail=line, lost=rec.lost)
-            table.notes.append(rec.for_players())
+            table.notes.append(rec.player_notice())
         return table
 
     def load_file(self, path: str | Path) -> Table:

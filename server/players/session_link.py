@@ -13,6 +13,7 @@ the lobby (`same`, `known`, `players`) keeps who is who.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -70,7 +71,10 @@ class SessionPlayers:
 
     # --- profiles, leaderboards, games ---------------------------------------------------------------
     async def my_profile(self) -> ProfileData:
-        return await self.profile(self._me())
+        data = await self.profile(self._me())
+        if data.name == f"#{data.player_id}":  # no name claimed: the one you play under, not "#2"
+            data = dataclasses.replace(data, name=self.session.name)
+        return data
 
     async def profile(self, player_id: int) -> ProfileData:
         found = await self._ask(self.db.profile(player_id))

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import errno
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -117,8 +117,10 @@ class SaveNotice:
 
     table: str
     ok: bool
-    message: str  # for the players
+    message: str  # in English (the host's tools, tests)
     detail: str  # for the server log
+    key: str = "save_working"  # what the players are told: notice.<key> of their catalogue, with `fields`
+    fields: dict = field(default_factory=dict)
 
 
 class TableSave:
@@ -241,6 +243,7 @@ class TableSave:
                     f"autosave failed for table {self.id}: {e.strerror or oneline(e)} "
                     f"({getattr(e, 'filename', None) or self.store.root}); game continues in memory "
                     f"after command {len(self.save.log)}",
+                    "save_failing_full" if what == "full" else "save_failing_locked",
                 )
                 return self.problem
             return None

@@ -61,6 +61,12 @@ class Recovery:
         where = f"; the damaged log is kept as {self.quarantined}" if self.quarantined else ""
         return f"table {self.table}: its command log was damaged ({'; '.join(self.damage)}): {what}; {kept}{where}"
 
+    def player_notice(self) -> tuple[str, dict]:
+        """What the players are told (notice.<key> of their catalogue, with its fields)."""
+        if self.lost:
+            return "save_damaged", {"lost": self.lost, "move": self.snapshot_commands + self.log_commands}
+        return "save_repaired", {}
+
     def for_players(self) -> str:
         if self.lost:
             return (

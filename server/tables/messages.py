@@ -96,6 +96,7 @@ class Chat(Struct, tag="chat"):
     author: str
     text: str
     watching: bool = False  # the author is a spectator
+    past: bool = False  # written before this session came (the table's last lines, sent on arrival)
 
 
 class Notice(Struct, tag="notice"):
@@ -110,14 +111,19 @@ class Notice(Struct, tag="notice"):
 class Toast(Struct, tag="toast"):
     """A notification the session shows on top of its screen (saving failed, works again)."""
 
-    text: str
+    text: str = ""
     error: bool = False
+    key: str = ""  # notice.<key> of the session's catalogue, with `fields` (else `text` as given)
+    fields: dict[str, str | int | float] = field(default_factory=dict)
 
 
 class Displaced(Struct, tag="displaced"):
-    """The session lost its seat (another connection with its key, or a bot); back to the lobby."""
+    """The session lost its seat (a newer connection of its player, or a bot); back to the lobby.
+    `key`: a `lobby.<key>` sentence of the catalogue, said in the player's language; `text`: a
+    sentence as given (a host's reason for closing the table)."""
 
-    text: str
+    text: str = ""
+    key: str = ""
 
 
 SeatState = Literal["here", "away", "bot_for", "replaced", "bot"]

@@ -6,7 +6,8 @@ handled one message at a time by `Table.run`:
 
 - a seat's command (`Play`): `engine.apply` (refusals go back as `Refused`),
   then `TableSave.arecord` (on disk *before* anyone sees the result), then every
-  seat and spectator gets its own `view(state, seat)` and its redacted events;
+  seat and spectator gets its own `view(state, seat)` and its redacted events (`_publish` builds
+  them, `server.tables.fanout.deliver` posts them, 8 sessions per loop iteration);
 - attaching a session (a player taking their seat back, a spectator): it gets
   the current view and the table's past events, redacted for it;
 - seat changes (a bot replacing an absent player, a guest gone for good),
@@ -39,13 +40,12 @@ import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.savefile import bot_doings
-from engine.text import clean_text
 from server.logging_setup import log_event
+from server.tables.fanout import Deliveries, deliver
 from server.tables.game_end import AccountsHook
 from server.tables.messages import (
     Attach,
     Begin,
-    Chat,
     Detach,
     Displaced,
     Export,
@@ -58,6 +58,7 @@ from server.tables.messages import (
     Toast,
     ToTable,
 )
+from server.tables.past import past_events
 from server.tables.presence import PresenceBoard
 
 # What a table is made of (seats, meta, settings): server/tables/seats.py.
@@ -72,6 +73,7 @@ from server.tables.seats import (  # noqa: F401
     TableSettings,
     _Streak,
 )
+from server.tables.table_chat import TableChat
 from server.tables.timers import TableTimers
 
 log = logging.getLogger("citadels.server.tables.table")
@@ -119,7 +121,8 @@ class Table(TableTimers):
         self._presence = PresenceBoard()
         self.commands = 0
         self.bot_moves = 0
-        self.notes: list[str] = []  # lines for every player who sits down (a damaged save recovered...)
+        self.chat_log = TableChat()  # the chat, and its last lines for those who come back
+        self.notes: list[tuple[str, dict]] = []  # notices for every player who sits down (a save recovered...)
         self.accounts = AccountsHook()  # one player's keys are one; the finished game's record (game_end.py)
 
     # --- life cycle ----------------------------------------------------------------------------
@@ -193,13 +196,8 @@ class Table(TableTimers):
         return fut
 
     def chat(self, author: str, text: str, watching: bool = False) -> None:
-        """A person's chat line to everyone at the table (chat holds no game state: no queue needed)."""
-        text = clean_text(text, MAX_CHAT)  # no control, bidi or zero-width character reaches the others
-        if not text:
-            return
-        line = Chat(author, text, watching)
-        for c in self.clients():
-            c.post(line)
+        """A person's chat line to everyone at the table (server/tables/table_chat.py)."""
+        self.chat_log.say(self.clients(), author, text, watching)
 
     def notice(self, key: str, **fields: Any) -> None:
         """The table tells everyone at it something (`notice.<key>` of the catalogue): a message of its
@@ -274,7 +272,7 @@ class Table(TableTimers):
             rules=config.rules,
             lineup=self.meta.lineup_label,
         )
-        self._publish(events)
+        await deliver(self._publish(events))
         self._show_presence()
         self.on_change(self)
 
@@ -284,6 +282,7 @@ class Table(TableTimers):
         self.config = config
         self.state = save.state
         self.phase = "over" if self.state.phase == "over" else "playing"
+        self.history, self.history_by_bot = past_events(save.save)  # the log for those who come back
         now = self.clock()
         for s in self.seats:
             if s.human:
@@ -326,7 +325,7 @@ class Table(TableTimers):
             notice = await self.save.arecord(command, self.state, stand_in=stand_in)
             if notice is not None:
                 self._save_notice(notice)
-        self._publish(events, actor=command.seat, stand_in=stand_in)
+        await deliver(self._publish(events, actor=command.seat, stand_in=stand_in))
         if self.state.phase == "over":
             self.phase = "over"
             scores = [
@@ -350,12 +349,12 @@ class Table(TableTimers):
         level = logging.INFO if notice.ok else logging.ERROR
         log_event(log, level, "autosave", table=self.id, detail=notice.detail)
         self.save_problem = None if notice.ok else notice.message
-        self.notice("saving", text=notice.message)
+        self.notice(notice.key, **notice.fields)  # in each player's language
         for c in self.clients():
-            c.post(Toast(notice.message, error=not notice.ok))
+            c.post(Toast(error=not notice.ok, key=notice.key, fields=notice.fields))
 
     # --- views -----------------------------------------------------------------------------------
-    def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> None:
+    def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> Deliveries:
         by_bot = bot_doings(events, actor) if stand_in and actor is not None else []
         self.history.extend(events)
         self.history_by_bot.extend(bytes(by_bot) if by_bot else bytes(len(events)))
@@ -364,25 +363,23 @@ class Table(TableTimers):
             del self.history_by_bot[: len(self.history_by_bot) - MAX_HISTORY]
         self._changed_at = self.clock()
         self._track_streak()  # before the views: the deciding seat's carries its turn timer
-        # The apps draw in the order they are told (one loop): the seats whose screens change
-        # little (a log line, some gold) first, the seat that just moved and the one that must
-        # decide next (a whole new menu each) last, so that the news reaches the others sooner.
+        # Apps draw in the order told: screens that change little first, the mover's and the decider's last.
         heavy = [s for s in (self.state.pending.seat, actor) if s is not None and 0 <= s < len(self.seats)]
         order = [i for i in range(len(self.seats)) if i not in heavy]
+        out = Deliveries()
         for i in order:
-            self._post_view(i, events, by_bot)
-        if self.spectators:
+            self._seat_view(out, i, events, by_bot)
+        if self.spectators:  # one view for all of them: a spectator knows what every spectator knows
             message = SeatView(view(self.state, None), redact_events(events, None), by_bot)
             for c in self.spectators:
-                c.post(message)
+                out.add(c, message)
         for i in dict.fromkeys(heavy):
-            self._post_view(i, events, by_bot)
+            self._seat_view(out, i, events, by_bot)
+        return out
 
-    def _post_view(self, seat: int, events: list[Any], by_bot: list[bool]) -> None:
-        client = self.seats[seat].client
-        if client is not None:
-            v = view(self.state, seat)
-            client.post(SeatView(v, redact_events(events, seat), by_bot, self.turn_left(seat)))
+    def _seat_view(self, out: Deliveries, seat: int, events: list[Any], by_bot: list[bool]) -> None:
+        if (client := self.seats[seat].client) is not None:  # its own view: never shared with another seat
+            out.add(client, SeatView(view(self.state, seat), redact_events(events, seat), by_bot, self.turn_left(seat)))
 
     def _show_presence(self, arrived: Client | None = None) -> None:
         """Tell everyone at the table what changed in who plays each seat and who watches (the seats'
@@ -414,7 +411,9 @@ class Table(TableTimers):
             slot = self.seats[seat]
             old = slot.client
             if old is not None and old is not client:
-                old.post(Displaced("Your seat was taken over by a new connection with your key."))
+                # the same key connected again, or another key of the same player (a second computer)
+                same = old.key == client.key
+                old.post(Displaced(key="displaced_same_key" if same else "displaced_other_key"))
             slot.client = client
             slot.away_since = None
             self._changed_at = self.clock()
@@ -422,8 +421,9 @@ class Table(TableTimers):
             ev = redact_events(self.history, seat)
             by_bot = [bool(b) for b in self.history_by_bot] if any(self.history_by_bot) else []
             client.post(SeatView(view(self.state, seat), ev, by_bot, self.turn_left(seat)))
-            for note in self.notes if seat is not None else ():
-                client.post(Notice("saving", {"text": note}))
+            for key, fields in self.notes if seat is not None else ():
+                client.post(Notice(key, fields))
+        self.chat_log.replay(client)  # a player back (or a spectator arriving) reads what was said
         self._show_presence(arrived=client)
         self.on_change(self)
 
@@ -451,7 +451,7 @@ class Table(TableTimers):
             return
         s = self.seats[seat]
         if s.client is not None:
-            s.client.post(Displaced("A bot now plays your seat."))
+            s.client.post(Displaced(key="displaced_bot"))
             s.client = None
         s.bot, s.key, s.away_since = kind, None, None
         log_event(log, logging.INFO, "seat to bot", table=self.id, seat=seat, bot=kind)

@@ -37,7 +37,7 @@ async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster, tmp_pat
     await asyncio.sleep(0.2)
     ana.mark()
     ana.send(END + UP + b"\r")
-    await ana.wait_for("1 seat(s) open")
+    await ana.wait_for("1 seat open")
     await wait_until(lambda: len(directory.tables) == 1, what="the table listed in the cluster")
     (listing,) = directory.tables.values()
     assert listing.owner == "n1" and listing.state == "waiting"

@@ -60,7 +60,7 @@ async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
         ana.send(b"0")  # the form's last row: create the table (4 seats)
         await asyncio.sleep(0.3)
         ana.send(b"\r")
-        await ana.wait_for("seat(s) open", timeout=15)
+        await ana.wait_for("open: wait for players", timeout=15)
         await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
         anas = _worker_of(tmp_path, ana)
 

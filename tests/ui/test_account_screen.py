@@ -206,3 +206,21 @@ def test_account_snapshot(snap_compare, lang, size):
         await settle(pilot)
 
     assert snap_compare(AccountApp(FixedLink(), sample_account(), lang), terminal_size=size, run_before=run_before)
+
+
+async def test_while_a_text_is_typed_the_key_bar_says_enter_and_esc(store):
+    """The key bar still offered the menu's "1-9 choose" while the player typed a name or a code (the
+    digits go into the text): it says Enter and Esc, and the menu's keys come back after."""
+    from ui.widgets.key_bar import KeyBar
+
+    ana = StoreLink(store, "SHA256:anakey1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ana")
+    app = AccountApp(ana, await ana.account())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        menu_keys = app.screen.query_one(KeyBar).plain
+        await pilot.press(item(app, "Claim a name"))
+        await settle(pilot)
+        assert app.screen.query_one(KeyBar).plain == "Enter done · Esc cancel"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.query_one(KeyBar).plain == menu_keys

@@ -215,6 +215,7 @@ async def test_leaderboard_switches_family_and_asks_for_a_profile():
         assert "Leaderboard · ‹ Citadels (2016) ›" in text and "120 rated players" in text
         assert "hard (bot)" in text and "Ana (you)" in text and " 57  Ana (you)" in text
         assert text.count("  3  ") >= 2  # the tie shares third place
+        assert "    1  Bruno" in text and "1   1  Bruno" not in text  # the place once, no list number beside it
         await pilot.press("right")
         await settle(pilot)
         text = screen_text(app)
@@ -227,9 +228,9 @@ async def test_leaderboard_switches_family_and_asks_for_a_profile():
         await pilot.press("down", "enter")  # the second player: the "hard" bot level
         await settle(pilot)
         assert app.asked == [("profile", 101)]
-        await pilot.press("1")  # digits choose too
+        await pilot.press("1")  # no key numbers: a row's number is its place
         await settle(pilot)
-        assert app.asked == [("profile", 101), ("profile", 100)]
+        assert app.asked == [("profile", 101)]
         await pilot.press("end", "enter")  # your own row, under the top ones
         await settle(pilot)
         assert app.asked[-1] == ("profile", 7)

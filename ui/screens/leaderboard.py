@@ -84,7 +84,7 @@ class LeaderboardScreen(PlayersScreen):
         if not board.rows:
             # One line to stand on, so that ←/→ still change the rules.
             empty = Item(self.P("leaderboard_empty"), style="italic", left=left, right=right)
-            self.query_one(MenuList).set(header, [empty], keep=keep)
+            self.query_one(MenuList).set(header, [empty], keep=keep, numbered=False)
             return
         header.append(Text(self.P("leaderboard_count", players=board.players), style="dim", end=""))
         header.append(Text(self._heading(), style="bold", end=""))
@@ -101,4 +101,5 @@ class LeaderboardScreen(PlayersScreen):
             )
             for row in rows
         ]
-        self.query_one(MenuList).set(header, items, keep=keep)
+        # Unnumbered: a number beside the place ("1   1  Bruno") would read as a second place.
+        self.query_one(MenuList).set(header, items, keep=keep, numbered=False)

@@ -18,6 +18,7 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..feedback import TableFeedback
@@ -78,6 +79,7 @@ class TableScreen(TableKeys):
         self.compact = True
         self.plan: Plan | None = None
         self._laying_out = False
+        self._refocus: Widget | None = None  # the focused panel while the window is too small
         self._view: Any = None
         self._ready = False
         self._early_rows: list[Row] = []
@@ -163,11 +165,22 @@ class TableScreen(TableKeys):
             if box != before or not widget.display:
                 _place(widget, box)
                 widget.display = True
+        self._keep_focus(new)
         self.update_keys()
         if mode_changed and self._view is not None and old is not None:
             self.show(self._view, [])
         elif mode_changed:
             self.refresh_feedback()
+
+    def _keep_focus(self, new: Plan) -> None:
+        """The "too small" notice hides every panel, and the focus with them: when the window grows
+        again, the panel that had it gets it back (else the prompt), so that arrows and Enter work."""
+        if new.mode == "small":
+            self._refocus = self.focused or self._refocus
+        elif self.focused is None or not self.focused.display:
+            back = self._refocus if self._refocus is not None and self._refocus.display else None
+            self.set_focus(back or self.query_one(PromptPanel))
+            self._refocus = None
 
     def _small_text(self, width: int, height: int) -> str:
         cat = self.cat
@@ -182,8 +195,16 @@ class TableScreen(TableKeys):
         self.query_one("#players").border_title = cat.t("ui.table")
         self.query_one("#hand").border_title = cat.t("ui.your_hand")
         self.query_one("#log").border_title = cat.t("ui.log")
-        self.query_one("#prompt").border_title = cat.t("ui.prompt")
+        self._prompt_title()
         self._chat_title()
+
+    def _prompt_title(self) -> None:
+        """ "Your move" for a player; a spectator has none to make: what the game is at now."""
+        watching = self._view is not None and self._view.seat is None
+        title = self.cat.t("ui.prompt_watching" if watching else "ui.prompt")
+        prompt = self.query_one("#prompt")
+        if prompt.border_title != title:
+            prompt.border_title = title
 
     def _chat_title(self) -> None:
         """The chat's title, with the count of unread lines on large screens (small ones: the status bar)."""
@@ -238,6 +259,7 @@ class TableScreen(TableKeys):
         self.query_one(HandPanel).show(view, cat)
         if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
             self.update_keys()
+            self._prompt_title()
         if rows:
             self.query_one(LogView).add_rows(rows)
         self.refresh_feedback()

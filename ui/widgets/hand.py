@@ -79,7 +79,8 @@ class HandPanel(TextPanel):
         hand = sorted(me.hand or [], key=lambda c: hand_order(cat, c))
         out: list[Text] = []
         if form == "full":
-            head = Text(me.name, style="bold", end="")
+            head = Text(end="")  # a Text's own style would make the whole line bold: only the name is
+            head.append(me.name, style="bold")
             head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(hand))}")
             out += wrap(head, width, console)
             out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
@@ -93,7 +94,8 @@ class HandPanel(TextPanel):
                 out += wrap(t, width, console, indent=3)
             out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
         else:
-            head = Text(cat.t("ui.gold_n", n=me.gold), style="bold", end="")
+            head = Text(end="")
+            head.append(cat.t("ui.gold_n", n=me.gold), style="bold")
             head.append(" · " + cat.t("ui.cards_n", n=len(hand)))
             if me.characters:
                 for i, ch in enumerate(me.characters):

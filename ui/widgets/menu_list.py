@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..prompt_keys import DIGITS  # one home for the digit keys
+from .key_bar import KeyBar
 from .line_widget import LineWidget
 from .text_panel import wrap
 
@@ -77,25 +78,42 @@ class MenuList(LineWidget):
         self.header: list[Text] = []
         self.items: list[Item] = []
         self.form = False
+        self.numbered = True  # False: rows carry their own number (a place, a rank): no key numbers
         self.highlighted = 0
         self._picker: _Picker | None = None
         self._scroll = 0
         self._row_map: dict[int, int] = {}
         self.picker_hint = ""  # the line above a picker's values ("Esc: back, unchanged")
 
-    def set(self, header: list[Text], items: list[Item], keep: bool = True, form: bool = False) -> None:
+    def set(
+        self, header: list[Text], items: list[Item], keep: bool = True, form: bool = False, numbered: bool = True
+    ) -> None:
+        old, at = self.items, self.highlighted
         self.header = header
         self.items = items
         self.form = form
+        self.numbered = numbered
         if not keep:
             self.highlighted = 0
             self._scroll = 0
+        elif old and 0 <= at < len(old):
+            self.highlighted = self._same_item(old, at)
         self.highlighted = min(self.highlighted, max(len(items) - 1, 0))
         if self._picker is not None:  # the row it edits, rebuilt
             label = self._picker.item.label
             item = next((i for i in items if i.label == label and i.choices), None)
             self._picker = _Picker(item, self._picker.highlighted) if item is not None else None
         self.invalidate()
+
+    def _same_item(self, old: list[Item], at: int) -> int:
+        """Where the highlight goes when the items are rebuilt (someone sat down, a bot left): the same
+        item, else the nearest one above it still there, never the row that took its number (which
+        could be "Remove bruno")."""
+        labels = {item.label: i for i, item in reversed(list(enumerate(self.items)))}
+        for item in reversed(old[: at + 1]):
+            if item.label in labels:
+                return labels[item.label]
+        return 0
 
     # --- the picker ------------------------------------------------------------------------
     @property
@@ -165,7 +183,7 @@ class MenuList(LineWidget):
 
     def action_digit(self, digit: str) -> None:
         i = DIGITS.find(digit)
-        if not 0 <= i < self._count():
+        if not 0 <= i < self._count() or (self._picker is None and not self.numbered):
             return
         self._move_to(i)
         if self._picker is not None:
@@ -229,7 +247,7 @@ class MenuList(LineWidget):
             return rows
         for i, item in enumerate(self.items):
             label = Text(end="")
-            label.append(f"{DIGITS[i]} " if i < len(DIGITS) else "  ", style="bold")
+            label.append(f"{DIGITS[i]} " if i < len(DIGITS) and self.numbered else "  ", style="bold")
             label.append(item.label, style=item.style)
             if item.value is not None:
                 label.append(": ")
@@ -284,6 +302,7 @@ class TextPrompt:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
         self.on_done: Callable[[str], Any] | None = None
+        self._bar_before: str | None = None  # the key bar's words while a text is typed
 
     @property
     def input(self) -> Input:
@@ -297,11 +316,28 @@ class TextPrompt:
         inp.border_title = prompt
         inp.display = True
         inp.focus()
+        self._bar_before = self._bar_say(self._typing_keys())  # not the menu's digits: they would type
+
+    def _typing_keys(self) -> str:
+        cat = getattr(self.screen, "cat", None)
+        return cat.t("lobby.keys_typing") if cat is not None else "Enter ⏎ · Esc"
+
+    def _bar_say(self, text: str | None) -> str | None:
+        """Show `text` on the screen's key bar (if it has one); what it said before."""
+        bars = self.screen.query(KeyBar)
+        if not bars or text is None:
+            return None
+        bar = bars.first()
+        before = bar.plain
+        bar.show(text)
+        return before
 
     def done(self, value: str | None) -> None:
         fn, self.on_done = self.on_done, None
         inp = self.input
         inp.display = False
+        self._bar_say(self._bar_before)
+        self._bar_before = None
         self.screen.query_one(MenuList).focus()
         if fn is not None and value is not None:
             fn(value)

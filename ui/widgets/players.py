@@ -159,7 +159,8 @@ class PlayersPanel(LineWidget):
         if rows is None:
             p, cat = self._data[seat][0], self._data[seat][7]
             widths = [len(district_label(cat, b.name, b.beautified, len(b.under))) + 2 for b in p.city]
-            rows = _rows_memo.put(key, 1 + (pack_rows(widths, width, indent=4) if widths else int(form == "full")))
+            head = len(_head_lines(self._data[seat], form, width))
+            rows = _rows_memo.put(key, head + (pack_rows(widths, width, indent=4) if widths else int(form == "full")))
         return rows
 
     def get_content_height(self, container, viewport, width: int) -> int:
@@ -202,10 +203,10 @@ class PlayersPanel(LineWidget):
         return lines
 
 
-def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
+def _head_lines(data: tuple, form: str, width: int) -> list[Text]:
+    """A seat's head, in as few words as its width needs; still too long (a long name, marks, two
+    characters in a narrow column): folded at a space, the rest indented, never cut."""
     p, active, complete_at, first, marks, me, winners, cat, seat_mark = data
-    if form == "line":
-        return [_one_line(data, width)]
     # long heads ("2 gold · 4 cards  city 0/7") only where every seat's fits: never side by side with short ones
     head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=form != "full" or width < 52)
     if form == "full" and head.cell_len > width:
@@ -214,7 +215,26 @@ def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
         head = _head(cat, p, active, complete_at, first, marks, me, winners, seat_mark, short=True, sep=" ")
     if active:
         head.stylize("reverse", 0, 1)
-    lines = [head]
+    lines: list[Text] = []
+    while head.cell_len > width > 8:
+        plain = head.plain  # a space after the marks and the name's first letters, not after a rank ("4 Emperor")
+        at = next(
+            (i for i in range(min(width, len(plain) - 1), 4, -1) if plain[i] == " " and not plain[i - 1].isdigit()), 0
+        )
+        first_part, rest = head.divide([at if at > 4 else width])
+        first_part.rstrip()
+        lines.append(first_part)
+        head = (
+            Text("    ", end="", no_wrap=True, overflow="ellipsis") + rest[len(rest.plain) - len(rest.plain.lstrip()) :]
+        )
+    return [*lines, head]
+
+
+def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
+    p, cat = data[0], data[7]
+    if form == "line":
+        return [_one_line(data, width)]
+    lines = _head_lines(data, form, width)
     tokens = [district_token(cat, b.name, b.beautified, len(b.under)) for b in p.city]
     if tokens:
         lines.extend(pack(tokens, width, indent=4))

@@ -456,6 +456,9 @@ class PromptPanel(LineWidget):
         room_max = max(height - len(top) - (2 if entries else len(detail_lines)), 0)
         blocks = self._blocks(width, inline=True)
         total = sum(len(b) for b in blocks)
+        hl = entries[min(self.highlighted, len(entries) - 1)] if entries else None
+        if self.roomy and hl and hl.inline and hl.detail and self._note is None and total <= height - len(top):
+            detail_lines, room_max = [], height - len(top)  # every text under its entry: the box would repeat it
         if self.roomy and total > room_max:  # every choice in view before any character's text
             blocks = self._blocks(width, inline=False)
             total = sum(len(b) for b in blocks)
@@ -466,7 +469,7 @@ class PromptPanel(LineWidget):
             listing = self._in_columns(width, cols, len(top))
         else:
             listing = self._scrolled(blocks, min(total, room_max) if entries else room_max, len(top))
-        if entries:
+        if entries and detail_lines:
             detail_room = max(height - len(top) - len(listing) - 1, 1)
             bottom = [Text("╌" * width, style="dim", end=""), *detail_lines[:detail_room]]
         else:
