@@ -327,7 +327,9 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.5, help="victims' moves per second per table (mean)")
     parser.add_argument("--silent-addresses", type=int, default=100)
     parser.add_argument("--silent-per-address", type=int, default=10)
-    parser.add_argument("--abandon-wait", type=float, default=20.0, help="seconds to wait for abandoned tables")
+    parser.add_argument(
+        "--abandon-wait", type=float, default=35.0, help="seconds to wait for abandoned tables (the grace is 30 s)"
+    )
     parser.add_argument("--only", default="", help="comma-separated phases: quiet,silent,resize,keys,service")
     parser.add_argument("--keep", action="store_true", help="keep the server's folders (its stderr) at the end")
     parser.add_argument("--profile", default="", help="phases to cProfile the server in (/tmp/abuse-PHASE.prof)")

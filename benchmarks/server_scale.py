@@ -2,6 +2,7 @@
 
     python benchmarks/server_scale.py 10 50 100 200 300 [--rate 0.2] [--tries 100] [--churn 1000]
     python benchmarks/server_scale.py --hard-tables 4 --human-tables 3 [--tries 100]
+    python benchmarks/server_scale.py 300 1000 --baseline main --level-budget 900 --timeout 2400
 
 The server (`server.serve.serve`: lobby, table actors, saves, the real `ServerApp`) runs in a
 subprocess on 127.0.0.1 (a free port, fresh keys and saves folders), pinned to CPU 0; the clients
@@ -29,6 +30,9 @@ Then --churn sessions connect (to the lobby, with the N players still seated) an
 both CPUs): --human-tables tables of people are measured as above, first with no bot table, then
 with K tables of 5 hard bots playing (each decision searched in the pool, 300 ms budget).
 
+--baseline REV: the same levels first against REV's server (a git worktree of it, this harness;
+benchmarks/server_scale_baseline.py), then this tree's; a third JSON line compares them per level.
+
 Prints one JSON line per run.
 """
 
@@ -46,8 +50,11 @@ import time
 from pathlib import Path
 
 import asyncssh
+from server_scale_baseline import checkout, compare, this_tree
+from server_scale_churn import churn
 from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, rss_mb, split_tables
 from server_scale_hard import hard_run
+from server_scale_options import parse_args
 
 REPO = Path(__file__).resolve().parents[1]
 SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
@@ -56,8 +63,9 @@ SEAT_BATCH = 6  # tables started at once
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, repo: Path = REPO) -> None:
         self.args = args
+        self.repo = repo  # the server's code: this tree, or a baseline's checkout
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
         self.replies: asyncio.Queue = asyncio.Queue()
@@ -80,7 +88,7 @@ class Bench:
             sys.executable,
             str(SERVER_SCRIPT),
             json.dumps(spec),
-            cwd=REPO,
+            cwd=self.repo,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 20,
@@ -439,7 +447,7 @@ class Bench:
                 result["levels"].append(level_result)
                 print(json.dumps({"progress": level_result}), file=sys.stderr, flush=True)
             if args.churn and time.monotonic() + 60 < deadline:
-                result["churn"] = await self.churn(len(players), deadline)
+                result["churn"] = await churn(self, len(players), deadline)
             elif args.churn:
                 result["churn"] = "skipped: not enough time left in --timeout"
             # The pauses above never scanned the frozen heap; this one does (not part of any figure
@@ -455,98 +463,33 @@ class Bench:
             await self.stop_server()
         return result
 
-    async def churn(self, seated: int, deadline: float) -> dict:
-        args = self.args
-        await asyncio.sleep(args.gc_interval + 2)
-        before = self.rss()
-        after_wave = []
-        done = 0
-        t0 = time.monotonic()
-        while done < args.churn and time.monotonic() < deadline:
-            wave, _ = await self.connect(min(args.wave, args.churn - done), f"c{done}-")
-            for c in wave:
-                c.send(b"\x1b[B")  # a key in the lobby
-            await asyncio.sleep(0.3)
-            for c in wave:
-                c.close()
-            done += len(wave)
-            for _ in range(200):
-                if (await self.stats())["sessions"] <= seated:
-                    break
-                await asyncio.sleep(0.1)
-            after_wave.append(round(self.rss(), 1))
-        await asyncio.sleep(args.gc_interval * 2 + 2)  # the quiet-time unfreeze + collect
-        st = await self.stats(frozen=True)
-        return {
-            "sessions": done,
-            "wave": args.wave,
-            "seated_meanwhile": seated,
-            "seconds": round(time.monotonic() - t0, 1),
-            "rss_before_mb": round(before, 1),
-            "rss_after_each_wave_mb": after_wave,
-            "rss_after_mb": round(self.rss(), 1),
-            "server_gc": st["gc"],
-        }
-
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "sessions",
-        nargs="*",
-        type=int,
-        default=[10, 50, 100, 200, 300],
-        help="player counts to measure (growing in one server)",
-    )
-    parser.add_argument("--rate", type=float, default=0.2, help="background moves per second per table (mean)")
-    parser.add_argument("--tries", type=int, default=100, help="key-to-screen tries per level")
-    parser.add_argument("--min-window", type=float, default=20.0, help="shortest active window (s)")
-    parser.add_argument("--max-window", type=float, default=120.0, help="longest active window (s)")
-    parser.add_argument("--idle-seconds", type=float, default=5.0, help="quiet window for idle CPU")
-    parser.add_argument(
-        "--gc-freeze-wait",
-        type=float,
-        default=3.0,
-        help="wait after seating (the gc freeze comes 2 s after the last app start)",
-    )
-    parser.add_argument(
-        "--gc-interval", type=float, default=3.0, help="server's gc_collect_interval_seconds (60 in production)"
-    )
-    parser.add_argument("--churn", type=int, default=1000, help="sessions that come and go after the levels (0: none)")
-    parser.add_argument("--wave", type=int, default=100, help="sessions per churn wave")
-    parser.add_argument(
-        "--level-budget",
-        type=float,
-        default=280.0,
-        help="a level is skipped unless this many seconds remain; connecting past half of it stops the run",
-    )
-    parser.add_argument("--timeout", type=float, default=1500.0, help="overall time limit (s)")
-    parser.add_argument(
-        "--server-config", default="{}", help="JSON object of ServerConfig fields for the server (experiments)"
-    )
-    parser.add_argument(
-        "--garbage-types",
-        type=int,
-        default=0,
-        help="list this many kinds of object in the cyclic garbage at the end (diagnosis)",
-    )
-    parser.add_argument(
-        "--profile", default="", help="cProfile the server during the last level's window into this file"
-    )
-    parser.add_argument(
-        "--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables"
-    )
-    parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
-    args = parser.parse_args()
-    started = time.monotonic()
-    bench = Bench(args)
+    args = parse_args(__doc__.splitlines()[0])
     if args.hard_tables:
-        result = asyncio.run(hard_run(bench, started + args.timeout))
-    else:
-        result = asyncio.run(bench.scale(sorted(set(args.sessions)), started + args.timeout))
-    result.update(machine(), seconds=round(time.monotonic() - started, 1))
-    print(json.dumps(result))
+        started = time.monotonic()
+        result = asyncio.run(hard_run(Bench(args), started + args.timeout))
+        result.update(machine(), seconds=round(time.monotonic() - started, 1))
+        print(json.dumps(result))
+        return 0
+    base = None
+    if args.baseline:
+        with checkout(REPO, args.baseline) as (folder, commit):
+            base = scale_run(args, folder, f"baseline {args.baseline} ({commit})")
+        print(json.dumps(base), flush=True)
+    result = scale_run(args, REPO, f"this tree ({this_tree(REPO)})")
+    print(json.dumps(result), flush=True)
+    if base is not None:
+        print(json.dumps(compare(base, result)))
     return 0
+
+
+def scale_run(args: argparse.Namespace, repo: Path, code: str) -> dict:
+    """The levels against the server whose code is in `repo` (within --timeout of its start)."""
+    started = time.monotonic()
+    result = asyncio.run(Bench(args, repo).scale(sorted(set(args.sessions)), started + args.timeout))
+    result.update(machine(), code=code, seconds=round(time.monotonic() - started, 1))
+    return result
 
 
 if __name__ == "__main__":

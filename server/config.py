@@ -226,6 +226,10 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_young_interval_seconds: NonNegativeFloat = 0.1
     # ... and generation 1 this often, then freeze what survived.
     gc_freeze_interval_seconds: PositiveFloat = 0.1
+    # A pacer step longer than this (a burst of moves made many objects) halves the wait before the
+    # next, down to gc_young_min_interval_seconds; short steps let it grow back.
+    gc_pause_target_ms: PositiveFloat = 4.0
+    gc_young_min_interval_seconds: PositiveFloat = 0.02
     # How often to check whether a quiet unfreeze + collect is due.
     gc_collect_interval_seconds: PositiveFloat = 60.0
     # Seconds without app starts or input that count as "quiet".

@@ -29,9 +29,9 @@ import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine.text import clean_name, name_problem
 from server.admin.bans import Bans
 from server.cluster import wire
+from server.cluster.front_accounts import FrontAccounts
 from server.cluster.front_events import FrontEvents
 from server.cluster.front_views import FrontViews
 from server.cluster.front_views import seat_in as _seat_of
@@ -57,7 +57,7 @@ log = logging.getLogger("citadels.server.lobby.lobby")
 BROADCAST_DELAY = 0.25
 
 
-class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
+class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
     """A node's sessions and their lobby, over the cluster's tables."""
 
     def __init__(
@@ -72,6 +72,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
         clock: Any = time.monotonic,
     ) -> None:
         self.config = config
+        self.players = node.players  # the shared players database (server/cluster/front_accounts.py), or None
         self.store = store
         self.node = node
         self.link = link
@@ -91,6 +92,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
         self.refusals: Counter[str] = Counter()
         self._broadcast_handle: asyncio.TimerHandle | None = None
         self._locks: dict[Any, asyncio.Lock] = {}
+        self._account_tasks: set[asyncio.Task] = set()  # logins and name claims waiting on the database
         node.directory.on_change.append(self.listing_changed)
 
     # --- what this node knows of the cluster's tables ------------------------------------------------
@@ -98,22 +100,12 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
     def listings(self) -> dict[str, TableListing]:
         return self.node.directory.tables
 
-    def member(self, s: Any) -> wire.Member:
-        return wire.Member(
-            node=self.node.node_id,
-            session=s.info.session_id,
-            key=s.key,
-            name=s.name,
-            guest=bool(s.guest),
-            address=address_of(s),
-        )
-
     def seat_of(self, key: str) -> tuple[TableListing | None, int | None]:
         """The table where `key` has a seat (a saved game waiting for it only if it has no other)."""
         later: tuple[TableListing | None, int | None] = (None, None)
         for listing in self.listings.values():
             if listing.state in OPEN_PHASES:
-                seat = _seat_of(listing, key)
+                seat = _seat_of(listing, key, self.same)
                 if seat is not None:
                     if not listing.saved:
                         return listing, seat
@@ -124,22 +116,12 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
     def present(self, listing: TableListing, key: str | None) -> bool:
         if key is None:
             return False
-        if any(s.key == key and s.present for s in listing.seat_list):
+        if any(self.same(s.key, key) and s.present for s in listing.seat_list):
             return True
-        return any(s.key == key and s.table is not None and s.table.id == listing.id for s in self.sessions)
+        return any(self.same(s.key, key) and s.table is not None and s.table.id == listing.id for s in self.sessions)
 
     def connected(self, key: str | None) -> bool:
-        return key is not None and any(s.key == key for s in self.sessions)
-
-    # --- the players database: not on a cluster node's sessions yet (keys are identities) -------------
-    players: Any = None
-
-    def same(self, a: str | None, b: str | None) -> bool:
-        """Two keys of one player: here, the same key (as a server without a players database)."""
-        return a is not None and a == b
-
-    def profile_seats(self, t: Any, own: int | None) -> list[tuple[int, str]]:
-        return []  # no profiles without the players database on this node's sessions
+        return key is not None and any(self.same(s.key, key) for s in self.sessions)
 
     # --- sessions -------------------------------------------------------------------------------------
     def connect(self, s: Any) -> None:
@@ -158,10 +140,8 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
         self.by_id[s.info.session_id] = s
         if not s.guest and s.key in self.names:
             s.name = self.names[s.key]
-        listing, seat = self.seat_of(s.key)
-        if listing is not None:
-            self._at(s, listing, seat)
-            self._tell(s, listing.id, wire.Arrive(member=self.member(s)))
+        self.account_arrives(s)  # the player and their name from memory; the database catches up
+        self.back_to_seat(s)
         self._changed()
 
     def _cluster_full(self) -> bool:
@@ -186,23 +166,6 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
         log_event(log, logging.INFO, "request refused", request=request, cause=error.cause, session=_sid(session))
 
     # --- requests from sessions ---------------------------------------------------------------------------
-    def rename(self, s: Any, name: str) -> None:
-        name = clean_name(name)
-        problem = name_problem(name)
-        if problem is not None:
-            raise LobbyError(problem, "bad_name")
-        t = s.table
-        if t is not None and t.phase == "playing" and s.seat is not None:
-            raise LobbyError("You cannot change your name during a game.", "renaming")
-        if t is not None and t.phase == "waiting" and s.seat is not None:
-            if t.listing.saved:
-                raise LobbyError("A saved game keeps its players' names.", "renaming")
-            self._ask(s, t.id, wire.Rename(member=self.member(s), name=name))
-        s.name = name
-        if not s.guest:
-            self.names[s.key] = name
-        self._changed()
-
     def create(self, s: Any, spec: TableSpec) -> None:
         self._not_seated(s)
         self._check_capacity(s)
@@ -314,15 +277,15 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
     def saved_games_for(self, s: Any) -> list[str]:
         if s.guest or self.store is None:
             return []
-        return [e.name for e in self.exports.owned_by(s.key)]
+        return [e.name for e in self.exports.owned_by(s.key, self.same)]
 
     def load_saved(self, s: Any, name: str) -> None:
         entry = None if s.guest else self.exports.get(name)
-        if entry is None or entry.owners is None or s.key not in entry.owners:
+        if entry is None or entry.owners is None or not any(self.same(o, s.key) for o in entry.owners):
             raise LobbyError(NO_SUCH_SAVE, "not_owner")
         live = next((x for x in self.listings.values() if x.game == entry.game and x.state in OPEN_PHASES), None)
         if live is not None:  # open already: to its seat, its room, or watching it
-            seat = _seat_of(live, s.key)
+            seat = _seat_of(live, s.key, self.same)
             if seat is not None:
                 self._at(s, live, seat)
                 self._ask(s, live.id, wire.Arrive(member=self.member(s)))
@@ -341,7 +304,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
     # --- checks across the cluster ----------------------------------------------------------------------
     def _not_seated(self, s: Any) -> None:
         for listing in self.listings.values():
-            if listing.state not in OPEN_PHASES or _seat_of(listing, s.key) is None:
+            if listing.state not in OPEN_PHASES or _seat_of(listing, s.key, self.same) is None:
                 continue
             if listing.state == "waiting" and listing.saved and not self.present(listing, s.key):
                 continue  # a saved game waiting for you does not hold you
@@ -354,7 +317,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
         if len(live) >= cfg.max_tables:
             raise LobbyError(f"The server holds at most {cfg.max_tables} tables; try again later.", "max_tables")
         origins = [TableOrigin(x.origin_identity, x.origin_address, x.origin_guest) for x in live if x.origin_identity]
-        check_origins(cfg, origins, s)
+        check_origins(cfg, origins, s, self.same)
 
     def _listing(self, table_id: str) -> TableListing:
         listing = self.listings.get(table_id)
@@ -364,7 +327,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
 
     def _own_table(self, s: Any, waiting: bool = False) -> RemoteTable:
         t = s.table
-        if t is None or t.meta.creator != s.key or (waiting and t.phase != "waiting"):
+        if t is None or not self.same(t.meta.creator, s.key) or (waiting and t.phase != "waiting"):
             if waiting:
                 raise LobbyError("Only the table's creator can do that, before the start.", "not_creator")
             raise LobbyError("Only the table's creator can do that.", "not_creator")
@@ -459,6 +422,7 @@ class FrontLobby(FrontEvents, FrontViews, LobbyViews, Exports):  # type: ignore[
             self._broadcast_handle.cancel()
         if self.listing_changed in self.node.directory.on_change:
             self.node.directory.on_change.remove(self.listing_changed)
+        await self.stop_accounts()
 
 
 def _sid(session: Any) -> str | None:

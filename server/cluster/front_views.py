@@ -3,6 +3,7 @@ listings (server/cluster/records.py), so that every node draws every table's lob
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from server.cluster.records import TableListing
@@ -10,7 +11,8 @@ from ui.lobby_link import LobbySnapshot, Room, RoomSeat, TableRow
 
 
 class FrontViews:
-    """FrontLobby's lobby drawing (a mixin: it reads `listings`, `seat_of` and `present`)."""
+    """FrontLobby's lobby drawing (a mixin: it reads `listings`, `seat_of`, `present`, `same` and the
+    account lines of server/lobby/accounts.py)."""
 
     if TYPE_CHECKING:
 
@@ -20,6 +22,12 @@ class FrontViews:
         def seat_of(self, key: str) -> tuple[TableListing | None, int | None]: ...
 
         def present(self, listing: TableListing, key: str | None) -> bool: ...
+
+        def same(self, a: str | None, b: str | None) -> bool: ...
+
+        def account_line(self, session: Any) -> str: ...
+
+        def accounts_state(self, session: Any) -> str: ...
 
     def row(self, listing: TableListing, key: str | None) -> TableRow:  # type: ignore[override]
         return TableRow(
@@ -31,7 +39,7 @@ class FrontViews:
             seats=listing.seats,
             state=listing.state,
             private=listing.private,
-            yours=key is not None and seat_in(listing, key) is not None,
+            yours=key is not None and seat_in(listing, key, self.same) is not None,
             timer=listing.timer,
             spectators=listing.spectators,
         )
@@ -41,7 +49,7 @@ class FrontViews:
         mine = None if s.table is None else s.table.id
         rows = []
         for listing in sorted(self.listings.values(), key=lambda x: (x.updated, x.id)):
-            if listing.private and seat_in(listing, key) is None and listing.id != mine:
+            if listing.private and seat_in(listing, key, self.same) is None and listing.id != mine:
                 continue
             rows.append(self.row(listing, key))
         room = None
@@ -51,8 +59,9 @@ class FrontViews:
         playing, _ = self.seat_of(key)
         return LobbySnapshot(
             you=s.name,
-            identity="guest" if s.guest else f"key {s.key[:20]}…",
+            identity=self.account_line(s),
             guest=s.guest,
+            accounts=self.accounts_state(s),
             tables=rows,
             room=room,
             playing=playing.id if playing is not None and playing.state == "playing" else None,
@@ -63,8 +72,8 @@ class FrontViews:
         for i, x in enumerate(listing.seat_list):
             kind = "open" if x.bot is None and x.key is None else ("bot" if x.bot else "player")
             away = kind == "player" and not self.present(listing, x.key)
-            seats.append(RoomSeat(i, x.name, kind, away=away, you=x.key == key and kind == "player"))
-        creator = listing.creator == key
+            seats.append(RoomSeat(i, x.name, kind, away=away, you=kind == "player" and self.same(x.key, key)))
+        creator = self.same(listing.creator, key)
         ready = not any(x.kind == "open" for x in seats)
         if listing.saved:
             ready = ready and not any(x.away for x in seats)  # a saved game waits for its players
@@ -79,9 +88,11 @@ class FrontViews:
         )
 
 
-def seat_in(listing: TableListing, key: str | None) -> int | None:
-    """The seat a person with `key` holds in `listing` (not a bot's), or None."""
+def seat_in(
+    listing: TableListing, key: str | None, same: Callable[[str | None, str | None], bool] | None = None
+) -> int | None:
+    """The seat a person with `key` (or another key of theirs: `same`) holds in `listing` (not a bot's), or None."""
     for i, s in enumerate(listing.seat_list):
-        if s.key == key and s.bot is None and key is not None:
+        if key is not None and s.bot is None and (s.key == key or (same is not None and same(s.key, key))):
             return i
     return None

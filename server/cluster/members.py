@@ -77,6 +77,7 @@ class MemberSession:
         self.key = member.key
         self.name = member.name
         self.guest = member.guest
+        self.player_id = member.player  # the key's player, as the session's node knows it
         self.info = MemberInfo(self)
         self._table: Any = None
         self.last_table = ""
@@ -97,6 +98,7 @@ class MemberSession:
         """The session's latest facts (its name may have changed in its node's lobby)."""
         self.member = member
         self.name = member.name
+        self.player_id = member.player
 
     # --- what the lobby and the actor call -----------------------------------------------------------
     def post(self, message: Any) -> None:

@@ -97,6 +97,7 @@ class ClusterNode:
         self.front = FrontLobby(self.config, self.files, self, self.link, pool=self.pool, bans=self.bans)
         self.link.front = self.front
         await self.link.start()
+        await self.front.start_accounts()
         self.nodes = NodeRegistry(conn, address=self.address, counts=self._counts)
         await self.nodes.start()
         self.nodes.on_change.append(self._node_changed)

@@ -65,6 +65,9 @@ class OwnerDesk:
             ghost = self.members[(m.node, m.session)] = MemberSession(m, self)
         else:
             ghost.update(m)
+        players = self.lobby.players
+        if players is not None and m.player is not None:  # its node's word on whose keys these are
+            players.directory.learn_some_keys(m.player, (m.key, *m.keys))
         self.lobby.sessions.add(ghost)
         return ghost
 

@@ -84,8 +84,16 @@ class ClusterLobby(Lobby):
         return table
 
     def account_arrives(self, session: Any) -> None:
-        """A member's account is its own node's business (logins, names); the owner only records games,
+        """A member's account is its own node's business (logins, names): its node logs it in and claims
+        its names; each call carries its player and keys (OwnerDesk.member teaches them to this node's
+        directory, so `same` knows one player's keys here too). The owner records finished games,
         whose seats carry the players' keys (the database finds their players)."""
+
+    def check_name_free(self, session: Any, name: str) -> None:
+        """The member's node checked the name (and claimed it) before asking for it at the table."""
+
+    def claims_names(self, session: Any) -> bool:
+        return False  # a rename here is the seat's name only: the claim is the member's node's
 
     def close_table(self, t: Table, why: str, cause: str = "creator") -> None:
         super().close_table(t, why, cause)
@@ -107,11 +115,14 @@ class ClusterLobby(Lobby):
         for listing in self.hooks.remote_listings():
             if listing.state not in OPEN_PHASES or (but is not None and listing.id == but.id):
                 continue
-            if any(s.key == session.key and s.bot is None for s in listing.seat_list):
-                if listing.state == "waiting" and listing.saved and not _present(listing, session.key):
+            if any(self.same(s.key, session.key) and s.bot is None for s in listing.seat_list):
+                if listing.state == "waiting" and listing.saved and not self._present_remote(listing, session.key):
                     continue  # a saved game waiting for you does not hold you
                 what = "a game" if listing.state == "playing" else "a table"
                 raise LobbyError(f"You already have a seat at {what} ({listing.name}): leave it first.", "seated")
+
+    def _present_remote(self, listing: TableListing, key: str) -> bool:
+        return any(self.same(s.key, key) and s.present for s in listing.seat_list)
 
     def check_capacity(self, session: Any) -> None:
         cfg = self.config
@@ -122,16 +133,18 @@ class ClusterLobby(Lobby):
         every = [o for o in origins if o is not None] + [
             TableOrigin(x.origin_identity, x.origin_address, x.origin_guest) for x in remote if x.origin_identity
         ]
-        check_origins(cfg, every, session)
+        check_origins(cfg, every, session, self.same)
 
     def _code(self) -> str:
         codes = [t.meta.code for t in self.tables.values()] + [x.code for x in self.hooks.remote_listings()]
         return new_code(codes)
 
 
-def check_origins(cfg: Any, origins: list[TableOrigin], session: Any) -> None:
-    """The per-identity and per-address table caps (server/lobby/lifetimes.py's) over `origins`."""
-    if sum(1 for o in origins if o.identity == session.key) >= cfg.max_tables_per_identity:
+def check_origins(cfg: Any, origins: list[TableOrigin], session: Any, same: Any = None) -> None:
+    """The per-identity and per-address table caps (server/lobby/lifetimes.py's) over `origins`
+    (`same`: whether two keys are one player's)."""
+    same = same or (lambda a, b: a == b)
+    if sum(1 for o in origins if same(o.identity, session.key)) >= cfg.max_tables_per_identity:
         raise LobbyError(
             f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
             "tables_per_identity",
@@ -150,10 +163,6 @@ def check_origins(cfg: Any, origins: list[TableOrigin], session: Any) -> None:
             "Guests from your address already have open tables; try again later, or connect with an SSH key.",
             "guest_tables_per_address",
         )
-
-
-def _present(listing: TableListing, key: str) -> bool:
-    return any(s.key == key and s.present for s in listing.seat_list)
 
 
 def listing_of(lobby: ClusterLobby, t: Table, owner: str, lease: int, version: int) -> TableListing:

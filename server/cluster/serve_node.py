@@ -65,7 +65,8 @@ async def serve_node(
     players = None
     try:
         bans = Bans(Path(config.saves_dir) / "bans.json")
-        # The shared players database (PostgreSQL): each table's owner records its finished game there.
+        # The shared players database (PostgreSQL; one SQLite file for nodes on one machine): the sessions'
+        # accounts (server/cluster/front_accounts.py) and each table's owner records its finished game there.
         players = PlayersService.open(config) if config.accounts else None
         if config.bot_kind == "hard" and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
@@ -96,8 +97,8 @@ async def serve_node(
         port_part = "" if server.port == 22 else f"-p {server.port} "
         print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
         print(f"Cluster node {node.node_id} (namespace {cluster.namespace})", flush=True)
-        if players is not None:  # accounts on the node's sessions: not yet (docs/cluster.md)
-            print(f"Players database: {players.where} (finished games recorded; accounts not yet)", flush=True)
+        if players is not None:  # shared by the nodes: accounts, names, key codes, finished games
+            print(f"Players database: {players.where}", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, node=node.node_id, cluster=cluster.namespace)
         await _run_until_stopped(node, server, ready, stop)
     finally:

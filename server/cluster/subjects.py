@@ -17,6 +17,7 @@ tests) can share one NATS without seeing each other::
     <ns>.table.<table>.ctl                 joins, spectators, hand-over requests to the owner
     <ns>.node.<node>.ctl                   one node's control (drain)
     <ns>.node.<node>.inbox                 what owners tell that node's sessions (entered, moved...)
+    <ns>.accounts                          account changes every node hears (a key removed)
 
 Hidden information: a seat's view carries its hand, so its subject carries a token that
 cannot be derived from public data (the table id, the seat number, the player's name or
@@ -177,6 +178,10 @@ class Names:
 
     def node_control(self, node_id: str) -> str:
         return f"{self.namespace}.node.{check_node_id(node_id)}.ctl"
+
+    def accounts(self) -> str:
+        """Account changes every node hears (server/cluster/wire.py `KeyRemoved`)."""
+        return f"{self.namespace}.accounts"
 
     def node_inbox(self, node_id: str) -> str:
         """What owners tell the sessions of one node (server/cluster/wire.py `ToFront`)."""

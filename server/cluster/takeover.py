@@ -7,7 +7,8 @@ from then on the old owner's appends are refused), rebuild the table from the sa
 table's listing (its meta, who sat where: a guest's seat stays theirs while their session
 lives), start its actor, answer for it (its subjects) and list it under this node. Every
 human seat is away until its session resumes (server/cluster/front_events.py) or, after the
-idle wait, a bot plays for it.
+idle wait, a bot plays for it; a seat whose session was at the table under the previous owner is
+not announced as back when it resumes (it never left).
 
 A table that has no log (a table still waiting for players when its owner died) cannot come
 back: its listing is removed, and the sessions in its room are told it closed. A log this
@@ -90,6 +91,7 @@ async def take_over(node: ClusterNode, table_id: str) -> bool:
             if slot.key is None and known.guest and known.key:  # a guest's seat: theirs while they are here
                 slot.key, slot.guest = known.key, True
             slot.style = known.style
+            slot.resuming = known.here  # at the table until now: its return is not announced
         if slot.bot is None and slot.key is None:  # nobody can reclaim it
             slot.bot = meta.bot_kind
         seats.append(slot)

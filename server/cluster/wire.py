@@ -47,6 +47,8 @@ class Member(Struct, frozen=True, kw_only=True):
     name: str
     guest: bool = False
     address: str | None = None  # the player's address (per-source limits, bans, logs)
+    player: int | None = None  # the key's player in the shared players database, once its node knows it
+    keys: tuple[str, ...] = ()  # that player's keys as its node knows them (the owner's `same`: one player)
 
 
 # --- front -> owner (the table's control subject) ------------------------------------------------
@@ -250,6 +252,16 @@ class Closed(Struct, tag="closed", kw_only=True):
 ToFront = Entered | Moved | Watched | Closed
 
 _encoder = msgspec.msgpack.Encoder()
+
+
+class KeyRemoved(Struct, tag="key_removed", kw_only=True):
+    """A key was removed from its account (on `<ns>.accounts`): every node closes its sessions and
+    forgets whose it was."""
+
+    fingerprint: str
+
+
+key_removed = msgspec.msgpack.Decoder(KeyRemoved)
 to_owner = msgspec.msgpack.Decoder(ToOwner)
 outcome = msgspec.msgpack.Decoder(Outcome)
 play = msgspec.msgpack.Decoder(Play)

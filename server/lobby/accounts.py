@@ -154,9 +154,9 @@ class Accounts:
         try:
             shown = await self.claim(session, pid, name)
         except (AccountError, PlayersUnavailable) as e:
-            self._tell(session, str(e)[:1].upper() + str(e)[1:])
+            self._notice(session, str(e)[:1].upper() + str(e)[1:])
             return
-        self._tell(session, f"The name {shown} is yours.")
+        self._notice(session, f"The name {shown} is yours.")
 
     def apply_name(self, session: Any, name: str) -> None:
         """Use `name` for the session (and its seat in a room, unless a saved game keeps its names)."""
@@ -231,7 +231,7 @@ class Accounts:
                 s.info.close("This key was removed from its account: connect again to play with it as a new player.")
 
     # --- helpers ---------------------------------------------------------------------------------
-    def _tell(self, session: Any, text: str) -> None:
+    def _notice(self, session: Any, text: str) -> None:
         """A line on the lobby screen (claims start there; at a table it waits for the player's return)."""
         if session in self.sessions:
             session.post(LobbyUpdate(self.snapshot(session), notice=text))  # type: ignore[attr-defined]

@@ -77,6 +77,11 @@ def player_for_key(conn: Connection, fingerprint: str, now: datetime, label: str
     return Player(id=pid, name=None, kind="person", created_at=now)
 
 
+def key_owner(conn: Connection, fingerprint: str) -> int | None:
+    """The player a key belongs to, if any (a read: nothing is made)."""
+    return conn.execute(select(player_keys.c.player_id).where(player_keys.c.fingerprint == fingerprint)).scalar()
+
+
 def player_id_for_key(conn: Connection, fingerprint: str, now: datetime) -> int:
     """The key's player, made if the key is new (a game recorded before its player was known)."""
     pid = conn.execute(select(player_keys.c.player_id).where(player_keys.c.fingerprint == fingerprint)).scalar()

@@ -63,6 +63,9 @@ class AsyncPlayerStore:
     async def keys_of(self, player_id: int) -> list[KeyInfo]:
         return await self._run(self.store.keys_of, player_id)
 
+    async def key_owner(self, fingerprint: str) -> int | None:
+        return await self._run(self.store.key_owner, fingerprint)
+
     async def remove_key(self, player_id: int, fingerprint: str) -> None:
         await self._run(self.store.remove_key, player_id, fingerprint)
 

@@ -67,6 +67,11 @@ class PlayerDirectory:
         for fp in fresh:
             self._bind(fp, player_id)
 
+    def learn_some_keys(self, player_id: int, fingerprints: Iterable[str]) -> None:
+        """`fingerprints` are some of the player's keys (another node's word: it may not know them all)."""
+        for fp in fingerprints:
+            self._bind(fp, player_id)
+
     def learn_name(self, player_id: int, name: str | None) -> None:
         old = self._name_of.pop(player_id, None)
         if old is not None and self._owner_of.get(names.fold(old)) == player_id:

@@ -97,6 +97,8 @@ class SessionPlayers:
         if s.guest or s.key is None:
             raise PlayersError(f"{s.name} plays as a guest: guests have no profile.")
         pid = self.service.directory.player_of(s.key)
+        if pid is None:  # a key this server has not seen (on a cluster: a player connected to another node)
+            pid = await self._ask(self.db.key_owner(s.key))
         if pid is None:
             raise PlayersError(f"{s.name}'s account is not known yet: try again in a moment.")
         return await self.profile(pid)

@@ -133,6 +133,10 @@ class PlayerStore:
         with self.reading() as c:
             return accounts.keys_of(c, player_id)
 
+    def key_owner(self, fingerprint: str) -> int | None:
+        with self.reading() as c:
+            return accounts.key_owner(c, fingerprint)
+
     def remove_key(self, player_id: int, fingerprint: str) -> None:
         self._write(lambda c: accounts.remove_key(c, player_id, fingerprint))
 

@@ -51,6 +51,10 @@ class PresenceBoard:
     def __init__(self) -> None:
         self._states: list[str] | None = None
         self._key: tuple | None = None
+        # Seats whose session was at the table when it changed owner (`SeatSlot.resuming`, read at the first
+        # update): away until they resume here, and their return is no news ("X is back" is only said of a
+        # seat that was away; once a bot played for it, its return is said again).
+        self._resuming: set[int] = set()
 
     def update(
         self, seats: list[SeatSlot], watchers: int, now: float, idle_wait: float, playing: bool
@@ -67,12 +71,17 @@ class PresenceBoard:
         key = (tuple(deadlines), watchers)
         notices: list[tuple[int, Notice]] = []
         old = self._states
+        if old is None:
+            self._resuming = {i for i, s in enumerate(seats) if s.resuming}
         if old is not None and playing and len(old) == len(present):
             for i, (s, was, now_p) in enumerate(zip(seats, old, present)):
                 if was != now_p.state:
                     n = _notice(s, was, now_p.state, idle_wait)
-                    if n is not None:
+                    if n is not None and not (n.key == "back" and i in self._resuming):
                         notices.append((i, n))
+        for i, p in enumerate(present):
+            if p.state != "away":  # here again, or a bot plays for it: no longer resuming
+                self._resuming.discard(i)
         self._states = [p.state for p in present]
         if key == self._key:
             return None, notices

@@ -53,6 +53,7 @@ class SeatSlot:
     style: str | None = None  # a bot seated in the lobby: the style its name belongs to (None: from the seed)
     client: Client | None = None  # the session playing the seat now
     away_since: float | None = None  # the player's session is gone (monotonic time)
+    resuming: bool = False  # its session was at the table under its previous owner (a cluster's takeover)
 
     @property
     def human(self) -> bool:

@@ -6,7 +6,8 @@ handled one message at a time by `Table.run`:
 
 - a seat's command (`Play`): `engine.apply` (refusals go back as `Refused`),
   then `TableSave.arecord` (on disk *before* anyone sees the result), then every
-  seat and spectator gets its own `view(state, seat)` and its redacted events;
+  seat and spectator gets its own `view(state, seat)` and its redacted events (`_publish` builds
+  them, `server.tables.fanout.deliver` posts them, 8 sessions per loop iteration);
 - attaching a session (a player taking their seat back, a spectator): it gets
   the current view and the table's past events, redacted for it;
 - seat changes (a bot replacing an absent player, a guest gone for good),
@@ -40,6 +41,7 @@ import msgspec
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.savefile import bot_doings
 from server.logging_setup import log_event
+from server.tables.fanout import Deliveries, deliver
 from server.tables.game_end import AccountsHook
 from server.tables.messages import (
     Attach,
@@ -270,7 +272,7 @@ class Table(TableTimers):
             rules=config.rules,
             lineup=self.meta.lineup_label,
         )
-        self._publish(events)
+        await deliver(self._publish(events))
         self._show_presence()
         self.on_change(self)
 
@@ -323,7 +325,7 @@ class Table(TableTimers):
             notice = await self.save.arecord(command, self.state, stand_in=stand_in)
             if notice is not None:
                 self._save_notice(notice)
-        self._publish(events, actor=command.seat, stand_in=stand_in)
+        await deliver(self._publish(events, actor=command.seat, stand_in=stand_in))
         if self.state.phase == "over":
             self.phase = "over"
             scores = [
@@ -352,7 +354,7 @@ class Table(TableTimers):
             c.post(Toast(error=not notice.ok, key=notice.key, fields=notice.fields))
 
     # --- views -----------------------------------------------------------------------------------
-    def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> None:
+    def _publish(self, events: list[Any], actor: int | None = None, stand_in: bool = False) -> Deliveries:
         by_bot = bot_doings(events, actor) if stand_in and actor is not None else []
         self.history.extend(events)
         self.history_by_bot.extend(bytes(by_bot) if by_bot else bytes(len(events)))
@@ -361,25 +363,23 @@ class Table(TableTimers):
             del self.history_by_bot[: len(self.history_by_bot) - MAX_HISTORY]
         self._changed_at = self.clock()
         self._track_streak()  # before the views: the deciding seat's carries its turn timer
-        # The apps draw in the order they are told (one loop): the seats whose screens change
-        # little (a log line, some gold) first, the seat that just moved and the one that must
-        # decide next (a whole new menu each) last, so that the news reaches the others sooner.
+        # Apps draw in the order told: screens that change little first, the mover's and the decider's last.
         heavy = [s for s in (self.state.pending.seat, actor) if s is not None and 0 <= s < len(self.seats)]
         order = [i for i in range(len(self.seats)) if i not in heavy]
+        out = Deliveries()
         for i in order:
-            self._post_view(i, events, by_bot)
-        if self.spectators:
+            self._seat_view(out, i, events, by_bot)
+        if self.spectators:  # one view for all of them: a spectator knows what every spectator knows
             message = SeatView(view(self.state, None), redact_events(events, None), by_bot)
             for c in self.spectators:
-                c.post(message)
+                out.add(c, message)
         for i in dict.fromkeys(heavy):
-            self._post_view(i, events, by_bot)
+            self._seat_view(out, i, events, by_bot)
+        return out
 
-    def _post_view(self, seat: int, events: list[Any], by_bot: list[bool]) -> None:
-        client = self.seats[seat].client
-        if client is not None:
-            v = view(self.state, seat)
-            client.post(SeatView(v, redact_events(events, seat), by_bot, self.turn_left(seat)))
+    def _seat_view(self, out: Deliveries, seat: int, events: list[Any], by_bot: list[bool]) -> None:
+        if (client := self.seats[seat].client) is not None:  # its own view: never shared with another seat
+            out.add(client, SeatView(view(self.state, seat), redact_events(events, seat), by_bot, self.turn_left(seat)))
 
     def _show_presence(self, arrived: Client | None = None) -> None:
         """Tell everyone at the table what changed in who plays each seat and who watches (the seats'

@@ -78,6 +78,8 @@ class GcTuner:
         self.max_young_ms = 0.0
         self.paced_collections = 0
         self.max_paced_ms = 0.0
+        self.pace_seconds = config.gc_young_interval_seconds  # the pacer's wait now (shorter after long steps)
+        self.min_pace_seconds = self.pace_seconds
         self._pacer: asyncio.Task[None] | None = None
 
     @property
@@ -174,13 +176,21 @@ class GcTuner:
         )
 
     async def _pace(self) -> None:
-        """Collect the young generations in small, regular steps; freeze the survivors."""
+        """Collect the young generations in small, regular steps; freeze the survivors.
+
+        A step scans what was made since the last one, so a burst of moves (every woken app
+        building its screen) makes the next step long. A step past ``gc_pause_target_ms`` halves
+        the wait before the next (down to ``gc_young_min_interval_seconds``); a step under a quarter
+        of the target lets the wait grow back (by a quarter) to ``gc_young_interval_seconds``."""
         cfg = self._config
         young = cfg.gc_young_interval_seconds
+        floor = min(young, cfg.gc_young_min_interval_seconds)
+        target = cfg.gc_pause_target_ms
         every = max(1, round(cfg.gc_freeze_interval_seconds / young))
         ticks = 0
+        self.pace_seconds = young
         while True:
-            await asyncio.sleep(young)
+            await asyncio.sleep(self.pace_seconds)
             ticks += 1
             # Always: gc.get_count() is allocations minus deallocations, which stays near zero while
             # old objects die and new ones pile up in generation 0 (the case this pacer is for).
@@ -195,6 +205,11 @@ class GcTuner:
             self.paced_collections += 1
             if ms > self.max_paced_ms:
                 self.max_paced_ms = ms
+            if ms > target:
+                self.pace_seconds = max(floor, self.pace_seconds / 2)
+            elif ms < target / 4:
+                self.pace_seconds = min(young, self.pace_seconds * 1.25)
+            self.min_pace_seconds = min(self.min_pace_seconds, self.pace_seconds)
 
     async def _maintain(self) -> None:
         interval = self._config.gc_collect_interval_seconds

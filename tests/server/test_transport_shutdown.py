@@ -146,6 +146,29 @@ async def test_gc_pacer_keeps_the_young_generation_small(start, wait_until):
     assert gc.get_freeze_count() == 0
 
 
+async def test_gc_pacer_steps_sooner_after_a_long_step_and_back_after(start, wait_until):
+    """A step scans what was made since the last one: after a burst (many apps drawing at once) the
+    pacer waits less before the next step, so that no step is long, then returns to its pace."""
+    server = await start(
+        gc_tuning=True,
+        gc_young_interval_seconds=0.2,
+        gc_freeze_interval_seconds=0.2,
+        gc_threshold0=1_000_000,
+        gc_pause_target_ms=2.0,
+        gc_young_min_interval_seconds=0.02,
+    )
+    try:
+        await asyncio.sleep(0.5)
+        assert server.gc.min_pace_seconds == 0.2, "nothing made: the usual pace"
+        burst = [[i] for i in range(300_000)]  # survivors the next step must scan (tens of ms)
+        await wait_until(lambda: server.gc.min_pace_seconds <= 0.1, timeout=5, what="a shorter wait after a long step")
+        await wait_until(lambda: server.gc.pace_seconds == 0.2, timeout=10, what="back to the usual pace")
+        del burst
+    finally:
+        await server.close()
+    assert gc.get_freeze_count() == 0
+
+
 def test_serve_forever_prints_how_to_connect_and_stops_on_sigterm(tmp_path, strip_ansi):
     script = textwrap.dedent(
         f"""
