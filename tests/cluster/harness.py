@@ -58,6 +58,8 @@ NODE_SETTINGS = dict(
     max_concurrent_app_starts=8,
     admin_socket=False,
     accounts=False,  # no players database unless a test gives one (test_node_play.py: a shared one)
+    # whole games at machine speed charge a session far past a person's input budget (as game_helpers.py)
+    input_cpu_share=1.0,
 )
 
 
