@@ -12,8 +12,9 @@ frame. No SSH encryption, no network: this is the server's rendering work per
 move, the part that grows with the seats (docs/server.md "Measured cost").
 
 Prints ONE JSON line: CPU ms per move for the whole table and per seat,
-bytes per seat per move, and the time from posting a move to the last seat's
-frame (wall, one move at a time, so the sum of the seats' work).
+bytes per seat per move, the time from posting a move to the last seat's
+frame (wall, one move at a time, so the sum of the seats' work), and the
+objects the cycle collector found unreachable per move (garbage in cycles).
 `--profile FILE` writes a cProfile of the measured moves.
 """
 
@@ -24,6 +25,7 @@ import asyncio
 import contextvars
 import cProfile
 import functools
+import gc
 import json
 import statistics
 import sys
@@ -41,6 +43,7 @@ from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate
+from ui.compat.served_app import queued_messages
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 
@@ -130,7 +133,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while True:
             sent.clear()
             if all(c.frames > b for c, b in zip(channels, before)):
-                if all(not a._message_queue.qsize() for a in apps):
+                if all(not queued_messages(a) for a in apps):
                     return
                 await asyncio.sleep(0.001)
                 continue
@@ -147,6 +150,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         post(move)
         await asyncio.wait_for(settle(before), 5)
     prof = cProfile.Profile() if args.profile else None
+    collected = [0]  # objects the cycle collector found unreachable during the measured moves
+
+    def count_collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            collected[0] += info["collected"]
+
+    gc.callbacks.append(count_collected)
     walls: list[float] = []
     bytes0 = sum(c.bytes for c in channels)
     cpu0 = time.process_time()
@@ -170,6 +180,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
         await asyncio.sleep(0.02)  # let frame timers settle, as between real moves
     cpu = (time.process_time() - cpu0) * 1000
+    gc.callbacks.remove(count_collected)
     sent = sum(c.bytes for c in channels) - bytes0
     # idle cost of the same sleeps
     cpu0 = time.process_time()
@@ -195,6 +206,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bytes_per_seat_update": round(sent / n / args.seats),
         "wall_ms_to_last_frame_p50": round(statistics.median(walls), 1),
         "wall_ms_to_last_frame_p95": round(walls[int(0.95 * (n - 1))], 1),
+        "gc_collected_per_move": round(collected[0] / n, 1),
     }
 
 

@@ -28,10 +28,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     import random
+    import sys
 
     from engine import GameConfig, SetupError
-    from ui import CitadelsApp, UiOptions
+    from ui import CitadelsApp, UiOptions, compat
     from ui.local_game import LocalTable
+
+    if not compat.verified():  # a local game runs on Textual's own paths: slower, said once
+        print(compat.unverified_message("citadels play") + " (playing without the patches)", file=sys.stderr)
 
     n = args.players
     if not 2 <= n <= 8:

@@ -86,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
 
     import msgspec
 
+    from ui import compat
+
+    if not compat.verified():  # one line, before the server (its SSH driver needs Textual's insides) loads
+        print(compat.unverified_message("citadels serve"), file=sys.stderr)
+        return 2
     from server.config import ConfigError, ServerConfig, load_config
 
     try:

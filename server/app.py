@@ -45,6 +45,7 @@ from server.transport.session import ServerStopping, SessionInfo
 from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
+from ui.compat.served_app import queued_messages
 from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
 from ui.players_nav import PlayersNavigation
@@ -140,8 +141,7 @@ class PlayerSession:
             message = adapt(message, time.monotonic())  # type: ignore[arg-type]
         if isinstance(message, TABLE_MESSAGES):
             message.gen = self.gen  # type: ignore[union-attr]
-        queue = getattr(app, "_message_queue", None)
-        if queue is not None and queue.qsize() > MAX_QUEUED_MESSAGES:
+        if queued_messages(app) > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
             self.info.close("Your connection is too slow to follow the game; please reconnect.")
             return

@@ -106,3 +106,24 @@ def test_engine_imports_no_ui_server_or_frameworks() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+# Every module of the engine, not only its entry points: nothing of the rest, nor Rich, nor the tests.
+EVERY_MODULE = """
+import importlib, json, pkgutil, sys
+import engine
+names = [m.name for m in pkgutil.walk_packages(engine.__path__, "engine.")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps({"engine": names, "loaded": sorted(sys.modules)}))
+"""
+
+
+def test_importing_every_engine_module_loads_nothing_of_the_rest() -> None:
+    import json
+
+    done = subprocess.run([sys.executable, "-c", EVERY_MODULE], cwd=ROOT, capture_output=True, text=True, check=True)
+    found = json.loads(done.stdout)
+    assert len(found["engine"]) > 50  # every module was imported, not just the package
+    loaded = {name.split(".", 1)[0] for name in found["loaded"]}
+    assert loaded & {*FORBIDDEN, "rich", "tests", "benchmarks"} == set()

@@ -19,7 +19,10 @@ def test_every_case_has_a_stored_hash() -> None:
     assert sorted(c.key() for c in cases()) == sorted(STORED)
 
 
-@pytest.mark.parametrize("rules", list(RULESETS))
+@pytest.mark.parametrize(
+    "rules",
+    [r if r == "2016" else pytest.param(r, marks=pytest.mark.slow) for r in RULESETS],  # a sweep: 2016 stays fast
+)
 @pytest.mark.parametrize("players", ["2-4", "5-8"])
 def test_seeded_games_play_as_before(rules: str, players: str) -> None:
     lo, hi = map(int, players.split("-"))

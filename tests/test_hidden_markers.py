@@ -18,6 +18,7 @@ marker is the real one until it is revealed:
 from __future__ import annotations
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,6 +137,7 @@ def play_and_check(seed: int, n: int, max_commands: int = 4000, lineup: list[str
     return checks
 
 
+@pytest.mark.slow  # a sweep: 30 whole games (test_markers_are_checked_at_all plays 6 in the fast tier)
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 8), lineup=st.sampled_from([LINEUP, WITCH_LINEUP]))
 def test_real_marker_never_leaks(seed: int, n: int, lineup: list[str]) -> None:

@@ -57,7 +57,10 @@ def play_to_end(cfg: GameConfig, seed: int) -> None:
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize(
+    "preset",
+    [p if p == "first-game" else pytest.param(p, marks=pytest.mark.slow) for p in PRESETS],  # a sweep
+)
 @SETTINGS
 @given(seed=st.integers(0, 2**31))
 def test_preset_played_to_the_end(preset: str, players: int, seed: int) -> None:

@@ -47,6 +47,8 @@ def playable_counts() -> list[int]:
 
 
 PLAYERS = playable_counts()
+# Every player count is a sweep (slow); the smallest, a middle and the largest stay in the fast tier.
+PLAYER_SWEEP = [n if n in (min(PLAYERS), 5, max(PLAYERS)) else pytest.param(n, marks=pytest.mark.slow) for n in PLAYERS]
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -56,14 +58,14 @@ def play(players: int, lineup_index: int, seed: int, each=None) -> None:
     play_random(GameConfig(players=[f"P{i}" for i in range(players)], characters=lineup, seed=seed), seed, each)
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", PLAYER_SWEEP)
 @SETTINGS
 @given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
 def test_random_games_keep_invariants(players: int, lineup: int, seed: int) -> None:
     play(players, lineup, seed)
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", PLAYER_SWEEP)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
 def test_view_ignores_what_the_seat_cannot_see(players: int, lineup: int, seed: int) -> None:
@@ -97,7 +99,7 @@ def differences(a, b, path: str = "") -> list[str]:
 _decoder = msgspec.json.Decoder(Command)
 
 
-@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("players", PLAYER_SWEEP)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
 def test_refused_commands_change_nothing(players: int, lineup: int, seed: int) -> None:

@@ -7,16 +7,33 @@
 See `ui/README.md` for the whole interface.
 """
 
-from .compat import compositor_patch, css_patch, cycle_patch, strip_patch
+from __future__ import annotations
 
-# Lighter Textual for many apps in one process; before any app starts (see each module).
-strip_patch.apply()
-css_patch.apply()
-compositor_patch.apply()
-cycle_patch.apply()
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .app import CitadelsApp  # noqa: E402
-from .link import ChatLine, CommandRefused, SeatMark, SeatStates, TableLink, TableNotice, UiOptions, ViewUpdate  # noqa: E402
+from . import compat
+
+# Lighter Textual for many apps in one process, before any app starts: on a verified Textual
+# only; on another, Textual's own public paths (see ui/compat/__init__.py).
+compat.apply()
+
+if TYPE_CHECKING:
+    from .app import CitadelsApp
+    from .link import ChatLine, CommandRefused, SeatMark, SeatStates, TableLink, TableNotice, UiOptions, ViewUpdate
+
+# Imported when first asked for, so that `ui.compat` (the version check) can be imported alone.
+_EXPORTS = {
+    "CitadelsApp": ".app",
+    "ChatLine": ".link",
+    "CommandRefused": ".link",
+    "SeatMark": ".link",
+    "SeatStates": ".link",
+    "TableLink": ".link",
+    "TableNotice": ".link",
+    "UiOptions": ".link",
+    "ViewUpdate": ".link",
+}
 
 __all__ = [
     "ChatLine",
@@ -29,3 +46,12 @@ __all__ = [
     "UiOptions",
     "ViewUpdate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ui' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value

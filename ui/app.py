@@ -8,7 +8,7 @@ the player's choices leave through `link.send(command)`. See `ui/README.md`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual.app import App
 from textual.binding import Binding
@@ -67,8 +67,10 @@ class CitadelsApp(App):
         self._title_set = False  # the terminal's title was changed (restored on leaving)
         self.alerts_given = 0  # turn alerts given (BEL + title), for tests
         self.table: TableScreen = (
-            TableScreen(self.cat, show_chat=self.options.show_chat) if self.TABLE_SCREEN_AT_START else None
-        )  # type: ignore[assignment]
+            TableScreen(self.cat, show_chat=self.options.show_chat)  # type: ignore[assignment]
+            if self.TABLE_SCREEN_AT_START
+            else None
+        )
 
     # --- life cycle --------------------------------------------------------------------
     def get_default_screen(self) -> TableScreen:
@@ -248,7 +250,7 @@ class CitadelsApp(App):
     def end_choices(self) -> list[tuple[str, str]]:
         """(key, label) of what the final scores offer: play again with the same seats (a player),
         the replay from your seat (a player, when the table can give the game), the lobby or quit."""
-        cat, link = self.cat, self.link
+        cat, link = self.cat, cast(Any, self.link)  # replay_save/play_again: what a table link may offer
         seated = self.view is not None and self.view.seat is not None
         out = []
         if seated and getattr(link, "play_again", None) is not None:
@@ -281,7 +283,8 @@ class CitadelsApp(App):
         """The finished game move by move, from this seat's point of view only (never every hand)."""
         from .screens.replay import ReplayOptions, ReplayScreen
 
-        save = self.link.replay_save() if self.link is not None else None
+        link: Any = self.link
+        save = link.replay_save() if link is not None else None
         if save is None or self.view is None or self.view.seat is None:
             return
         seat = self.view.seat

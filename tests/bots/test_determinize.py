@@ -15,7 +15,10 @@ from engine.invariants import check, expected_cards
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 7, 8])
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize(
+    "preset",
+    [p if p == "first-game" else pytest.param(p, marks=pytest.mark.slow) for p in PRESETS],  # a sweep
+)
 def test_world_matches_view(preset, players):
     g, _ = new_game(GameConfig(players=[f"P{i}" for i in range(players)], preset=preset, seed=players))
     bots = [make_bot("normal", s) for s in range(players)]

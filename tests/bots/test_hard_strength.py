@@ -14,7 +14,7 @@ import pytest
 from engine.sim import run
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # a tournament: a minute of games
 def test_hard_beats_normal():
     r = run(
         5,

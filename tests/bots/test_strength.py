@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.sim import run, seat_kind, tournament_stats
 
 
+@pytest.mark.slow  # a tournament (60 games)
 def test_normal_beats_random():
     r = run(5, 60, seed=1000, check_every=False, seats=["normal", "random", "random", "random", "random"])
     assert not r.failures
@@ -13,6 +16,7 @@ def test_normal_beats_random():
     assert k["normal"]["win_rate"] >= 3 * k["random"]["win_rate"]
 
 
+@pytest.mark.slow  # a tournament (60 games)
 def test_normal_beats_easy():
     r = run(4, 60, seed=2000, check_every=False, seats=["normal", "easy", "easy", "easy"])
     assert r.kinds["normal"]["win_rate"] > r.kinds["easy"]["win_rate"]

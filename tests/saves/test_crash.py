@@ -71,6 +71,7 @@ def check_on_disk(saves: Path, refs: dict[str, list], acked: dict[str, int]) -> 
         assert have.get(tid, 0) >= seq, f"{tid}: command {seq} was acknowledged but is not on disk"
 
 
+@pytest.mark.slow  # a soak: a writer killed again and again
 @pytest.mark.parametrize("seed", [1, 2])
 def test_sigkill_at_random_moments(tmp_path, seed):
     rnd = random.Random(seed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import apply, legal_commands, new_game
 from engine.state import encode
 from server.storage.persistence import LOG_HEADER, RECORD, SaveStore
@@ -50,6 +52,7 @@ def flipped(data: bytes, bit: int) -> bytes:
     return bytes(out)
 
 
+@pytest.mark.slow  # a sweep: every bit of a record and of the header, one reopen each
 def test_every_single_bit_of_a_record_and_of_the_header_loses_nothing(tmp_path):
     log, data, snap, starts = played(tmp_path, 30)
     rec = starts[15]

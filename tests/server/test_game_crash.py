@@ -154,6 +154,7 @@ async def play(
             await asyncio.sleep(0.2)
 
 
+@pytest.mark.slow  # a whole game across a server killed and restarted
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 async def test_sigkill_mid_game_restart_reconnect_finish(tmp_path):
     saves = tmp_path / "saves"

@@ -13,9 +13,11 @@ from textual.cache import LRUCache
 from textual.widget import Widget
 
 import ui  # noqa: F401  (applies the patches)
+from ui import compat
 from ui.compat import cycle_patch
 
-pytestmark = pytest.mark.skipif(not cycle_patch.ORIGINALS, reason="the patches apply to Textual 8.2.8 only")
+if "cycle_patch" not in compat.apply():  # never skipped: these tests are what makes a Textual version verified
+    pytest.fail(compat.why_not_applied("cycle_patch"), pytrace=False)
 
 
 class StockLRU(LRUCache):

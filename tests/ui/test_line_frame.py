@@ -1,4 +1,5 @@
-"""ui/widgets/line_frame.py draws a line widget's border and padding as Textual's `StylesCache` would.
+"""ui/widgets/line_frame.py (with ui/compat/line_styles.py) draws a line widget's border and padding
+as Textual's `StylesCache` would.
 
 Every `render_lines` call of every line widget during played games (compact and
 roomy screens, NO_COLOR, the help and score screens on top, the lower panel
@@ -15,12 +16,21 @@ import pytest
 from textual.widget import Widget
 from ui_helpers import make_app, play_by_keys
 
+from ui import compat
 from ui.widgets.line_widget import LineWidget
+
+if "line_frames" not in compat.apply():  # never skipped: these tests are what makes a Textual version verified
+    pytest.fail(compat.why_not_applied("line_frames"), pytrace=False)
 
 
 @pytest.mark.parametrize(
     "size,players,seed,no_color",
-    [((80, 24), 4, 3, False), ((120, 40), 6, 5, False), ((160, 48), 7, 2, False), ((120, 40), 5, 8, True)],
+    [
+        ((80, 24), 4, 3, False),  # the fast tier compares one game; the other sizes are a slow sweep
+        pytest.param((120, 40), 6, 5, False, marks=pytest.mark.slow),
+        pytest.param((160, 48), 7, 2, False, marks=pytest.mark.slow),
+        pytest.param((120, 40), 5, 8, True, marks=pytest.mark.slow),
+    ],
 )
 async def test_framed_lines_are_textuals(monkeypatch, size, players, seed, no_color):
     if no_color:  # the app adds a Monochrome filter

@@ -24,6 +24,8 @@ from ui.prompt_labels import Ctx, ability_does
 from ui.prompt_model import NO_CONFIRM, build_menu
 from ui.prompt_prices import ability_price
 
+pytestmark = pytest.mark.slow  # a sweep: random games of every preset, rule set and player count
+
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
 PRICED = {"Warlord": "destroyed", "Marshal": "seized", "Diplomat": "exchanged"}
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.fit_states import sample
 from benchmarks.screen_fit import run
 
 
+@pytest.mark.slow  # a sweep: 30 states x 3 sizes x 2 languages (test_table_layout checks the plan at 54 sizes)
 async def test_a_sample_of_game_states_fits_at_every_size():
     states = sample(30, seed=7, games_per=1)
     assert {s.role for s in states} >= {"to_move", "waiting", "spectator", "crowd"}

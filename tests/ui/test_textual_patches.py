@@ -23,11 +23,12 @@ from textual.filter import Monochrome
 from textual.strip import Strip
 
 import ui  # noqa: F401  (applies the patches)
+from ui import compat
 from ui.compat import compositor_patch, css_patch, strip_patch
 
-pytestmark = pytest.mark.skipif(
-    not strip_patch.ORIGINALS or not compositor_patch.ORIGINAL, reason="the patches apply to Textual 8.2.8 only"
-)
+for _patch in ("strip_patch", "css_patch", "compositor_patch"):  # never skipped: these tests verify a version
+    if _patch not in compat.apply():
+        pytest.fail(compat.why_not_applied(_patch), pytrace=False)
 
 
 class StockStrip(Strip):
@@ -132,7 +133,14 @@ def test_css_is_parsed_once_per_theme():
     assert r1[0].styles.color != r3[0].styles.color  # each theme's own values
 
 
-@pytest.mark.parametrize("size,players,seed", [((80, 24), 4, 3), ((120, 40), 6, 5), ((160, 48), 7, 2)])
+@pytest.mark.parametrize(
+    "size,players,seed",
+    [
+        ((80, 24), 4, 3),  # the fast tier compares one game; the other sizes are a slow sweep
+        pytest.param((120, 40), 6, 5, marks=pytest.mark.slow),
+        pytest.param((160, 48), 7, 2, marks=pytest.mark.slow),
+    ],
+)
 async def test_partial_updates_send_what_textual_would(monkeypatch, size, players, seed):
     """Every frame of a game played by keys (menus, log, chat, help and score screens on top):
     the patched partial update renders exactly the bytes of Textual's own, asked second (so a
@@ -140,8 +148,6 @@ async def test_partial_updates_send_what_textual_would(monkeypatch, size, player
     from rich.console import Console
     from textual._compositor import Compositor
     from ui_helpers import make_app, play_by_keys
-
-    from ui.compat import compositor_patch
 
     patched = Compositor.render_partial_update
     console = Console(

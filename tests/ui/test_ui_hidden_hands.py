@@ -28,7 +28,10 @@ def _vocabulary(lang: str) -> str:
     return "\n".join(v if isinstance(v, str) else "\n".join(v) for v in _load(lang).values())  # each plural form
 
 
-@pytest.mark.parametrize("lang,seed,players", [("en", 21, 5), ("es", 34, 4)])
+@pytest.mark.parametrize(
+    "lang,seed,players",
+    [("en", 21, 5), pytest.param("es", 34, 4, marks=pytest.mark.slow)],  # one whole game in the fast tier
+)
 async def test_other_hands_never_rendered(lang, seed, players):
     app, table = make_app(players=players, seed=seed, lang=lang)
     cat = Catalogue(lang)

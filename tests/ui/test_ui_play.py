@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from ui_helpers import make_app, play_by_keys, screen_text
 
 from engine.bots.random_bot import RandomBot
@@ -23,6 +24,7 @@ async def test_full_game_by_keys_4_players():
         assert isinstance(app.screen, ScoresScreen)
 
 
+@pytest.mark.slow  # a second whole game by keys (the 4-player one stays in the fast tier)
 async def test_full_game_by_keys_2_players_spanish():
     app, table = make_app(players=2, seed=8, lang="es")
     async with app.run_test(size=(100, 30)) as pilot:

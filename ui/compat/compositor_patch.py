@@ -1,4 +1,7 @@
-"""Partial screen updates that draw only the changed rows (Textual 8.2.8, pinned).
+"""Partial screen updates that draw only the changed rows.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_textual_patches.py
+plays games comparing the bytes of both on every frame).
 
 To send a partial update, Textual's `Compositor.render_partial_update` takes
 the bounding box of every changed region and asks each widget overlapping it
@@ -13,19 +16,23 @@ draws only the rows where it has a piece (between two cuts) that the update
 sends and that no widget in front of it filled. Widgets are still painted
 front to back into the same cuts, so every changed cell gets the same strip
 as before: the bytes sent are identical (tests/ui/test_textual_patches.py
-plays games comparing both on every frame). With any other Textual version it
-does nothing.
+plays games comparing both on every frame). Applied by `ui.compat.apply` on a
+verified Textual only.
+
+Upstream: `Compositor.render_partial_update` could ask each widget only for
+the rows where it has a piece the update sends, as here, instead of every row
+of the changed regions' bounding box.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import textual
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 
-PATCHED_FOR = "8.2.8"
+from ui.compat import check_verified
+
 ORIGINAL: dict[str, Any] = {}  # Textual's own method, for tests comparing the two
 
 
@@ -101,11 +108,10 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
 
 
 def apply() -> bool:
-    """Patch `Compositor.render_partial_update` (once); False with another Textual version."""
+    """Patch `Compositor.render_partial_update` (once); raises `UnverifiedTextual` on a Textual not verified."""
     if getattr(Compositor, "_citadels_changed_rows", False):
         return True
-    if textual.__version__ != PATCHED_FOR:
-        return False
+    check_verified(__name__)
     ORIGINAL["render_partial_update"] = Compositor.render_partial_update
     render_partial_update.__doc__ = Compositor.render_partial_update.__doc__
     Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]

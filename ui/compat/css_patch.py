@@ -1,4 +1,6 @@
-"""Textual CSS parsed once per process, not once per app (Textual 8.2.8, pinned).
+"""Textual CSS parsed once per process, not once per app.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_textual_patches.py).
 
 Each Textual `App` owns a `Stylesheet` whose `_parse_rules` parses every CSS
 source (our .tcss files and every widget class's DEFAULT_CSS) into `RuleSet`
@@ -13,28 +15,30 @@ everything the parse depends on: the CSS text, where it was read from, the
 default/tie-breaker/scope arguments and the stylesheet's variables (the
 theme). Rule sets are only read after parsing (`Stylesheet.apply` extracts
 their rules; nothing in Textual writes to them), so apps can share them.
-Apps with another theme get their own parse. With any other Textual version
-it does nothing.
+Apps with another theme get their own parse. Applied by `ui.compat.apply`
+on a verified Textual only.
+
+Upstream: a class-level (process-wide) cache in `Stylesheet` keyed as here,
+or parsed `DEFAULT_CSS` kept on the widget class.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import textual
 from textual.cache import LRUCache
 from textual.css.stylesheet import Stylesheet
 
-PATCHED_FOR = "8.2.8"
+from ui.compat import check_verified
+
 _SHARED: LRUCache[tuple, list[Any]] = LRUCache(512)
 
 
 def apply() -> bool:
-    """Patch `Stylesheet._parse_rules` (once); False with another Textual version."""
+    """Patch `Stylesheet._parse_rules` (once); raises `UnverifiedTextual` on a Textual not verified."""
     if getattr(Stylesheet, "_citadels_shared_parse", False):
         return True
-    if textual.__version__ != PATCHED_FOR:
-        return False
+    check_verified(__name__)
     parse_rules = Stylesheet._parse_rules
 
     def _parse_rules(

@@ -1,4 +1,8 @@
-"""Fewer garbage cycles from two Textual internals (Textual 8.2.8, pinned).
+"""Fewer garbage cycles from two Textual internals.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_cycle_patch.py
+compares both with Textual's own methods, tests/server/test_session_garbage.py checks
+that a departed session leaves nothing in cycles).
 
 A server keeps hundreds of apps in one process and freezes what survives a
 young collection (``server.transport.gc_tuning``): a cycle that becomes garbage after
@@ -22,20 +26,25 @@ of Textual's internals made such cycles all the time:
 With the asyncssh and input-parser cycles broken too (server/transport/ssh.py,
 server/transport/driver.py), a departed lobby session left 380 objects in frozen cycles
 before and none after (in-process probe, 2026-11-22); under churn with 300
-players seated, RSS stays flat (docs/server.md). With any other Textual
-version ``apply`` does nothing (the stock methods are correct, only leakier).
+players seated, RSS stays flat (docs/server.md). Applied by
+``ui.compat.apply`` on a verified Textual only (the stock methods are correct,
+only leakier).
+
+Upstream: ``LRUCache.clear`` could empty its links before dropping them, and
+``Stylesheet._process_component_classes`` could keep a widget's virtual nodes
+and restyle them in place.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import textual
 from textual.cache import LRUCache
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
-PATCHED_FOR = "8.2.8"
+from ui.compat import check_verified
+
 ORIGINALS: dict[str, Any] = {}
 
 
@@ -87,11 +96,10 @@ _PATCHES: dict[tuple[type, str], Any] = {
 
 
 def apply() -> bool:
-    """Patch both methods (once); False when the installed Textual is not the one this was written for."""
+    """Patch both methods (once); raises `UnverifiedTextual` on a Textual this was not verified with."""
     if getattr(Stylesheet, "_citadels_fewer_cycles", False):
         return True
-    if textual.__version__ != PATCHED_FOR:
-        return False
+    check_verified(__name__)
     for (cls, name), fn in _PATCHES.items():
         ORIGINALS[name] = getattr(cls, name)
         fn.__qualname__ = f"{cls.__name__}.{name}"

@@ -1,4 +1,7 @@
-"""Lighter `textual.strip.Strip` caches (Textual 8.2.8, pinned in pyproject.toml).
+"""Lighter `textual.strip.Strip` caches.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_textual_patches.py
+compares every patched method with Textual's own on random strips).
 
 Every `Strip` made by Textual builds seven `FIFOCache` objects in
 `__init__` (crop, style, filter, divide, length, crop-extend, offsets), used
@@ -14,8 +17,12 @@ cycle per strip that only a full collection frees.
 behave the same (same results, same cache sizes, first-in first-out) but make
 a cache (a plain dict in the same slot) only when a method first stores
 something, and never cache a strip in itself. Applied once, when `ui` is
-imported; with any other Textual version it does nothing (the stock classes
-are correct, only heavier).
+imported on a verified Textual (`ui.compat.apply`); on any other, Textual's
+own classes are used (correct, only heavier).
+
+Upstream: `Strip.__init__` could set its cache slots to None and each method
+create its `FIFOCache` on first store; `divide` and `adjust_cell_length`
+should not cache a result that is the strip itself.
 """
 
 from __future__ import annotations
@@ -23,13 +30,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import textual
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-PATCHED_FOR = "8.2.8"
+from ui.compat import check_verified
+
+# A `Strip` whose cache slots hold a plain dict or None (Textual types them as its FIFOCache).
+_Strip = Any
 
 
 def _put(cache: dict, key: Any, value: Any, maxsize: int) -> None:
@@ -38,7 +47,7 @@ def _put(cache: dict, key: Any, value: Any, maxsize: int) -> None:
     cache[key] = value
 
 
-def __init__(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
+def __init__(self: _Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
     self._segments = list(segments)
     self._cell_length = cell_length
     self._divide_cache = None
@@ -53,7 +62,7 @@ def __init__(self: Strip, segments: Iterable[Segment], cell_length: int | None =
     self._cell_count = None
 
 
-def adjust_cell_length(self: Strip, cell_length: int, style: Style | None = None) -> Strip:
+def adjust_cell_length(self: _Strip, cell_length: int, style: Style | None = None) -> Strip:
     current = self.cell_length
     if current == cell_length:
         return self
@@ -84,7 +93,7 @@ def adjust_cell_length(self: Strip, cell_length: int, style: Style | None = None
     return strip
 
 
-def apply_filter(self: Strip, filter: Any, background: Any) -> Strip:
+def apply_filter(self: _Strip, filter: Any, background: Any) -> Strip:
     key = (filter, background)
     cache = self._filter_cache
     if cache is not None and (cached := cache.get(key)) is not None:
@@ -96,7 +105,7 @@ def apply_filter(self: Strip, filter: Any, background: Any) -> Strip:
     return strip
 
 
-def crop_extend(self: Strip, start: int, end: int, style: Style | None) -> Strip:
+def crop_extend(self: _Strip, start: int, end: int, style: Style | None) -> Strip:
     key = (start, end, style)
     cache = self._crop_extend_cache
     if cache is not None and (cached := cache.get(key)) is not None:
@@ -109,7 +118,7 @@ def crop_extend(self: Strip, start: int, end: int, style: Style | None) -> Strip
     return strip
 
 
-def crop(self: Strip, start: int, end: int | None = None) -> Strip:
+def crop(self: _Strip, start: int, end: int | None = None) -> Strip:
     start = max(0, start)
     length = self.cell_length
     end = length if end is None else min(length, end)
@@ -159,7 +168,7 @@ def crop(self: Strip, start: int, end: int | None = None) -> Strip:
     return strip
 
 
-def divide(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
+def divide(self: _Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     length = self.cell_length
     cuts = [cut for cut in cuts if cut <= length]
     if cuts == [length]:
@@ -180,7 +189,7 @@ def divide(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     return strips
 
 
-def apply_style(self: Strip, style: Style) -> Strip:
+def apply_style(self: _Strip, style: Style) -> Strip:
     cache = self._style_cache
     if cache is not None and (cached := cache.get(style)) is not None:
         return cached
@@ -191,7 +200,7 @@ def apply_style(self: Strip, style: Style) -> Strip:
     return strip
 
 
-def apply_offsets(self: Strip, x: int, y: int) -> Strip:
+def apply_offsets(self: _Strip, x: int, y: int) -> Strip:
     key = (x, y)
     cache = self._offsets_cache
     if cache is not None and (cached := cache.get(key)) is not None:
@@ -226,11 +235,10 @@ ORIGINALS: dict[str, Any] = {}  # Textual's own methods, for tests comparing the
 
 
 def apply() -> bool:
-    """Patch `Strip` (once); False when the installed Textual is not the one this was written for."""
+    """Patch `Strip` (once); raises `UnverifiedTextual` on a Textual this was not verified with."""
     if getattr(Strip, "_citadels_light_caches", False):
         return True
-    if textual.__version__ != PATCHED_FOR:
-        return False
+    check_verified(__name__)
     for name, fn in _METHODS.items():
         ORIGINALS[name] = getattr(Strip, name)
         fn.__doc__ = getattr(Strip, name).__doc__

@@ -22,7 +22,8 @@ Rows of border or padding are drawn by Textual's own `render_line` when a frame
 is made. A widget with an effect this module does not draw (tint, opacity, text
 opacity, outline, hatch), or with a line filter it does not know, is left to
 Textual. tests/ui/test_line_frame.py compares both on every frame of played
-games.
+games. What this takes of Textual's internals is in `ui.compat.line_styles`
+(frames are used only on a Textual verified with it, `ui.compat.frames_lines()`).
 """
 
 from __future__ import annotations
@@ -32,14 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.text import Text
-from textual._border import get_box
-from textual._segment_tools import make_blank
-from textual.filter import ANSIToTruecolor, DimFilter, Monochrome, NoColor
 from textual.strip import Strip
-from textual.style import Style
+
+from ui.compat import line_styles
 
 if TYPE_CHECKING:
     from textual.widget import Widget
+
+    from .line_widget import LineWidget
 
 MAX_LINES = 4096  # content strips shared by every app (~2 KB each with their ANSI text)
 MAX_FRAMED = 4096  # framed strips shared by every app
@@ -101,54 +102,16 @@ class Frame:
         self.content_width = content_size.width
         self.filters = filters
         self.background = background
-        cache = widget._styles_cache
-        inner, outer = cache.get_inner_outer(base_background, background)
-        self.inner = inner.rich_style
-        (_, (border_right, right_colour), _, (border_left, left_colour)) = styles.border
-        self.left: Segment | None = None
-        self.right: Segment | None = None
-        if border_left:
-            self.left = get_box(
-                border_left, inner, outer, Style(foreground=base_background + left_colour.multiply_alpha(opacity))
-            )[1][0]
-        if border_right:
-            self.right = get_box(
-                border_right, inner, outer, Style(foreground=base_background + right_colour.multiply_alpha(opacity))
-            )[1][2]
+        # border and padding rows drawn by Textual now (a frame keeps no widget: it is shared)
+        rows = [*range(self.top), *range(max(self.bottom, self.top), size.height)]
+        drawn = line_styles.frame_styles(widget, size, content_size, base_background, background, opacity, rows)
+        self.inner = drawn.inner
+        self.left = drawn.left
+        self.right = drawn.right
         _, pad_right, _, pad_left = styles.padding
-        self.pad_left = make_blank(pad_left, self.inner) if pad_left else None
-        self.pad_right = make_blank(pad_right, self.inner) if pad_right else None
-        # border and padding rows, drawn by Textual now (a frame keeps no widget: it is shared)
-        title = (
-            None
-            if widget._border_title is None
-            else (widget._border_title, *widget._get_title_style_information(base_background))
-        )
-        subtitle = (
-            None
-            if widget._border_subtitle is None
-            else (widget._border_subtitle, *widget._get_subtitle_style_information(base_background))
-        )
-        app = widget.app
-        self.rows: dict[int, Strip] = {}
-        for y in [*range(self.top), *range(max(self.bottom, self.top), size.height)]:
-            cache._simple_strip = None  # its one-row memo belongs to a render pass
-            row = cache.render_line(
-                styles,
-                y,
-                size,
-                content_size,
-                styles.padding,
-                base_background,
-                background,
-                widget.render_line,
-                title,
-                subtitle,
-                opacity,
-                app.ansi_theme,
-                app.native_ansi_color,
-            )
-            self.rows[y] = self.filtered(row)
+        self.pad_left = Segment(" " * pad_left, self.inner) if pad_left else None
+        self.pad_right = Segment(" " * pad_right, self.inner) if pad_right else None
+        self.rows: dict[int, Strip] = {y: self.filtered(row) for y, row in drawn.rows.items()}
         self.blank = self.frame(Strip.blank(self.content_width, blank_style))  # rows past the last line
 
     def framed(self, key: tuple, content: Strip) -> Strip:
@@ -179,7 +142,7 @@ class Frame:
         return strip
 
 
-def frame_key(widget: Widget) -> tuple | None:
+def frame_key(widget: LineWidget) -> tuple | None:
     """What a frame depends on beyond the widget's style rules; None when Textual must draw it."""
     styles = widget.styles
     opacity = widget.opacity
@@ -201,38 +164,18 @@ def frame_key(widget: Widget) -> tuple | None:
         background,
         opacity,
         tuple(widget.get_line_filters()),
-        widget._border_title,
-        widget._border_subtitle,
+        *line_styles.titles(widget),
         app.ansi_theme,
         app.native_ansi_color,
     )
 
 
-def _filter_signature(line_filter: Any) -> tuple | None:
-    """What a filter's output depends on, for the filters Textual's apps use; None for any other."""
-    kind = type(line_filter)
-    if kind is ANSIToTruecolor:
-        return ("truecolor", id(line_filter._terminal_theme))  # a theme is a module-level constant
-    if kind is DimFilter:
-        return ("dim", line_filter.dim_factor)
-    if kind in (Monochrome, NoColor):
-        return (kind.__name__,)
-    return None
-
-
-def _content_signature(content: Any) -> tuple | None:
-    return None if content is None else (content.plain, tuple(content.spans))
-
-
 def shared_frame(widget: Widget, key: tuple, blank_style: Any) -> Frame:
     """The frame for `widget` at `key`: one made for another app's widget with the same look, or a new one."""
-    filters = [_filter_signature(f) for f in key[5]]
+    filters = [line_styles.filter_signature(f) for f in key[5]]
     if None in filters:
         return Frame(widget, key, blank_style)  # not shared
     styles = widget.styles
-    base_background = key[2]
-    title = _content_signature(widget._border_title)
-    subtitle = _content_signature(widget._border_subtitle)
     signature = (
         key[:5],
         tuple(filters),
@@ -243,8 +186,7 @@ def shared_frame(widget: Widget, key: tuple, blank_style: Any) -> Frame:
         styles.border_title_align,
         styles.border_subtitle_align,
         blank_style,
-        title and (title, *widget._get_title_style_information(base_background)),
-        subtitle and (subtitle, *widget._get_subtitle_style_information(base_background)),
+        line_styles.title_signature(widget, key[2]),
     )
     frame = _frames.get(signature)
     if frame is None:

@@ -13,7 +13,8 @@ garbage collector in a server of many sessions); the strips themselves come
 from a cache shared by every app (`line_frame.content_strip`). `render_lines`
 puts the border and padding around those lines itself (`line_frame.Frame`,
 also shared) and keeps the framed strip with the line's, rather than styling
-each line again through Textual's `StylesCache`.
+each line again through Textual's `StylesCache`; on a Textual that `ui.compat`
+was not verified with, it leaves that to Textual (`Widget.render_lines`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from textual import events
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+from ui import compat
+from ui.compat import line_styles
 
 from .line_frame import Frame, content_strip, frame_key, shared_frame
 
@@ -128,10 +132,12 @@ class LineWidget(Widget):
         return entry
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        if not compat.frames_lines():  # a Textual not verified with our frames: its own styling
+            return super().render_lines(crop)
         key = frame_key(self)
         if key is None:  # an effect the frame does not draw: Textual's own styling
             if self._styles_cache_stale:
-                self._styles_cache.clear()
+                line_styles.forget_styled_lines(self)
                 self._styles_cache_stale = False
             return super().render_lines(crop)
         self._styles_cache_stale = True
