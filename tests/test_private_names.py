@@ -29,18 +29,7 @@ OURS = {
 # (path, framework, name): the Textual pieces the SSH driver still takes in the transport files (after
 # t18-transport moved asyncssh's names into server/transport/compat.py), to move there or into
 # ui/compat/ next; an entry that no longer matches fails, so this list only shrinks.
-PENDING = {
-    ("server/transport/driver.py", "textual", "_mouse"),  # Driver._mouse
-    ("server/transport/driver.py", "textual", "_message_queue"),  # App._message_queue (queued_messages)
-    ("server/transport/input_pipeline.py", "textual", "textual._xterm_parser"),
-    ("server/transport/input_pipeline.py", "textual", "_parse_extended_key"),
-    ("server/transport/input_pipeline.py", "textual", "_SessionParser._parse_extended_key"),
-    ("server/transport/input_pipeline.py", "textual", "_gen"),
-    ("server/transport/input_pipeline.py", "textual", "_timeout_time"),
-    ("server/transport/session.py", "textual", "_exception"),  # App._exception, read with getattr
-    ("server/transport/session.py", "asyncssh", "_exception"),  # the same attribute (asyncssh has one too)
-    ("server/transport/ssh.py", "textual", "textual._styles_cache"),
-}
+PENDING: set[tuple[str, str, str]] = set()
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""Every use of asyncssh's private names, in one place.
+"""Every use of asyncssh's private names, and of the Textual pieces the SSH driver relies on, in one place.
 
 Each helper below names what it relies on; all were verified with asyncssh 2.24.1 (pinned in
 pyproject.toml). With another version, :func:`check_asyncssh_version` stops the server at start
@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncssh
+from textual import events as _events
+from textual._xterm_parser import XTermParser as _XTermParser
 
 VERIFIED_ASYNCSSH = ("2.24.1",)
 
@@ -132,3 +134,56 @@ def bounded_session_channel(
     chan._citadels_max_env_vars = max_env_vars  # type: ignore[attr-defined]
     chan._citadels_max_env_bytes = max_env_bytes  # type: ignore[attr-defined]
     return chan
+
+
+# --- Textual's private pieces the SSH driver relies on --------------------------------------------
+# Verified with Textual 8.2.8: `ui.compat.VERIFIED_TEXTUAL`, checked at the server's start
+# (ui.compat.check_textual_version); tests/server/test_transport_*.py exercise each.
+
+
+class SessionParser(_XTermParser):
+    """Textual's input parser without its class-level cache of kitty key sequences.
+
+    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on an instance method (Textual 8.2.8):
+    its keys hold parser instances, which hold their suspended generator and the last Key event,
+    whose sender is the app. Every session that typed a key would stay in memory, app and all,
+    until 1024 later sequences pushed it out. Parsing a sequence again costs microseconds.
+    """
+
+    _parse_uncached = _XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
+
+    def _parse_extended_key(self, sequence: str) -> list[_events.Key] | None:  # type: ignore[override]
+        return self._parse_uncached(sequence)
+
+
+def close_parser(parser: _XTermParser) -> None:
+    """Close the parser's generator (``_gen``): its frame holds the parser and the last event it made
+    (which leads to the app), a cycle freed now rather than by a full collection."""
+    parser._gen.close()
+
+
+def parser_timeout(parser: _XTermParser) -> float | None:
+    """When a lone ESC the parser holds becomes a key (``_timeout_time``), None if it holds none."""
+    return parser._timeout_time
+
+
+def driver_mouse(driver: Any) -> bool:
+    """Whether the app asked its driver for mouse reports (``Driver._mouse``)."""
+    return bool(driver._mouse)
+
+
+def app_error(app: Any) -> BaseException | None:
+    """The unhandled error an app ended with (``App._exception``), if any."""
+    error = getattr(app, "_exception", None)
+    return error if isinstance(error, BaseException) else None
+
+
+def clear_styles_cache() -> None:
+    """Empty ``StylesCache.get_inner_outer``'s ``lru_cache`` on an instance method
+    (Textualize/textual#6665): its entries hold widgets of apps that have ended."""
+    try:
+        from textual._styles_cache import StylesCache
+
+        StylesCache.get_inner_outer.cache_clear()
+    except Exception:  # a later Textual may drop it
+        pass

@@ -29,7 +29,10 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from ui.compat.served_app import queued_messages
+
 from .colour import make_colour_downgrade
+from .compat import driver_mouse
 from .input_budget import InputBudget, ensure_metering
 from .input_pipeline import InputPipeline
 from .session_info import ChannelLink, DriverLimits
@@ -227,12 +230,12 @@ class SSHDriver(Driver):
         self._input.enable()
 
     def _mouse_on(self) -> list[str]:
-        if not self._mouse:
+        if not driver_mouse(self):
             return []
         return ["\x1b[?1000h", "\x1b[?1003h", "\x1b[?1015h", "\x1b[?1006h"]
 
     def _mouse_off(self) -> list[str]:
-        if not self._mouse:
+        if not driver_mouse(self):
             return []
         return ["\x1b[?1000l", "\x1b[?1003l", "\x1b[?1015l", "\x1b[?1006l"]
 
@@ -311,10 +314,7 @@ class SSHDriver(Driver):
             self._input.feed(data)
 
     def _queued_events(self) -> int:
-        try:
-            return self._app._message_queue.qsize()
-        except Exception:  # pragma: no cover - private Textual attribute
-            return 0
+        return queued_messages(self._app)
 
     def stats(self) -> dict[str, Any]:
         """Figures for tests, benchmarks and monitoring."""

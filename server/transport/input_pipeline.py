@@ -17,7 +17,7 @@ and shares with all such sessions one small pool of loop time (``paced_input_sha
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
-``textual._xterm_parser`` is a private module: written against Textual 8.2.8 (pinned).
+Textual's parser (a private module) is reached through ``server.transport.compat``.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
-from textual._xterm_parser import XTermParser
 from textual.message import Message
 
+from .compat import SessionParser, close_parser, parser_timeout
 from .input_budget import InputBudget
 from .input_events import PasteLimiter, is_input, key_cost
 from .session_info import ChannelLink, DriverLimits, InputThrottled
@@ -101,22 +101,6 @@ def _none_queued() -> int:
     return 0
 
 
-class _SessionParser(XTermParser):
-    """Textual's parser without its class-level cache of kitty key sequences.
-
-    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on an instance
-    method (Textual 8.2.8): its keys hold parser instances, which hold their
-    suspended generator and the last Key event, whose sender is the app. Every
-    session that typed a key would stay in memory, app and all, until 1024
-    later sequences pushed it out. Parsing a sequence again costs microseconds.
-    """
-
-    _parse_uncached = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
-
-    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
-        return self._parse_uncached(sequence)
-
-
 class InputPipeline:
     """Bytes in (``feed``), events out (``deliver``), within the session's budget."""
 
@@ -138,7 +122,7 @@ class InputPipeline:
         self._deliver = deliver  # the driver's process_message
         self._post = post  # the app's post_message (notices)
         self._queued_events = queued_events
-        self._parser = _SessionParser(False)  # debug=True would open keys.log in the cwd
+        self._parser = SessionParser(False)  # debug=True would open keys.log in the cwd
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._paste = PasteLimiter(limits.max_paste_chars)
         self._pending = bytearray()
@@ -185,7 +169,7 @@ class InputPipeline:
         # The parser is a generator whose frame holds the parser (a cycle) and the
         # last event it made (which leads to the app): closing it frees both now.
         with contextlib.suppress(Exception):
-            self._parser._gen.close()
+            close_parser(self._parser)
         # Our callbacks are bound methods of the driver and the app, which hold us: a cycle that
         # would keep a departed session's app for the (rare, full) cycle collection.
         self._deliver = self._post = _ignore
@@ -257,12 +241,12 @@ class InputPipeline:
             # The parser is a generator: after an error it is finished. Start a
             # fresh one so that the session keeps working.
             log.warning("input parser failed; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
+            self._parser = SessionParser(False)
             self._paste.reset()
 
     def _schedule_escape_tick(self) -> None:
         """Resolve a lone ESC after the escape delay with a one-shot timer."""
-        timeout_time = self._parser._timeout_time
+        timeout_time = parser_timeout(self._parser)
         if self._escape_handle is not None:
             self._escape_handle.cancel()
             self._escape_handle = None
@@ -280,7 +264,7 @@ class InputPipeline:
                 self._accept(event)
         except Exception:
             log.warning("input parser failed on tick; resetting it", exc_info=True)
-            self._parser = _SessionParser(False)
+            self._parser = SessionParser(False)
             return
         self._schedule_escape_tick()
 

@@ -40,7 +40,7 @@ from server.logging_setup import log_event
 from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
 from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
-from server.transport.compat import connection_transport
+from server.transport.compat import app_error, connection_transport
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget, WindowChangeLimit, session_context
 from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot, weak_closer
@@ -394,8 +394,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.end_reason = f"app exited with status {status}"
             # Textual keeps an app's unhandled error (a private attribute, Textual 8.2.8) and would
             # print it richly; its error console is silenced (app_setup.py): one plain log record.
-            error = getattr(app, "_exception", None)
-            if isinstance(error, BaseException):
+            error = app_error(app)
+            if error is not None:
                 if self._closing:  # closed by the server meanwhile: the player reads why, not "error"
                     log.warning("session %s: app failed while closing", self.session_id, exc_info=error)
                 else:

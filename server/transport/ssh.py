@@ -416,12 +416,7 @@ def _clear_textual_instance_caches() -> None:
     through them widgets of apps that have ended. Clearing it when a session
     ends costs a few cache misses in the others.
     """
-    try:
-        from textual._styles_cache import StylesCache
-
-        StylesCache.get_inner_outer.cache_clear()
-    except Exception:  # pragma: no cover - a later Textual may drop it
-        pass
+    compat.clear_styles_cache()
 
 
 async def start_server(
