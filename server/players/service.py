@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,6 +58,10 @@ class PlayersUnavailable(RuntimeError):
     """The database could not answer; the message is one line for the player."""
 
 
+SCHEMA_SETTLE_TRIES = 20  # x SCHEMA_SETTLE_SECONDS: how long a half-made schema may take to finish
+SCHEMA_SETTLE_SECONDS = 0.25
+
+
 @contextmanager
 def _alembic_quiet() -> Iterator[None]:
     """Alembic says "Context impl SQLiteImpl" at INFO on every look at a revision: not for the host."""
@@ -77,6 +82,20 @@ def prepare_schema(engine: Engine) -> str | None:
     if empty:
         migrate.upgrade(engine)  # its "Running upgrade" lines say what was made
         return "created"
+    # Another process sharing the database (a cluster node, a worker) may be creating it right now:
+    # Alembic commits each revision on SQLite, so a schema caught half-made is looked at again for a
+    # few seconds before it is called older than this program.
+    for _ in range(SCHEMA_SETTLE_TRIES):
+        try:
+            with _alembic_quiet():
+                migrate.check_current(engine)
+            return None
+        except migrate.SchemaError:
+            with _alembic_quiet():
+                now = migrate.current_revision(engine)
+            if now is None or now not in migrate.revisions():
+                raise
+            time.sleep(SCHEMA_SETTLE_SECONDS)
     with _alembic_quiet():
         migrate.check_current(engine)
     return None

@@ -21,6 +21,7 @@ from ui.screens.leaderboard import LeaderboardScreen
 from ui.screens.my_games import GamesScreen
 from ui.screens.profile import ProfileScreen
 from ui.screens.replay import ReplayScreen
+from ui.screens.scores import ScoresScreen
 
 
 class LoopWatch:
@@ -99,10 +100,12 @@ async def test_a_game_played_to_the_end_is_recorded_rated_and_shown(tmp_path, op
         assert rating[winner] > 0 > min(rating.values())
 
         # The table menu: a table-mate's profile (the game is over; the table is still on screen).
+        app = gs.app_of(fingerprint(ka))
         a.send(ESC)
+        # Ctrl-Q within the escape delay after Esc would be read as Alt+Ctrl-Q: wait for the scores to close
+        await wait_until(lambda: not isinstance(app.screen, ScoresScreen), what="the scores closed")
         a.send(CTRL_Q)
         await press(gs, ka, a, "Profile of Ben")
-        app = gs.app_of(fingerprint(ka))
         await wait_until(lambda: isinstance(app.screen, ProfileScreen), what="Ben's profile")
         assert app.screen.data.player_id == pb and app.screen.data.games == 1
         await a.wait_for("Ben · profile")
