@@ -110,6 +110,7 @@ async def test_a_game_played_to_the_end_is_recorded_rated_and_shown(tmp_path, op
         assert app.screen.data.player_id == pb and app.screen.data.games == 1
         await a.wait_for("Ben · profile")
         a.send(ESC)
+        await wait_until(lambda: not isinstance(app.screen, ProfileScreen), what="the profile closed")
         await press(gs, ka, a, "Go to the lobby")
 
         # The lobby: my profile, the leaderboard, my games and a replay by the game's id.
