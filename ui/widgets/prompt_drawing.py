@@ -1,0 +1,202 @@
+"""How the prompt draws itself: its title, its list (in one column, scrolled, or in columns) and
+what the highlighted choice does, fitted to the panel's size. A mixin of `PromptPanel`
+(ui/widgets/prompt.py), which holds the menu, the highlight and the keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..prompt_keys import key_label
+from ..prompt_model import Entry
+from .text_panel import wrap
+
+
+class PromptDrawing:
+    """The drawing half of the prompt; the state it reads is `PromptPanel`'s."""
+
+    # PromptPanel's state, read here
+    app: Any
+    menu: Any
+    highlighted: int
+    roomy: bool
+    _clock: Text | None
+    _note: Text | None
+    _key: Any
+    _steps: list[Any]
+    _fits_key: Any
+    _fits: bool
+    _row_map: dict[int, int]
+    _col_map: dict[int, list[tuple[int, int, int]]]
+    _scroll: int
+
+    # --- rendering ------------------------------------------------------------------
+    def _top(self, width: int) -> list[Text]:
+        menu = self.menu
+        console = self.app.console
+        top = [self._clock.copy()] if self._clock is not None else []  # the turn timer, above the title
+        if top:
+            top[0].truncate(width, overflow="ellipsis")
+        top += wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        if menu.hint:
+            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
+        return top
+
+    def _pad(self) -> int:
+        """The width of the keys column (keys are printed right-aligned: "⏎", "Esc", "1")."""
+        keys = [key_label(e.key) for e in self.menu.entries if not e.back]
+        return max((len(k) for k in keys), default=1)
+
+    def _label(self, i: int, e: Entry, inline: bool = True, roomy: bool | None = None) -> Text:
+        """An entry's first lines: its key in bold (none for Back or a row only shown), its label,
+        and its text under it when `inline` on a roomy screen."""
+        pad = self._pad()
+        label = Text(end="")
+        label.append(("" if e.back else key_label(e.key)).rjust(pad) + " ", style="bold")
+        label.append_text(e.label)
+        if e.submenu is not None:
+            label.append(" ›", style="bold")
+        if e.back:
+            label.append(" (Esc)", style="dim")
+        if inline and (self.roomy if roomy is None else roomy) and e.inline and e.detail:
+            # (not dim when highlighted: one shade of reverse)
+            label.append("\n" + " " * (pad + 1) + e.detail, style="italic" if i == self.highlighted else "italic dim")
+        return label
+
+    def _columns(self, width: int, room: int) -> int:
+        """Columns of one-line entries that show the whole list in `room` rows (0: none do)."""
+        entries = self.menu.entries
+        widest = max((self._label(i, e, inline=False).cell_len for i, e in enumerate(entries)), default=0)
+        for cols in (2, 3, 4):
+            colw = (width - (cols - 1)) // cols
+            if widest <= colw and -(-len(entries) // cols) <= room:
+                return cols
+        return 0
+
+    def fits(self, width: int, height: int, roomy: bool | None = None) -> bool:
+        """Does every item of the current menu show whole at this size (one column or several)?
+        `roomy`: as a roomy screen shows it (characters' texts under their names); None: as now."""
+        if self.menu is None or not self.menu.entries or width <= 0:
+            return True
+        roomy = self.roomy if roomy is None else roomy
+        key = (self._key, tuple(self._steps), width, height, roomy)
+        if key != self._fits_key:
+            self._fits_key = key
+            self._fits = self._measure_fit(width, height, roomy)
+        return self._fits
+
+    def _measure_fit(self, width: int, height: int, roomy: bool) -> bool:
+        console = self.app.console
+        room = height - len(self._top(width)) - 2  # a rule and one line of what it does below
+        entries = self.menu.entries
+        indent = self._pad() + 1
+        rows = sum(
+            len(wrap(self._label(i, e, roomy=roomy), width, console, indent=indent)) for i, e in enumerate(entries)
+        )
+        return rows <= room or self._columns(width, room) > 0
+
+    def _blocks(self, width: int, inline: bool) -> list[list[Text]]:
+        """Each entry's lines, wrapped under its label; the highlighted one reversed."""
+        console = self.app.console
+        indent = self._pad() + 1
+        blocks: list[list[Text]] = []
+        for i, e in enumerate(self.menu.entries):
+            block = wrap(self._label(i, e, inline=inline), width, console, indent=indent)
+            if i == self.highlighted:
+                for line in block:
+                    line.pad_right(width - line.cell_len)
+                    line.stylize("reverse")
+            blocks.append(block)
+        return blocks
+
+    def build(self, width: int, height: int) -> list[Text]:
+        if self.menu is None:
+            return []
+        console = self.app.console
+        menu = self.menu
+        top = self._top(width)
+        entries = menu.entries
+        detail_lines: list[Text] = []
+        if entries:
+            if self._note is not None:
+                detail = self._note
+            else:
+                e = entries[min(self.highlighted, len(entries) - 1)]
+                detail = Text(e.detail, style="italic", end="")
+            detail_lines = wrap(Text(" ", end="") + detail, width, console, indent=1)
+        elif self._note is not None:
+            detail_lines = [self._note]
+        top = top[: max(height - 3, 1)]
+        # the list first: every entry if it can be shown; what the highlighted one does gets the rest
+        room_max = max(height - len(top) - (2 if entries else len(detail_lines)), 0)
+        blocks = self._blocks(width, inline=True)
+        total = sum(len(b) for b in blocks)
+        hl = entries[min(self.highlighted, len(entries) - 1)] if entries else None
+        if self.roomy and hl and hl.inline and hl.detail and self._note is None and total <= height - len(top):
+            detail_lines, room_max = [], height - len(top)  # every text under its entry: the box would repeat it
+        if self.roomy and total > room_max:  # every choice in view before any character's text
+            blocks = self._blocks(width, inline=False)
+            total = sum(len(b) for b in blocks)
+        self._row_map = {}
+        self._col_map = {}
+        cols = self._columns(width, room_max) if entries and total > room_max else 0
+        if cols:
+            listing = self._in_columns(width, cols, len(top))
+        else:
+            listing = self._scrolled(blocks, min(total, room_max) if entries else room_max, len(top))
+        if entries and detail_lines:
+            detail_room = max(height - len(top) - len(listing) - 1, 1)
+            bottom = [Text("╌" * width, style="dim", end=""), *detail_lines[:detail_room]]
+        else:
+            bottom = detail_lines
+        room = max(height - len(top) - len(bottom), 0)
+        listing = listing[:room] + [Text("", end="")] * (room - len(listing))
+        return top + listing + bottom
+
+    def _in_columns(self, width: int, cols: int, y0: int) -> list[Text]:
+        """One-line entries in `cols` columns, filled down then across."""
+        entries = self.menu.entries
+        rows = -(-len(entries) // cols)
+        colw = (width - (cols - 1)) // cols
+        lines = [Text("", end="") for _ in range(rows)]
+        for i, e in enumerate(entries):
+            c, r = divmod(i, rows)
+            label = self._label(i, e, inline=False)
+            label.truncate(colw, pad=True)
+            if i == self.highlighted:
+                label.stylize("reverse")
+            x = c * (colw + 1)
+            line = lines[r]
+            line.pad_right(x - line.cell_len)
+            line.append_text(label)
+            self._col_map.setdefault(y0 + r, []).append((x, x + colw, i))
+        return lines
+
+    def _scrolled(self, blocks: list[list[Text]], room: int, y0: int) -> list[Text]:
+        """Entries wrapped in one column, the highlighted one kept in view."""
+        starts = []
+        row = 0
+        for b in blocks:
+            starts.append(row)
+            row += len(b)
+        if blocks:
+            h = min(self.highlighted, len(blocks) - 1)
+            first, last = starts[h], starts[h] + len(blocks[h])
+            if first < self._scroll:
+                self._scroll = first
+            elif last > self._scroll + room:
+                self._scroll = max(last - room, 0)
+            self._scroll = min(self._scroll, max(row - room, 0))
+        listing: list[Text] = []
+        for i, b in enumerate(blocks):
+            for j, line in enumerate(b):
+                r = starts[i] + j - self._scroll
+                if 0 <= r < room:
+                    listing.append(line)
+                    self._row_map[y0 + r] = i
+        if self._scroll > 0 and listing:
+            listing[0] = Text("  ↑ …", style="dim", end="")
+        if starts and self._scroll + room < row and listing:
+            listing[-1] = Text("  ↓ …", style="dim", end="")
+        return listing
