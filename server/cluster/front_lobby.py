@@ -23,7 +23,6 @@ methods, the same answers. Here they mean:
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import time
 from collections import Counter
@@ -35,12 +34,11 @@ from server.cluster.front_accounts import FrontAccounts
 from server.cluster.front_events import FrontEvents
 from server.cluster.front_views import FrontViews
 from server.cluster.front_views import seat_in as _seat_of
-from server.cluster.owner_lobby import check_origins
 from server.cluster.records import TableListing
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
 from server.lobby.join_codes import Attempts, normal_code
-from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, address_of
+from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, address_of, check_origins
 from server.lobby.saved_games import NO_SUCH_SAVE
 from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
@@ -53,8 +51,6 @@ if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
 
 log = logging.getLogger("citadels.server.lobby.lobby")
-
-BROADCAST_DELAY = 0.25
 
 
 class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
@@ -405,17 +401,6 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
                 self._tell(s, t.id, wire.ToLobby(member=self.member(s)))
             self.link.unlisten(s)
             s.table, s.seat = None, None
-
-    def _changed(self) -> None:
-        if self._broadcast_handle is None:
-            loop = asyncio.get_running_loop()
-            self._broadcast_handle = loop.call_later(BROADCAST_DELAY, self._broadcast, context=contextvars.Context())
-
-    def _broadcast(self) -> None:
-        self._broadcast_handle = None
-        for s in list(self.sessions):
-            if not s.at_table:
-                s.post(LobbyUpdate(self.snapshot(s)))
 
     async def close(self) -> None:
         if self._broadcast_handle is not None:

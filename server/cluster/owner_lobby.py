@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from server.cluster.records import SeatListing, TableListing
 from server.lobby.errors import LobbyError
 from server.lobby.join_codes import new_code
-from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, address_of
+from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, check_origins
 from server.lobby.lobby import Lobby
 from server.tables.table import SeatSlot, Table, TableMeta
 from ui.lobby_link import LobbySnapshot
@@ -138,31 +138,6 @@ class ClusterLobby(Lobby):
     def _code(self) -> str:
         codes = [t.meta.code for t in self.tables.values()] + [x.code for x in self.hooks.remote_listings()]
         return new_code(codes)
-
-
-def check_origins(cfg: Any, origins: list[TableOrigin], session: Any, same: Any = None) -> None:
-    """The per-identity and per-address table caps (server/lobby/lifetimes.py's) over `origins`
-    (`same`: whether two keys are one player's)."""
-    same = same or (lambda a, b: a == b)
-    if sum(1 for o in origins if same(o.identity, session.key)) >= cfg.max_tables_per_identity:
-        raise LobbyError(
-            f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
-            "tables_per_identity",
-        )
-    addr = address_of(session)
-    if addr is None:
-        return
-    from_addr = [o for o in origins if o.address == addr]
-    if len(from_addr) >= cfg.max_tables_per_address:
-        raise LobbyError(
-            f"Your address already has {cfg.max_tables_per_address} open tables; try again later.",
-            "tables_per_address",
-        )
-    if session.guest and sum(1 for o in from_addr if o.guest) >= cfg.max_guest_tables_per_address:
-        raise LobbyError(
-            "Guests from your address already have open tables; try again later, or connect with an SSH key.",
-            "guest_tables_per_address",
-        )
 
 
 def listing_of(lobby: ClusterLobby, t: Table, owner: str, lease: int, version: int) -> TableListing:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,32 @@ def address_of(session: Any) -> str | None:
     return getattr(info, "peer_host", None)
 
 
+def check_origins(cfg: Any, origins: list[TableOrigin], session: Any, same: Any = None) -> None:
+    """LobbyError when `session` may not open another table under the per-identity and per-address
+    caps, counted over `origins` (the open tables' creators: one server's or a whole cluster's;
+    `same`: whether two keys are one player's)."""
+    same = same or (lambda a, b: a == b)
+    if sum(1 for o in origins if same(o.identity, session.key)) >= cfg.max_tables_per_identity:
+        raise LobbyError(
+            f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
+            "tables_per_identity",
+        )
+    addr = address_of(session)
+    if addr is None:
+        return
+    from_addr = [o for o in origins if o.address == addr]
+    if len(from_addr) >= cfg.max_tables_per_address:
+        raise LobbyError(
+            f"Your address already has {cfg.max_tables_per_address} open tables; try again later.",
+            "tables_per_address",
+        )
+    if session.guest and sum(1 for o in from_addr if o.guest) >= cfg.max_guest_tables_per_address:
+        raise LobbyError(
+            "Guests from your address already have open tables; try again later, or connect with an SSH key.",
+            "guest_tables_per_address",
+        )
+
+
 class TableLifetimes:
     config: Any
     tables: dict[str, Table]
@@ -55,6 +82,7 @@ class TableLifetimes:
     origins: dict[str, TableOrigin]
     _abandon_timers: dict[str, asyncio.TimerHandle]
     _stopping: set[asyncio.Task]
+    _changed: Callable[[], None]  # provided by LobbyViews (server/lobby/snapshots.py): a declaration, not a stub
 
     # --- limits -----------------------------------------------------------------------------------
     def check_capacity(self, session: Any) -> None:
@@ -63,26 +91,7 @@ class TableLifetimes:
         if len(self.tables) >= cfg.max_tables:
             raise LobbyError(f"The server holds at most {cfg.max_tables} tables; try again later.", "max_tables")
         live = [self.origins.get(t.id) for t in self.tables.values() if t.phase in OPEN_PHASES]
-        origins = [o for o in live if o is not None]
-        if sum(1 for o in origins if self.same(o.identity, session.key)) >= cfg.max_tables_per_identity:
-            raise LobbyError(
-                f"You already have {cfg.max_tables_per_identity} open tables: finish or close one first.",
-                "tables_per_identity",
-            )
-        addr = address_of(session)
-        if addr is None:
-            return
-        from_addr = [o for o in origins if o.address == addr]
-        if len(from_addr) >= cfg.max_tables_per_address:
-            raise LobbyError(
-                f"Your address already has {cfg.max_tables_per_address} open tables; try again later.",
-                "tables_per_address",
-            )
-        if session.guest and sum(1 for o in from_addr if o.guest) >= cfg.max_guest_tables_per_address:
-            raise LobbyError(
-                "Guests from your address already have open tables; try again later, or connect with an SSH key.",
-                "guest_tables_per_address",
-            )
+        check_origins(cfg, [o for o in live if o is not None], session, self.same)
 
     def note_origin(self, table: Table, session: Any) -> None:
         self.origins[table.id] = TableOrigin(session.key, address_of(session), bool(session.guest))
@@ -170,7 +179,4 @@ class TableLifetimes:
         return f"closed {table_id}; its game is kept in {path}"
 
     def same(self, a: str | None, b: str | None) -> bool:  # pragma: no cover - provided by Accounts
-        raise NotImplementedError
-
-    def _changed(self) -> None:  # pragma: no cover - provided by Lobby
         raise NotImplementedError

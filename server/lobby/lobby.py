@@ -26,7 +26,6 @@ The sessions it talks to are `server.app.PlayerSession`s: `key`, `name`,
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import secrets
 import time
@@ -55,7 +54,6 @@ from ui.lobby_link import LobbyUpdate, TableSpec
 
 log = logging.getLogger("citadels.server.lobby.lobby")
 
-BROADCAST_DELAY = 0.25
 __all__ = ["BOT_MARK", "MAX_NAME", "Lobby", "LobbyError", "TableSpec", "bot_style", "clean_name"]
 
 
@@ -444,18 +442,6 @@ class Lobby(Accounts, SavedGames, Exports, TableLifetimes, JoinCodes, Seating, L
 
     def _table_changed(self, t: Table) -> None:
         self._changed()
-
-    # --- broadcasting ---------------------------------------------------------------------------------
-    def _changed(self) -> None:
-        if self._broadcast_handle is None:
-            loop = asyncio.get_running_loop()
-            self._broadcast_handle = loop.call_later(BROADCAST_DELAY, self._broadcast, context=contextvars.Context())
-
-    def _broadcast(self) -> None:
-        self._broadcast_handle = None
-        for s in list(self.sessions):
-            if not s.at_table:
-                s.post(LobbyUpdate(self.snapshot(s)))
 
 
 def _sid(session: Any) -> str | None:

@@ -1,4 +1,5 @@
-"""What the lobby screen is sent: the table rows a session may see, its room, the create form's options.
+"""What the lobby screen is sent: the table rows a session may see, its room, the create form's options,
+and the coalesced update every session in the lobby gets when something changed.
 
 A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `sessions`,
 `pool`, `default_bot`, `settings`, `seat_of`, `present` and `_open`).
@@ -6,6 +7,8 @@ A mixin of `server.lobby.lobby.Lobby` (which provides `tables`, `sessions`,
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from typing import Any
 
 from engine.bots.registry import KINDS
@@ -15,11 +18,16 @@ from engine.cards.editions import OLDER_ONLY
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS, VARIANTS
 from server.tables.table import TIMER_MODES, Table
-from ui.lobby_link import LobbyOptions, LobbySnapshot, Room, RoomSeat, RuleChoice, TableRow
+from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow
+
+# Lobby updates are coalesced: one snapshot per session at most this often, whatever changed.
+BROADCAST_DELAY = 0.25
 
 
 class LobbyViews:
     tables: dict[str, Table]
+    sessions: set[Any]
+    _broadcast_handle: asyncio.TimerHandle | None
     pool: Any
     default_bot: str
     settings: Any  # server.tables.seats.TableSettings: the turn timers' seconds
@@ -121,3 +129,15 @@ class LobbyViews:
             characters_by_rank=by_rank,
             uniques=uniques,
         )
+
+    # --- broadcasting ---------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        if self._broadcast_handle is None:
+            loop = asyncio.get_running_loop()
+            self._broadcast_handle = loop.call_later(BROADCAST_DELAY, self._broadcast, context=contextvars.Context())
+
+    def _broadcast(self) -> None:
+        self._broadcast_handle = None
+        for s in list(self.sessions):
+            if not s.at_table:
+                s.post(LobbyUpdate(self.snapshot(s)))
