@@ -15,8 +15,8 @@ import asyncssh
 import pytest
 from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
 
-import server.storage.persistence as persistence
 import server.storage.savelog as savelog
+import server.storage.table_save as table_save
 from engine.savefile import loads
 from ui.i18n import Catalogue
 
@@ -64,7 +64,7 @@ async def test_disk_failure_mid_game_is_reported_and_the_game_goes_on(tmp_path, 
         def full(*_args, **_kw):  # every write to the saves folder fails as on a full disk
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(persistence, "write_all", full)  # log appends
+        monkeypatch.setattr(table_save, "write_all", full)  # log appends
         monkeypatch.setattr(savelog, "write_all", full)  # snapshots (atomic writes)
         a.mark()
         await moves(gs, table, a, fp, 3, rng)

@@ -119,8 +119,8 @@ async def test_saving_trouble_is_told_in_the_players_language(tmp_path, open_ter
     from game_helpers import start_game_server
     from test_game_saves import moves, solo_game
 
-    import server.storage.persistence as persistence
     import server.storage.savelog as savelog
+    import server.storage.table_save as table_save
 
     gs = await start_game_server(tmp_path)
     try:
@@ -134,7 +134,7 @@ async def test_saving_trouble_is_told_in_the_players_language(tmp_path, open_ter
         def full(*_args, **_kw):
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(persistence, "write_all", full)
+        monkeypatch.setattr(table_save, "write_all", full)
         monkeypatch.setattr(savelog, "write_all", full)
         a.mark()
         await moves(gs, table, a, fp, 3, rng)
