@@ -154,9 +154,19 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # changes wait until the budget is back: a storm costs the server at most that share. Input that
     # waits (a burst, a flood) is handed to its app only when the loop is idle. A new session
     # starts from what the last one from its address left (reconnecting refills nothing).
-    input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.005
-    input_cpu_burst_seconds: PositiveFloat = 0.3
-    # Sessions past half their budget share, all together, this share of a core for their input
+    # The budget pays for one person's bursts (quick presses, a held key at a 120x40 table: ~30
+    # keys a second of 10-20 ms each); what many sessions spend together is bounded by the pools;
+    # a session whose keys are dropped for their rate (a flood) is paced whatever its budget.
+    input_cpu_share: Annotated[float, Meta(gt=0, le=1)] = 0.01
+    input_cpu_burst_seconds: PositiveFloat = 3.0
+    # The first input_light_seconds of a session's budget are handed over at once; past them, until
+    # three quarters of its budget are spent, its input also draws on one pool shared by all sessions in that
+    # tier (input_burst_pool_share of a core, input_burst_pool_seconds at once) and gives way to
+    # light sessions' input: a person's burst passes, five flooding sessions share one burst.
+    input_light_seconds: PositiveFloat = 0.1
+    input_burst_pool_share: Annotated[float, Meta(gt=0, le=1)] = 0.05
+    input_burst_pool_seconds: PositiveFloat = 3.0
+    # Sessions past three quarters of their budget share, all together, this share of a core for their input
     # (however many there are: five storms cost no more than one).
     paced_input_share: Annotated[float, Meta(gt=0, le=1)] = 0.01
     input_cost_window_seconds: PositiveFloat = 1.0

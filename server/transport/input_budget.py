@@ -13,6 +13,19 @@ Two token buckets per session (:class:`InputBudget`):
   holds its window changes: a storm of any kind costs the server at most that share, however
   expensive each key or resize is on the screen it hits.
 
+The loop-time bucket is spent in three tiers, so that one person's burst (quick presses, a held
+key: a terminal repeats it ~30 times a second, each redrawing a large table) is paid at once
+while many sessions bursting together (a flood from several sessions) cannot take the loop:
+
+- **light** (less than ``input_light_seconds`` spent): handed over at once;
+- **burst** (up to three quarters of the bucket spent): also draws on one pool per loop shared by every
+  session in this tier (``input_burst_pool_share`` of a core, ``input_burst_pool_seconds`` at
+  once); when it is spent they wait for it, and they give way to light sessions;
+- **paced** (past that): draws on a smaller shared pool (``paced_input_share``) and gives way too.
+
+A session whose keys the key bucket is dropping (more than a terminal's key repeat: a flood, not
+a person) is paced whatever its budget, for ``FLOOD_MEMORY_SECONDS`` after the last drop.
+
 The loop time is measured per task step: a task factory wraps the coroutine of every task
 created in a session's context (the session task and every task its Textual app creates) so
 that each step's time is charged to that session's budget while its input window is open.
@@ -40,7 +53,11 @@ _clock = time.perf_counter
 ARMED_FRAMES = 2
 # A hold that begins within this long of the last one's end continues a storm (it lasts longer).
 HOLD_STREAK_SECONDS = 5.0
-# What the sessions past half their budget may spend of their shared pool at once.
+# A session whose keys were dropped for their rate is paced for this long after the last drop.
+FLOOD_MEMORY_SECONDS = 5.0
+# Past three quarters of its budget spent, a session's input is paced (the small shared pool).
+PACED_BELOW = 0.25
+# What the paced sessions may spend of their shared pool at once.
 PACED_POOL_BURST_SECONDS = 0.05
 
 
@@ -78,20 +95,21 @@ class TokenBucket:
         return max(0.0, missing / self.rate)
 
 
-class PacedPool:
-    """The loop time all sessions past half their budget share (``paced_input_share``), per loop."""
+class LoopPools:
+    """The loop time shared by all sessions of one tier (burst or paced), one pool per loop."""
 
-    _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TokenBucket] = weakref.WeakKeyDictionary()
+    _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, TokenBucket]] = weakref.WeakKeyDictionary()
 
     @classmethod
-    def get(cls, share: float) -> TokenBucket:
+    def get(cls, tier: str, share: float, capacity: float) -> TokenBucket:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # outside a loop (unit tests): a pool of its own
-            return TokenBucket(share, PACED_POOL_BURST_SECONDS, _clock())
-        pool = cls._pools.get(loop)
+            return TokenBucket(share, capacity, _clock())
+        pools = cls._pools.setdefault(loop, {})
+        pool = pools.get(tier)
         if pool is None:
-            pool = cls._pools[loop] = TokenBucket(share, PACED_POOL_BURST_SECONDS, _clock())
+            pool = pools[tier] = TokenBucket(share, capacity, _clock())
         return pool
 
 
@@ -101,11 +119,14 @@ class InputBudget:
     __slots__ = (
         "__weakref__",
         "armed_until",
+        "burst",
         "charged_seconds",
         "cpu",
+        "flooding_until",
         "frames_to_charge",
         "keys",
         "keys_dropped",
+        "light",
         "paced",
         "throttles",
         "window",
@@ -115,13 +136,16 @@ class InputBudget:
         now = _clock() if now is None else now
         self.keys = TokenBucket(config.key_rate_per_second, config.key_burst, now)
         self.cpu = TokenBucket(config.input_cpu_share, config.input_cpu_burst_seconds, now)
-        self.paced = PacedPool.get(config.paced_input_share)
+        self.light = min(config.input_light_seconds, config.input_cpu_burst_seconds / 2)
+        self.burst = LoopPools.get("burst", config.input_burst_pool_share, config.input_burst_pool_seconds)
+        self.paced = LoopPools.get("paced", config.paced_input_share, PACED_POOL_BURST_SECONDS)
         self.window = config.input_cost_window_seconds
         self.armed_until = 0.0
         self.frames_to_charge = 0
         self.charged_seconds = 0.0
         self.keys_dropped = 0
         self.throttles = 0
+        self.flooding_until = 0.0
 
     def arm(self, now: float) -> None:
         """An input event reached the app: charge its loop time until the frames that show it.
@@ -138,11 +162,31 @@ class InputBudget:
             if not self.frames_to_charge:
                 self.armed_until = min(self.armed_until, now)
 
-    def charge(self, seconds: float, now: float) -> None:
+    def pool(self, now: float) -> TokenBucket | None:
+        """The shared pool this session's input draws on now: none while it is light, the burst
+        pool until three quarters of its budget are spent, the paced pool past that."""
+        if now < self.flooding_until:
+            return self.paced
         cpu = self.cpu
-        if cpu.level < cpu.capacity / 2:
-            self.paced.spend(seconds, now)  # past half its budget: the shared pool pays too
-        cpu.spend(seconds, now)
+        level = cpu.refill(now)
+        if cpu.capacity - level < self.light:
+            return None
+        return self.burst if level >= cpu.capacity * PACED_BELOW else self.paced
+
+    def flooded(self, now: float) -> None:
+        """A key was dropped for its rate: this session's input is paced for a while."""
+        self.keys_dropped += 1
+        self.flooding_until = now + FLOOD_MEMORY_SECONDS
+
+    def tier(self, now: float) -> str:
+        pool = self.pool(now)
+        return "light" if pool is None else "burst" if pool is self.burst else "paced"
+
+    def charge(self, seconds: float, now: float) -> None:
+        pool = self.pool(now)
+        if pool is not None:
+            pool.spend(seconds, now)  # past its light tier: its tier's shared pool pays too
+        self.cpu.spend(seconds, now)
         self.charged_seconds += seconds
 
     def spent(self, now: float) -> bool:
@@ -157,6 +201,7 @@ class InputBudget:
             "keys_dropped": self.keys_dropped,
             "input_cpu_charged_s": round(self.charged_seconds, 3),
             "input_budget_left_s": round(self.cpu.refill(_clock()), 3),
+            "input_tier": self.tier(_clock()),
         }
 
 

@@ -12,8 +12,9 @@ few cheap ones (their measured cost under ``TURN_COST_SECONDS``), none while the
 the next turn comes ``TURN_SECONDS`` later, once the app has handled them and their cost is
 charged. So one session's input never holds the loop for more than one event at a time, and input
 that waits (a burst, a flood) is handed over only in moments when the loop is idle; a session past
-half its budget waits, besides, until no other session's person has pressed a key for a moment,
-and shares with all such sessions one small pool of loop time (``paced_input_share``). Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
+its light tier (``input_budget``) waits, besides, until no light session's person has pressed a key
+for a moment, and shares with the sessions of its tier one pool of loop time (burst or paced).
+Mouse moves waiting in the queue are merged. The app is told (``InputThrottled``) when
 keys were dropped or input held, at most once per notice interval. Resize reports typed into the
 input (xterm's in-band mode 2048, never enabled by us) are dropped.
 
@@ -53,7 +54,7 @@ PARSE_SLICE_SECONDS = 0.005
 MAX_WAITING_EVENTS = 64
 # Input events handed to the app per turn: at least one, more while their measured cost stays
 # under a turn's cost (cheap keys go together and Textual draws them in one frame; an expensive
-# one goes alone); the next turn TURN_SECONDS later. A session with at least half its budget left
+# one goes alone); the next turn TURN_SECONDS later. A light session (input_budget)
 # gets PLENTY_TURN_COST_SECONDS a turn; one with less, TURN_COST_SECONDS and at most
 # MAX_EVENTS_PER_TURN events. An event's cost is first guessed high.
 MAX_EVENTS_PER_TURN = 8
@@ -66,7 +67,7 @@ FIRST_COST_GUESS = 0.005
 # later, at random so that several sessions do not line up. A key after a pause goes at once.
 BUSY_LATENESS_SECONDS = 0.003
 BUSY_RETRY_SECONDS = (0.005, 0.025)
-# A session past half its budget takes no turn within this long of a key from a session that is
+# A session past its light tier takes no turn within this long of a key from a session that is
 # not (a person's key and the screens it changes come first).
 AFTER_PEOPLE_SECONDS = 0.05
 
@@ -89,6 +90,11 @@ PEOPLE = _People()
 
 KEYS_DROPPED_NOTICE = "You are typing faster than the server accepts: some keys were ignored."
 INPUT_HELD_NOTICE = "Slow down: the server holds your input for a moment."
+STALE_INPUT_NOTICE = "The server held your input: the keys you pressed meanwhile were ignored."
+# Input the budget held this long is dropped when the hold ends, not handed over late: a key
+# pressed seconds ago would surprise (a held arrow would go on moving the highlight long after
+# it was let go, a digit would choose in a menu that has changed since).
+STALE_HOLD_SECONDS = 1.0
 
 _clock = time.perf_counter
 
@@ -130,6 +136,8 @@ class InputPipeline:
         self._enabled = False
         self._closed = False
         self._paused = False
+        self._held_since: float | None = None  # when the budget began to hold this session's input
+        self._discard_flushed = False  # drop what the channel hands over as reading resumes
         self._drain_handle: asyncio.TimerHandle | None = None
         self._escape_handle: asyncio.TimerHandle | None = None
         self._turn_handle: asyncio.TimerHandle | None = None
@@ -145,6 +153,8 @@ class InputPipeline:
         self.holds = 0
         self.deferrals = 0
         self.keys_accepted = 0.0
+        self.input_handed = 0  # input events handed to the app
+        self.stale_dropped = 0  # input events (or reads of bytes) dropped after a long hold
         self.in_band_resizes_ignored = 0
 
     # ------------------------------------------------------------------ control
@@ -187,6 +197,9 @@ class InputPipeline:
         """Bytes from the SSH channel."""
         if self._closed:
             return
+        if self._discard_flushed:  # typed while the budget held this session's input for long
+            self.stale_dropped += 1
+            return
         self._pending.extend(data)
         if self._enabled and self._drain_handle is None:
             self._drain()
@@ -209,6 +222,10 @@ class InputPipeline:
                 self._note_hold(now)
                 self._hold(max(INPUT_RETRY_SECONDS, budget.seconds_until_back(now)))
                 return
+            if self._held_since is not None:
+                self._hold_over(now)
+                if not pending:
+                    break
             chunk = bytes(pending[:INPUT_SLICE_BYTES])
             del pending[:INPUT_SLICE_BYTES]
             text = self._decoder.decode(chunk)
@@ -221,7 +238,10 @@ class InputPipeline:
                     return
         if self._paused:
             self._paused = False
-            self._link.resume_input()
+            try:
+                self._link.resume_input()  # hands over what the channel buffered, at once
+            finally:
+                self._discard_flushed = False
         self._schedule_escape_tick()
 
     def _hold(self, delay: float) -> None:
@@ -281,7 +301,7 @@ class InputPipeline:
             if cost:
                 now = _clock()
                 if not self._budget.keys.take(cost, now):
-                    self._budget.keys_dropped += 1
+                    self._budget.flooded(now)
                     self._dropped_unreported += 1
                     self._report(now)
                     return
@@ -294,11 +314,11 @@ class InputPipeline:
             if self._plenty():
                 self._turn()
             else:
-                self._schedule_turn(0.0)  # past half its budget: its turn is paced, even the first
+                self._schedule_turn(0.0)  # past its light tier: its turn is paced, even the first
 
     def _plenty(self) -> bool:
-        cpu = self._budget.cpu
-        return cpu.level >= cpu.capacity / 2
+        """Light: this session's input is handed over at once, ahead of the others'."""
+        return self._budget.pool(_clock()) is None
 
     def offer_resize(self, event: events.Resize) -> None:
         """A window change (merged by the driver): handed to the app in turn, like a key; a
@@ -334,9 +354,10 @@ class InputPipeline:
                 self.deferrals += 1
                 self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
                 return
-            if not plenty and budget.paced.refill(now) < 0:  # the paced sessions' shared pool is spent
+            pool = budget.pool(now)
+            if pool is not None and pool.refill(now) < 0:  # its tier's shared pool is spent
                 self._note_hold(now)
-                self._schedule_turn(max(TURN_SECONDS, budget.paced.seconds_until(0.0, now)) * random.uniform(1, 1.5))
+                self._schedule_turn(max(TURN_SECONDS, pool.seconds_until(0.0, now)) * random.uniform(1, 1.5))
                 return
         self._waiting_since = now  # the next turn's wait for logins counts from here
         turn_cost = PLENTY_TURN_COST_SECONDS if plenty else TURN_COST_SECONDS
@@ -348,11 +369,19 @@ class InputPipeline:
                     self._note_hold(now)
                     delay = max(TURN_SECONDS, budget.seconds_until_back(now))
                     break
+                if self._held_since is not None:
+                    self._hold_over(now)
+                    if not waiting:
+                        break
+                    event = waiting[0]
+                    if not is_input(event):
+                        continue
                 estimate = max(self._cost_estimate, 1e-4)
                 affordable = min(budget.cpu.level, turn_cost) / estimate
                 if self._turn_events >= min(most, max(1, affordable)):
                     break
                 self._turn_events += 1
+                self.input_handed += 1
                 budget.arm(now)
                 if plenty:
                     PEOPLE.last_input = now
@@ -372,7 +401,33 @@ class InputPipeline:
     def _note_hold(self, now: float) -> None:
         self.holds += 1
         self._budget.throttles += 1
+        if self._held_since is None:
+            self._held_since = now
         self._report(now)
+
+    def _hold_over(self, now: float) -> None:
+        """The budget holds this session's input no more: what it held long is dropped, not late."""
+        held, self._held_since = now - (self._held_since or now), None
+        if held < STALE_HOLD_SECONDS:
+            return
+        waiting = self._waiting
+        dropped = sum(1 for event in waiting if is_input(event))
+        if dropped:
+            kept = [event for event in waiting if not is_input(event)]  # window changes stay
+            waiting.clear()
+            waiting.extend(kept)
+        if self._pending:
+            dropped += 1
+            self._pending.clear()
+            self._decoder.reset()
+            with contextlib.suppress(Exception):
+                close_parser(self._parser)
+            self._parser = SessionParser(False)  # a sequence cut in the middle is forgotten
+            self._paste.reset()
+        self._discard_flushed = self._paused  # and what the channel buffered meanwhile
+        self.stale_dropped += dropped
+        self._notice_at = now + self._limits.input_notice_interval_seconds
+        self._post(InputThrottled(STALE_INPUT_NOTICE, dropped))
 
     def _report(self, now: float) -> None:
         """Count dropped keys and tell the app, at most once per notice interval."""
@@ -391,6 +446,12 @@ class InputPipeline:
             "input_holds": self.holds,
             "input_deferrals": self.deferrals,
             "keys_accepted": self.keys_accepted,
+            "input_handed": self.input_handed,
+            "stale_input_dropped": self.stale_dropped,
+            # Input not yet handed over: parsed events and unparsed bytes (reading paused: the rest
+            # waits in the channel or the client).
+            "input_waiting": len(self._waiting) + len(self._pending),
+            "input_reading_paused": self._paused,
             "input_event_cost_ms": round(self._cost_estimate * 1000, 2),
             "in_band_resizes_ignored": self.in_band_resizes_ignored,
         }

@@ -55,6 +55,9 @@ async def start_players_server(tmp_path, **overrides: Any) -> PlayersServer:
         gc_tuning=False,
         bot_delay_seconds=0.0,
         max_concurrent_app_starts=8,
+        # Whole games played at machine speed (as in game_helpers): far past a person's input
+        # budget, whose defaults tests/server/test_people_input.py and test_transport_fair_input.py test.
+        input_cpu_share=1.0,
     )
     settings.update(overrides)
     config = ServerConfig(**settings)
