@@ -24,7 +24,8 @@ while many sessions bursting together (a flood from several sessions) cannot tak
 - **paced** (past that): draws on a smaller shared pool (``paced_input_share``) and gives way too.
 
 A session whose keys the key bucket is dropping (more than a terminal's key repeat: a flood, not
-a person) is paced whatever its budget, for ``FLOOD_MEMORY_SECONDS`` after the last drop.
+a person), or whose window changes are past their bucket (a storm, not a window being dragged), is
+paced whatever its budget, for ``FLOOD_MEMORY_SECONDS`` after the last one.
 
 The loop time is measured per task step: a task factory wraps the coroutine of every task
 created in a session's context (the session task and every task its Textual app creates) so
@@ -176,6 +177,10 @@ class InputBudget:
     def flooded(self, now: float) -> None:
         """A key was dropped for its rate: this session's input is paced for a while."""
         self.keys_dropped += 1
+        self.storming(now)
+
+    def storming(self, now: float) -> None:
+        """Input past its rate (keys, window changes): paced for a while, whatever the budget."""
         self.flooding_until = now + FLOOD_MEMORY_SECONDS
 
     def tier(self, now: float) -> str:
@@ -213,9 +218,10 @@ class WindowChangeLimit:
     next requests wait in the network; the last size still wins.
     """
 
-    __slots__ = ("bucket", "held", "holds", "released_at", "streak")
+    __slots__ = ("bucket", "budget", "held", "holds", "released_at", "streak")
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, budget: InputBudget | None = None) -> None:
+        self.budget = budget  # paced while its window changes storm
         self.bucket = TokenBucket(config.window_changes_per_second, config.window_change_burst, _clock())
         self.held = False
         self.holds = 0
@@ -224,7 +230,11 @@ class WindowChangeLimit:
 
     def note(self, conn: Any) -> None:
         now = _clock()
-        if self.bucket.take(1, now) or self.held or not hold_connection(conn, True):
+        if self.bucket.take(1, now):
+            return
+        if self.budget is not None:
+            self.budget.storming(now)
+        if self.held or not hold_connection(conn, True):
             return
         self.held = True
         self.holds += 1

@@ -96,7 +96,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.accepted_at = time.monotonic()  # the TCP accept (set by the connection handler)
         self.first_frame_ms: float | None = None  # from the accept to the app's first frame
         self.started = False  # shell, exec or subsystem asked for (refused or not)
-        self.window_changes = WindowChangeLimit(host.config)
+        self.window_changes = WindowChangeLimit(host.config, self.budget)
         self.info: SessionInfo | None = None
         self.end_reason: str | None = None
         self.closed = asyncio.get_running_loop().create_future()

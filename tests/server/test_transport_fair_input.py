@@ -57,6 +57,7 @@ async def test_a_resize_storm_is_merged_and_the_last_size_wins(start, open_termi
     assert 1 <= got <= 30, got  # 301 window changes, a handful of Resize events
     assert stats["resizes_posted"] == got
     assert stats["connection_holds"] >= 1  # past the 200 a storm may send at once, it waited
+    assert stats["input_tier"] == "paced"  # and the session's input has no burst of loop time for a while
     # Another change later is applied on its own.
     term.resize(81, 25)
     await term.wait_for("size: 81x25")
