@@ -372,7 +372,8 @@ class ServerApp(PlayersNavigation, CitadelsApp):
 
     def on_input_throttled(self, msg: InputThrottled) -> None:
         # Posted at most once every few seconds (server/transport/driver.py): one toast is cheap.
-        self.notify(msg.text, severity="warning", timeout=4)
+        text = self.cat.t(f"notice.{msg.key}") if msg.key else msg.text
+        self.notify(text, severity="warning", timeout=4)
 
     # --- messages from the table: only those of the current table ----------------------------------------
     def _stale(self, msg: Message) -> bool:

@@ -427,7 +427,7 @@ class InputPipeline:
         self._discard_flushed = self._paused  # and what the channel buffered meanwhile
         self.stale_dropped += dropped
         self._notice_at = now + self._limits.input_notice_interval_seconds
-        self._post(InputThrottled(STALE_INPUT_NOTICE, dropped))
+        self._post(InputThrottled(STALE_INPUT_NOTICE, dropped, "input_stale"))
 
     def _report(self, now: float) -> None:
         """Count dropped keys and tell the app, at most once per notice interval."""
@@ -439,7 +439,10 @@ class InputPipeline:
             return
         self._notice_at = now + self._limits.input_notice_interval_seconds
         dropped, self._notice_keys = self._notice_keys, 0
-        self._post(InputThrottled(KEYS_DROPPED_NOTICE if dropped else INPUT_HELD_NOTICE, dropped))
+        if dropped:
+            self._post(InputThrottled(KEYS_DROPPED_NOTICE, dropped, "input_keys_dropped"))
+        else:
+            self._post(InputThrottled(INPUT_HELD_NOTICE, 0, "input_held"))
 
     def stats(self) -> dict[str, Any]:
         return {

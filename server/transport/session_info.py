@@ -37,14 +37,16 @@ class InputThrottled(Message):
 
     ``keys_dropped`` keys (clicks, pastes) were ignored since the last notice, or, when it is 0,
     the server holds the player's input for a moment (their input cost too much loop time).
-    Posted at most once every ``input_notice_interval_seconds``; ``text`` is a line for the
-    player (show it cheaply: one notification).
+    Posted at most once every ``input_notice_interval_seconds`` (and once when input held long is
+    dropped); ``text`` is a line for the player in English, ``key`` its ``notice.<key>`` in the
+    catalogue for apps that speak the player's language (show it cheaply: one notification).
     """
 
-    def __init__(self, text: str, keys_dropped: int) -> None:
+    def __init__(self, text: str, keys_dropped: int, key: str = "") -> None:
         super().__init__()
         self.text = text
         self.keys_dropped = keys_dropped
+        self.key = key
 
 
 @dataclass(frozen=True, slots=True, eq=False)

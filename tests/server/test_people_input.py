@@ -59,3 +59,17 @@ async def test_quick_keys_and_a_held_key_at_a_large_table_are_handed_over_as_the
         assert after["input_budget_left_s"] > 0, after
     finally:
         await gs.close()
+
+
+async def test_the_input_notices_speak_the_players_language(tmp_path, open_terminal):
+    # A key bucket of 5: the sixth key at once is dropped and the player told, in Spanish (LANG).
+    gs = await start_players_server(tmp_path, key_burst=5, key_rate_per_second=1.0)
+    try:
+        term = await open_terminal(gs.server, username="ana", size=(100, 30), env={"LANG": "es_ES.UTF-8"})
+        await term.wait_for("Nueva mesa")
+        term.mark()
+        term.send(b"\x1b[B" * 20)  # Down, twenty times at once
+        await term.wait_for("Escribes", timeout=10)
+        assert "typing faster" not in term.text()
+    finally:
+        await gs.close()
