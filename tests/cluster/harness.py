@@ -198,7 +198,8 @@ class Player:
         self._reader: asyncio.Task[None] | None = None
         self._mark = 0
 
-    async def connect(self, port: int, size: tuple[int, int] = (120, 40)) -> Player:
+    async def connect(self, port: int, size: tuple[int, int] = (120, 40), source: str | None = None) -> Player:
+        """Connect (from the loopback address `source`, when given: each node counts sessions per address)."""
         self.close()
         self.raw = bytearray()
         self._mark = 0
@@ -213,6 +214,7 @@ class Player:
                 agent_path=None,
                 config=None,
                 password=None,
+                local_addr=(source, 0) if source else None,
             ),
             20,
         )

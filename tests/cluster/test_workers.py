@@ -65,11 +65,13 @@ async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
         anas = _worker_of(tmp_path, ana)
 
         # connect until the kernel hands a connection to the other worker: it sees ana's table, joins it
+        # (each from an address of its own: a worker admits 5 sessions per address, and six in a row
+        # may go to one worker)
         other = None
         for i in range(12):
             p = Player(f"p{i}")
             players.append(p)
-            await p.connect(port)
+            await p.connect(port, source=f"127.0.0.{20 + i}")
             await p.wait_for("ana's table", timeout=30)
             await wait_until(lambda p=p: _worker_of(tmp_path, p) is not None, what="the player's worker")
             if _worker_of(tmp_path, p) != anas:
