@@ -90,9 +90,11 @@ async def test_reader_that_comes_back_gets_a_full_repaint(start, open_terminal):
 
 
 async def test_paste_flood_is_bounded_and_others_stay_responsive(start, open_terminal):
-    # A free loop-time budget: this is about the paste bound (a loaded machine can make reading
-    # 2 MB cost more than a person's budget, and the flooder would then wait a while).
-    server = await start(max_paste_chars=1000, input_cpu_share=1.0)
+    # A free loop-time budget and pools: this is about the paste bound (a loaded machine can make
+    # reading 2 MB cost more than a person's budget; and the key flood below paces the flooder, whose
+    # reading of the paste would then drain the paced pool and hold it, its later keys dropped as
+    # stale: input fairness is test_transport_fair_input's).
+    server = await start(max_paste_chars=1000, input_cpu_share=1.0, input_burst_pool_share=1.0, paced_input_share=1.0)
     flooder = await open_terminal(server, username="flood")
     other = await open_terminal(server, username="other")
     await flooder.wait_for("last paste: (none yet)")
