@@ -220,7 +220,7 @@ class WindowChangeLimit:
 
     __slots__ = ("bucket", "budget", "held", "holds", "released_at", "streak")
 
-    def __init__(self, config: ServerConfig, budget: InputBudget | None = None) -> None:
+    def __init__(self, config: ServerConfig, budget: InputBudget) -> None:
         self.budget = budget  # paced while its window changes storm
         self.bucket = TokenBucket(config.window_changes_per_second, config.window_change_burst, _clock())
         self.held = False
@@ -232,8 +232,7 @@ class WindowChangeLimit:
         now = _clock()
         if self.bucket.take(1, now):
             return
-        if self.budget is not None:
-            self.budget.storming(now)
+        self.budget.storming(now)
         if self.held or not hold_connection(conn, True):
             return
         self.held = True

@@ -261,8 +261,14 @@ class InputPipeline:
             # The parser is a generator: after an error it is finished. Start a
             # fresh one so that the session keeps working.
             log.warning("input parser failed; resetting it", exc_info=True)
-            self._parser = SessionParser(False)
-            self._paste.reset()
+            self._fresh_parser()
+
+    def _fresh_parser(self) -> None:
+        """A new parser (and paste limit): a sequence or paste cut in the middle is forgotten."""
+        with contextlib.suppress(Exception):
+            close_parser(self._parser)
+        self._parser = SessionParser(False)
+        self._paste.reset()
 
     def _schedule_escape_tick(self) -> None:
         """Resolve a lone ESC after the escape delay with a one-shot timer."""
@@ -284,7 +290,7 @@ class InputPipeline:
                 self._accept(event)
         except Exception:
             log.warning("input parser failed on tick; resetting it", exc_info=True)
-            self._parser = SessionParser(False)
+            self._fresh_parser()
             return
         self._schedule_escape_tick()
 
@@ -345,7 +351,8 @@ class InputPipeline:
         now = _clock()
         delay = TURN_SECONDS
         due, self._turn_due = self._turn_due, None
-        plenty = self._plenty()
+        pool = budget.pool(now)
+        plenty = pool is None  # light: handed over at once, ahead of the others
         if waiting and is_input(waiting[0]):
             busy = due is not None and self._loop.time() - due > BUSY_LATENESS_SECONDS
             if due is not None and PEOPLE.apps_starting > 0 and now - self._waiting_since < LOGINS_FIRST_MAX_SECONDS:
@@ -354,7 +361,6 @@ class InputPipeline:
                 self.deferrals += 1
                 self._schedule_turn(random.uniform(*BUSY_RETRY_SECONDS))
                 return
-            pool = budget.pool(now)
             if pool is not None and pool.refill(now) < 0:  # its tier's shared pool is spent
                 self._note_hold(now)
                 self._schedule_turn(max(TURN_SECONDS, pool.seconds_until(0.0, now)) * random.uniform(1, 1.5))
@@ -420,10 +426,7 @@ class InputPipeline:
             dropped += 1
             self._pending.clear()
             self._decoder.reset()
-            with contextlib.suppress(Exception):
-                close_parser(self._parser)
-            self._parser = SessionParser(False)  # a sequence cut in the middle is forgotten
-            self._paste.reset()
+            self._fresh_parser()
         self._discard_flushed = self._paused  # and what the channel buffered meanwhile
         self.stale_dropped += dropped
         self._notice_at = now + self._limits.input_notice_interval_seconds
