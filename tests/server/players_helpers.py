@@ -105,7 +105,10 @@ async def press(gs: PlayersServer, key: asyncssh.SSHKey, screen: Screen, label: 
     screen.mark()
     if getattr(menu, "form", False):  # a form: a number moves to its row, Enter does it
         screen.send(HOME + DOWN * i)
-        await until(screen, lambda: menu.highlighted == i, f"the row {label!r}", timeout)
+        # The menu on screen now (a screen change may have replaced the one seen above).
+        await until(
+            screen, lambda: getattr(menu_of(gs.app_of(fp)), "highlighted", None) == i, f"the row {label!r}", timeout
+        )
         screen.send(ENTER)
     else:
         screen.send(DIGITS[i] if i < len(DIGITS) else HOME + DOWN * i + ENTER)
