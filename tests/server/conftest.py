@@ -200,9 +200,22 @@ async def connect(client_key):
             pass
 
 
+async def _close_with_session(conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess) -> None:
+    """Close the connection once its session has ended, as OpenSSH's client does (a server that
+    stops then sees its connections leave after their goodbye, instead of waiting out its grace
+    for clients that stay connected with no session)."""
+    await process.wait_closed()
+    conn.close()
+
+
 @pytest.fixture
 async def open_terminal(connect):
-    """open_terminal(server, size=(80, 24), term="xterm-256color", ...) -> Terminal."""
+    """open_terminal(server, size=(80, 24), term="xterm-256color", ...) -> Terminal.
+
+    The client closes its connection when the session ends, as OpenSSH's does; a test about the
+    server closing connections itself passes close_with_session=False (the client then stays
+    connected, as a client that ignores the end of its session)."""
+    watchers: list[asyncio.Task[None]] = []
 
     async def _open(
         server: Server,
@@ -211,12 +224,17 @@ async def open_terminal(connect):
         term: str = "xterm-256color",
         env: dict[str, str] | None = None,
         session_options: dict[str, Any] | None = None,
+        close_with_session: bool = True,
         **connect_options: Any,
     ) -> Terminal:
         conn = await connect(server, **connect_options)
         process = await conn.create_process(
             term_type=term, term_size=size, encoding=None, env=env or {}, **(session_options or {})
         )
+        if close_with_session:
+            watchers.append(asyncio.ensure_future(_close_with_session(conn, process)))
         return Terminal(conn, process)
 
-    return _open
+    yield _open
+    for watcher in watchers:
+        watcher.cancel()

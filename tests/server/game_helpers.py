@@ -470,6 +470,18 @@ class SshTerminal:
         self.conn.close()
 
 
+def close_with_session(conn: Any, process: Any) -> asyncio.Task[None]:
+    """Close the connection once its session has ended, as OpenSSH's client does (a server that
+    stops then sees its connections leave after their goodbye, instead of waiting out its grace
+    for clients that stay connected with no session)."""
+
+    async def watch() -> None:
+        await process.wait_closed()
+        conn.close()
+
+    return asyncio.ensure_future(watch())
+
+
 async def ssh_connect(port: int, key: Any, username: str, size: tuple[int, int] = (120, 40)) -> Screen:
     import asyncssh
 
@@ -487,4 +499,5 @@ async def ssh_connect(port: int, key: Any, username: str, size: tuple[int, int] 
         10,
     )
     proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+    close_with_session(conn, proc)
     return Screen(SshTerminal(conn, proc))

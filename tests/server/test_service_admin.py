@@ -13,7 +13,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from game_helpers import Screen, SshTerminal, create_table
+from game_helpers import Screen, SshTerminal, close_with_session, create_table
 from test_service_recovery import start_serve, stop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +53,7 @@ async def client(port: int, username: str, key=None, addr: str = "127.0.0.1") ->
         options.update(client_keys=[key])
     conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, **options), 10)
     proc = await conn.create_process(term_type="xterm-256color", term_size=(120, 40), encoding=None)
+    close_with_session(conn, proc)
     return Screen(SshTerminal(conn, proc))
 
 

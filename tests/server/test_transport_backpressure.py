@@ -24,7 +24,10 @@ async def _echo(term, key: str, timeout: float = 5.0) -> None:
 async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal, wait_until):
     # A free input budget: the resizes below must all repaint (input fairness is another test's).
     server = await start(output_stall_timeout_seconds=1.5, input_cpu_share=1.0)
-    slow = await open_terminal(server, username="slow", size=(200, 60), session_options=SMALL_WINDOW)
+    # (the slow client stays connected when its session ends: the server itself must close it)
+    slow = await open_terminal(
+        server, username="slow", size=(200, 60), session_options=SMALL_WINDOW, close_with_session=False
+    )
     fast = await open_terminal(server, username="fast")
     await fast.wait_for("size: 80x24")
     # "slow" never reads again. Make its app draw big frames: resizes repaint everything.
