@@ -14,6 +14,7 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 from random_play import play_random
 
 from engine import GameConfig, IllegalCommand, SetupError, apply, legal_commands, new_game
@@ -28,7 +29,7 @@ from engine.view import view
 
 OLDER = ["classic", "classic-variant", "original-2000", "dark-city"]
 CASES = [(r, n) for r in OLDER for n in range(RULESETS[r].min_players, RULESETS[r].max_players + 1)]
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _decoder = msgspec.json.Decoder(Command)
 
 
@@ -74,7 +75,7 @@ def test_random_games_keep_invariants(rules: str, players: int, seed: int, data)
 
 
 @pytest.mark.parametrize("rules", OLDER)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 7))
 def test_refused_commands_change_nothing(rules: str, seed: int, players: int) -> None:
     """Mutated legal commands that are not legal are refused with a message and leave the
@@ -191,7 +192,7 @@ def test_edition_costs() -> None:
 
 
 @pytest.mark.parametrize("rules", OLDER)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 7))
 def test_view_ignores_what_the_seat_cannot_see(rules: str, seed: int, players: int) -> None:
     """A seat's view does not change when everything it cannot see is dealt again (not while

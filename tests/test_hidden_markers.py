@@ -21,6 +21,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 
 import engine  # noqa: F401
 from engine.apply import apply
@@ -138,7 +139,7 @@ def play_and_check(seed: int, n: int, max_commands: int = 4000, lineup: list[str
 
 
 @pytest.mark.slow  # a sweep: 30 whole games (test_markers_are_checked_at_all plays 6 in the fast tier)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 8), lineup=st.sampled_from([LINEUP, WITCH_LINEUP]))
 def test_real_marker_never_leaks(seed: int, n: int, lineup: list[str]) -> None:
     play_and_check(seed, n, lineup=lineup)

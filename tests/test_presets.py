@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 
 from engine import GameConfig, SetupError, apply, legal_commands, new_game
 from engine.cards.characters import RANK
@@ -23,7 +24,7 @@ from engine.setup import resolve_lineup
 from engine.sim import MAX_COMMANDS
 
 PLAYER_COUNTS = range(2, 9)
-SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def names(n: int) -> list[str]:

@@ -12,6 +12,7 @@ import pytest
 from hidden_info import redraw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 from random_play import play_random
 
 from engine import GameConfig, IllegalCommand, apply, legal_commands, view_bytes
@@ -49,7 +50,7 @@ def playable_counts() -> list[int]:
 PLAYERS = playable_counts()
 # Every player count is a sweep (slow); the smallest, a middle and the largest stay in the fast tier.
 PLAYER_SWEEP = [n if n in (min(PLAYERS), 5, max(PLAYERS)) else pytest.param(n, marks=pytest.mark.slow) for n in PLAYERS]
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def play(players: int, lineup_index: int, seed: int, each=None) -> None:
@@ -66,7 +67,7 @@ def test_random_games_keep_invariants(players: int, lineup: int, seed: int) -> N
 
 
 @pytest.mark.parametrize("players", PLAYER_SWEEP)
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
 def test_view_ignores_what_the_seat_cannot_see(players: int, lineup: int, seed: int) -> None:
     def probe(g, cmd, rnd):
@@ -100,7 +101,7 @@ _decoder = msgspec.json.Decoder(Command)
 
 
 @pytest.mark.parametrize("players", PLAYER_SWEEP)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
 def test_refused_commands_change_nothing(players: int, lineup: int, seed: int) -> None:
     """Mutate legal commands at random (other seat, other card, other target): anything not

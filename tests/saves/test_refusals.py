@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 
 from engine.savefile import (
     FORMAT_VERSION,
@@ -253,7 +254,7 @@ def test_json_refusals():
         assert word in str(e.value) and "\n" not in str(e.value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_any_mutation_is_a_save_or_a_save_error(data):
     """Hostile edits with a correct checksum: the loader either refuses with SaveError or returns a save

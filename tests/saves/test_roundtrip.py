@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 
 from engine import new_game
 from engine.savefile import dumps, loads, loads_json, new_save, replay, replay_steps, to_json, verify
@@ -28,7 +29,7 @@ def games(draw):
     return config(rules, n, preset, chars, uniques, seed, crown), stop, draw(st.integers(0, 1000))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_round_trip_and_identical_continuation(game):
     cfg, stop, bot_seed = game
@@ -54,7 +55,7 @@ def test_round_trip_and_identical_continuation(game):
     assert encode(g) == encode(back.state)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(games())
 def test_replay_steps_walk_the_game(game):
     cfg, stop, bot_seed = game

@@ -8,6 +8,7 @@ import weakref
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
 from textual.widget import Widget
@@ -41,7 +42,7 @@ ops = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(ops, st.integers(1, 5))
 def test_the_cache_behaves_as_textuals(sequence, maxsize):
     ours, stock = LRUCache(maxsize), StockLRU(maxsize)

@@ -15,6 +15,7 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_tiers import examples
 from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
@@ -55,7 +56,7 @@ def same(a: Strip, b: Strip) -> None:
     assert a.cell_length == b.cell_length
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(segments, st.integers(-2, 30), st.integers(-2, 30), st.sampled_from(STYLES))
 def test_crop_and_lengths_match_textual(segs, start, end, style):
     new, old = both(segs)
@@ -67,7 +68,7 @@ def test_crop_and_lengths_match_textual(segs, start, end, style):
         same(new.extend_cell_length(max(end, 0), style), old.extend_cell_length(max(end, 0), style))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     segments, st.lists(st.integers(0, 30), max_size=4), st.sampled_from(STYLES), st.integers(0, 5), st.integers(0, 5)
 )
