@@ -10,6 +10,7 @@ import pytest
 
 from server.config import ServerConfig
 from server.players import migrate
+from server.players import service as service_module
 from server.players.directory import PlayerDirectory
 from server.players.service import PlayersService, prepare_schema
 from server.players.url import make_engine
@@ -64,7 +65,10 @@ def _config(url: str, tmp_path) -> ServerConfig:
     return ServerConfig(database=url, saves_dir=str(tmp_path / "saves"))
 
 
-def test_the_server_refuses_an_older_database_and_makes_a_new_one(backend, tmp_path):
+def test_the_server_refuses_an_older_database_and_makes_a_new_one(backend, tmp_path, monkeypatch):
+    # An older schema is looked at again for SCHEMA_SETTLE_TRIES x SCHEMA_SETTLE_SECONDS (5 s) before it is
+    # refused (another process may be making it): the same tries here, 10 ms apart.
+    monkeypatch.setattr(service_module, "SCHEMA_SETTLE_SECONDS", 0.01)
     engine = make_engine(backend.url)
     migrate.upgrade(engine, migrate.revisions()[0])  # a database the program has moved past
     with pytest.raises(migrate.SchemaError, match=r"older than .*: run `citadels db migrate`"):
