@@ -118,8 +118,15 @@ def test_help_prose_is_reflowed():
         assert len(paragraphs) == 3 and all("\n" not in p for p in paragraphs)
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize(
+    "size,lang",  # en at 80x24 and es at 120x40 in the fast tier; the other two complete the sweep (slow)
+    [
+        pytest.param((80, 24), "en", id="80x24-en"),
+        pytest.param((80, 24), "es", id="80x24-es", marks=pytest.mark.slow),
+        pytest.param((120, 40), "en", id="120x40-en", marks=pytest.mark.slow),
+        pytest.param((120, 40), "es", id="120x40-es"),
+    ],
+)
 async def test_help_wraps_to_the_window(size, lang):
     """The rules in short, on screen: every line of a paragraph but its last runs to the window's width
     (the catalogue's own line breaks used to end lines early and leave single words alone)."""

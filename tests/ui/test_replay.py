@@ -163,6 +163,7 @@ def test_the_server_never_uses_the_revealed_view():
 # --- the screen, by keys ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole game's replay walked by keys, both ways
 async def test_forward_to_the_end_and_back_by_keys(finished):
     r = Replay(finished)
     app = ReplayApp(finished, ReplayOptions(lang="en"))
@@ -200,6 +201,7 @@ async def test_forward_to_the_end_and_back_by_keys(finished):
         assert screen.position == 0
 
 
+@pytest.mark.slow  # every round of a whole game's replay by keys, both ways
 async def test_round_jumps_land_on_round_boundaries(finished):
     r = Replay(finished)
     app = ReplayApp(finished, ReplayOptions(lang="en", seat=1))
@@ -372,7 +374,7 @@ def test_cli_replay(tmp_path, monkeypatch, capsys, finished):
 
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
-@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("lang", ["en", "es"])  # en at 80x24 and es at 120x40 in the fast tier (tests/conftest.py)
 def test_replay_snapshot(snap_compare, finished, lang, size):
     app = ReplayApp(finished, ReplayOptions(lang=lang, seat=None, position=57))
     assert snap_compare(app, terminal_size=size)

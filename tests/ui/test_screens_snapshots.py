@@ -19,13 +19,14 @@ from test_table_layout import crowded_state
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.registry import make_bot
 from engine.commands import Build
+from server.lobby import snapshots
 from ui import CitadelsApp, UiOptions, ViewUpdate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.screen_fit import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]
+LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
 
 
 def building_state():
@@ -172,11 +173,12 @@ def server_app(lang: str):
 @pytest.mark.parametrize("lang", LANGS)
 def test_lobby(snap_compare, monkeypatch, lang, size):
     deterministic_lobby(monkeypatch)
+    monkeypatch.setattr(snapshots, "BROADCAST_DELAY", 0.01)  # the lobby's coalesced update: 10 ms, not 0.25 s
     app, _ = server_app(lang)
 
     async def run_before(pilot):
         for _ in range(5):
-            await pilot.pause(0.3)  # the lobby's coalesced update (0.25 s)
+            await pilot.pause(0.05)  # the coalesced updates
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
