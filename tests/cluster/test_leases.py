@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from server.cluster.leases import LeaseManager
 
 from .conftest import FAST_LEASES
@@ -34,6 +36,7 @@ async def test_of_several_contenders_exactly_one_wins(connect) -> None:
         assert holder is not None and holder.node == winners[0] and holder.table == table
 
 
+@pytest.mark.slow  # three TTLs of renewals in real time (the other lease tests keep the TTL in the fast tier)
 async def test_renewal_keeps_the_lease_past_its_ttl(connect) -> None:
     a, b = await _managers(connect, "node-a", "node-b")
     lease = await a.acquire("t1")

@@ -12,6 +12,8 @@ import random
 import re
 import time
 
+import pytest
+
 from server.players.store import PlayerStore
 from server.players.url import make_engine
 
@@ -47,6 +49,7 @@ def _shared(tmp_path) -> tuple[str, dict]:
     return database, {"settings": {"accounts": True, "database": database}}
 
 
+@pytest.mark.slow  # end to end on node processes sharing a players database
 async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_another(cluster, tmp_path) -> None:
     database, shared = _shared(tmp_path)
     ana, bob = Player("ana"), Player("bob")
@@ -149,6 +152,7 @@ async def test_a_key_code_shown_on_one_node_brings_a_second_key_to_the_seat_on_a
         p.close()
 
 
+@pytest.mark.slow  # a game on three node processes, its owner killed
 async def test_after_a_failover_nobody_who_stayed_is_announced_back(cluster, tmp_path) -> None:
     _database, shared = _shared(tmp_path)
     ana, bob = Player("ana"), Player("bob")

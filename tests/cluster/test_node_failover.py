@@ -25,6 +25,7 @@ def _finished_save(nodes, table_id):
     return None
 
 
+@pytest.mark.slow  # a whole game on three node processes, its owner killed mid-game
 async def test_owner_killed_mid_game_the_game_finishes_with_no_command_lost(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
     (n1, n2, n3), _conn, directory, listing, follower = await loaded_table(
@@ -61,6 +62,7 @@ async def test_owner_killed_mid_game_the_game_finishes_with_no_command_lost(clus
     bob.close()
 
 
+@pytest.mark.slow  # part of a game on node processes, seats moving between nodes
 async def test_a_reconnection_on_another_node_takes_the_seat_back(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
     (n1, n2), _conn, _directory, listing, follower = await loaded_table(cluster, tmp_path, [ana, bob, None])
@@ -97,6 +99,7 @@ async def test_a_reconnection_on_another_node_takes_the_seat_back(cluster, tmp_p
     second.close()
 
 
+@pytest.mark.slow  # part of a game on three node processes, one drained
 async def test_a_drained_node_hands_its_table_over_without_a_lapse(cluster, tmp_path) -> None:
     ana, bob = Player("ana"), Player("bob")
     (n1, n2, n3), _conn, directory, listing, follower = await loaded_table(

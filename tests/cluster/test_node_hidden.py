@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 
 from engine import view as engine_view
 from server.cluster import wire
@@ -62,6 +63,7 @@ def _hidden_from(follower: GameFollower, seat: int, seq: int) -> set[str]:
     return others - _known_to(follower, seat, seq) - public
 
 
+@pytest.mark.slow  # a whole game on node processes, every seat's subjects read
 async def test_a_seats_subjects_carry_its_own_view_and_no_other_seats_hidden_cards(cluster, tmp_path) -> None:
     ana, bob, cara = Player("ana"), Player("bob"), Player("cara")
     (n1, n2), conn, _directory, listing, _f = await loaded_table(cluster, tmp_path, [ana, bob, cara])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from server.cluster.directory import TableDirectory
 from ui.i18n import _load
 
@@ -28,6 +30,7 @@ async def _create(player: Player, players: int, bots: int, private: bool = False
     player.send(END + UP + b"\r")
 
 
+@pytest.mark.slow  # end to end on node processes (the caps test below keeps the node processes in the fast tier)
 async def test_a_private_tables_code_and_its_spectators_work_across_nodes(cluster) -> None:
     n1, n2 = await asyncio.gather(cluster.node("n1"), cluster.node("n2"))
     conn = await cluster.conn()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from server.cluster.directory import TableDirectory
 from server.players.store import PlayerStore
 from server.players.url import make_engine
@@ -17,6 +19,7 @@ from .playing import play_to_end
 END, UP, LEFT, RIGHT = b"\x1b[F", b"\x1b[A", b"\x1b[D", b"\x1b[C"
 
 
+@pytest.mark.slow  # a whole game on two node processes (lobby to the end)
 async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster, tmp_path) -> None:
     # both nodes share one players database (SQLite here; PostgreSQL in production): the finished game
     # is recorded there by the table's owner, with both players found by their keys

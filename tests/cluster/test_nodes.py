@@ -43,6 +43,7 @@ async def test_a_node_that_dies_drops_out_after_its_ttl(connect) -> None:
         await a.stop()
 
 
+@pytest.mark.slow  # waits out a node TTL and the join's 1.5 s in real time
 async def test_one_node_id_cannot_run_twice(connect) -> None:
     a = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
     try:

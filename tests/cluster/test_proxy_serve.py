@@ -132,6 +132,7 @@ async def test_players_behind_the_balancer_are_served_by_their_address_and_bad_h
         await served.stop()
 
 
+@pytest.mark.slow  # a 'citadels serve' process (the test above keeps the balancer's end to end in the fast tier)
 async def test_a_header_from_outside_the_allowed_balancers_is_refused(tmp_path: Path) -> None:
     server = await ServeProcess(tmp_path, {"proxy_protocol": True, "proxy_allowed": ["10.0.0.10/32"]}).start()
     try:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from server.cluster.config import cluster_config
 from server.cluster.connection import ClusterConnection
 from server.cluster.directory import TableDirectory
@@ -17,6 +19,7 @@ from server.cluster.records import TableListing
 from .helpers import retry, wait_until
 
 
+@pytest.mark.slow  # a nats-server crashed and started again (test_table_log.py keeps one crash in the fast tier)
 async def test_watches_resume_after_a_nats_server_crash(nats_server, tmp_path: Path) -> None:
     server = NatsServer(tmp_path / "nats").start()
     conns: list[ClusterConnection] = []

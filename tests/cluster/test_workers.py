@@ -11,6 +11,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from .harness import REPO, Player, _term_with_parent
 from .helpers import wait_until
 
@@ -46,6 +48,7 @@ def _worker_of(folder: Path, player: Player) -> str | None:
     return None
 
 
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, players connecting until one lands on each worker, a worker killed (~30 s)
 async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
     parent, port, pids = await _serve_workers(tmp_path)
     players: list[Player] = []
