@@ -23,7 +23,11 @@ from server.players.store import PlayerStore
 
 from .postgres import PostgresServer, find_bindir
 
-BACKENDS = ["sqlite", "postgresql"]
+# The suite on PostgreSQL is a second pass over the same storage code: the slow tier's (the whole suite, CI on
+# 3.11 and 3.13). The fast tier runs it on SQLite, and on PostgreSQL only where a test says so (BOTH_BACKENDS:
+# the schema's migrations, PostgreSQL's own DDL).
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
+BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
 
 
 @pytest.fixture(scope="session")

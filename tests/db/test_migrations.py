@@ -14,6 +14,7 @@ from server.players.schema import metadata
 from server.players.store import PlayerStore
 from server.players.url import WRITE, make_engine
 
+from .conftest import BOTH_BACKENDS
 from .games import T0, record, seat_players
 
 
@@ -32,6 +33,7 @@ def test_revisions_are_a_line():
     assert len(revs) >= 3
 
 
+@BOTH_BACKENDS  # PostgreSQL's DDL in the fast tier too
 def test_empty_database_to_newest(backend):
     engine = _engine(backend)
     try:
@@ -64,6 +66,7 @@ def _fill(engine, revision: str) -> dict:
 
 
 @pytest.mark.parametrize("start", migrate.revisions()[:-1])
+@BOTH_BACKENDS  # PostgreSQL's DDL in the fast tier too
 def test_each_earlier_schema_to_newest_keeps_its_data(backend, start):
     engine = _engine(backend)
     try:
@@ -89,6 +92,7 @@ def test_each_earlier_schema_to_newest_keeps_its_data(backend, start):
     assert store.profile(ana.id).ratings[0].games == 1
 
 
+@BOTH_BACKENDS  # PostgreSQL's DDL in the fast tier too
 def test_a_database_behind_or_empty_is_refused_until_migrated(backend):
     engine = _engine(backend)
     try:
@@ -103,6 +107,7 @@ def test_a_database_behind_or_empty_is_refused_until_migrated(backend):
         engine.dispose()
 
 
+@BOTH_BACKENDS  # PostgreSQL's DDL in the fast tier too
 def test_a_database_newer_than_the_program_is_refused(backend):
     store = backend.open()
     with store.engine.begin() as conn:
