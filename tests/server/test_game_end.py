@@ -56,6 +56,7 @@ async def start_three_seats(gs, open_terminal):
     return table, a, b, fa, fb
 
 
+@pytest.mark.slow  # a whole game over SSH, then play again
 async def test_end_offers_play_again_replay_and_lobby(gs, open_terminal):
     table, a, b, fa, fb = await start_three_seats(gs, open_terminal)
     seats = {table.seat_of(fa): (fa, a), table.seat_of(fb): (fb, b)}
@@ -107,6 +108,7 @@ async def test_end_offers_play_again_replay_and_lobby(gs, open_terminal):
         reader.cancel()
 
 
+@pytest.mark.slow  # a whole game over SSH
 async def test_back_to_the_lobby_after_the_end_keeps_no_seat(gs, open_terminal):
     table, a, b, fa, fb = await start_three_seats(gs, open_terminal)
     seats = {table.seat_of(fa): (fa, a), table.seat_of(fb): (fb, b)}

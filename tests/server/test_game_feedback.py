@@ -11,6 +11,7 @@ import re
 import time
 
 import asyncssh
+import pytest
 from game_helpers import CTRL_Q, Screen, app_keys, prompt_ready, start_game_server, wait_until
 
 from server.storage.persistence import read_save_file
@@ -45,6 +46,7 @@ async def play_seat_until(gs, table, seat: int, key: str, screen: Screen, done, 
             await screen.pump(0.02)
 
 
+@pytest.mark.slow  # a 3 s countdown watched in real time (test_game_timers.py checks the bot taking the seat in the fast tier)
 async def test_away_countdown_then_a_bot_plays_for_them_marked_then_they_return(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path, idle_wait_seconds=3.0)
     try:

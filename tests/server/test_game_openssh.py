@@ -53,6 +53,7 @@ class Pane:
             await asyncio.sleep(0.1)
 
 
+@pytest.mark.slow  # end to end: OpenSSH's client in tmux
 async def test_openssh_in_tmux_creates_a_table_and_plays_a_turn(tmp_path):
     gs = await start_game_server(tmp_path)
     pane = Pane(f"citadels-test-{uuid.uuid4().hex[:8]}")

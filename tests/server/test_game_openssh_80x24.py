@@ -94,6 +94,7 @@ def decision_screen_problems(screen: str, cat: Catalogue, me, menu) -> list[str]
     return problems
 
 
+@pytest.mark.slow  # a whole game through OpenSSH's client in tmux
 async def test_two_people_and_bots_play_a_whole_game_at_80x24(tmp_path):
     gs = await start_game_server(tmp_path)
     socket = f"t17-layout-{uuid.uuid4().hex[:8]}"

@@ -28,6 +28,7 @@ async def gs(tmp_path):
     await server.close()
 
 
+@pytest.mark.slow  # a whole game over SSH
 async def test_whole_game_over_ssh_two_players_and_a_bot(gs, open_terminal, tmp_path):
     key_a = asyncssh.generate_private_key("ssh-ed25519")
     key_b = asyncssh.generate_private_key("ssh-ed25519")

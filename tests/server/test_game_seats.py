@@ -132,6 +132,7 @@ async def test_another_key_cannot_take_a_seat(gs, open_terminal):
     assert table.seats[seat_a].key == fa
 
 
+@pytest.mark.slow  # a whole game over SSH, every frame of two screens checked
 async def test_spectator_watches_reads_chat_cannot_write_or_see_hands(gs, open_terminal):
     key_a, key_b, key_c = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
     fa, fb = key_a.get_fingerprint("sha256"), key_b.get_fingerprint("sha256")
@@ -185,6 +186,7 @@ async def test_spectator_watches_reads_chat_cannot_write_or_see_hands(gs, open_t
     await wait_until(lambda: carol.app.view.phase == "over", what="the spectator sees the end")
 
 
+@pytest.mark.slow  # a whole game over SSH against a client that stopped reading
 async def test_client_that_stops_reading_does_not_stall_the_others(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path, output_stall_timeout_seconds=1.5, idle_wait_seconds=0.5)
     try:

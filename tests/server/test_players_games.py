@@ -48,6 +48,7 @@ class LoopWatch:
         self._task.cancel()
 
 
+@pytest.mark.slow  # a whole game over SSH, then the profile, leaderboard and replay screens
 async def test_a_game_played_to_the_end_is_recorded_rated_and_shown(tmp_path, open_terminal):
     gs = await start_players_server(tmp_path, rate_bots=True)
     try:
@@ -140,6 +141,7 @@ async def test_a_game_played_to_the_end_is_recorded_rated_and_shown(tmp_path, op
         await gs.close()
 
 
+@pytest.mark.slow  # a whole game played by bots over SSH with the database locked (tests/db/test_outbox.py checks the outbox in the fast tier)
 async def test_a_game_finishing_while_the_database_is_locked_is_recorded_when_it_frees(tmp_path, open_terminal, caplog):
     caplog.set_level(logging.INFO, logger="citadels.server.players.outbox")
     # A person whose seat a bot plays while they are away: the game runs by itself, quickly.

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from players_helpers import lobby, new_key, start_players_server
 from sqlalchemy import inspect
 
@@ -39,6 +40,7 @@ def _serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # a 'citadels serve' process waits out the 5 s schema settle (tests/db/test_server_accounts.py checks the refusal in the fast tier)
 def test_a_database_behind_the_program_stops_the_server_with_one_line(tmp_path):
     path = tmp_path / "old.sqlite3"
     engine = make_engine(f"sqlite:///{path}")
@@ -56,6 +58,7 @@ def test_a_database_behind_the_program_stops_the_server_with_one_line(tmp_path):
     engine.dispose()
 
 
+@pytest.mark.slow  # a 'citadels serve' process (test_transport_admission.py keeps one such in the fast tier)
 def test_a_bad_database_url_stops_the_server_with_one_line(tmp_path):
     done = _serve(tmp_path, "--database", "mysql://somewhere/db")
     assert done.returncode == 1

@@ -83,6 +83,7 @@ async def test_admin_without_a_server_says_so_in_one_line(tmp_path):
     assert code == 1 and err.count("\n") == 1 and "no server is running" in err
 
 
+@pytest.mark.slow  # end to end: a 'citadels serve' process, restarted, and twenty 'citadels admin' processes
 async def test_admin_commands_against_a_real_server(tmp_path):
     key_a = asyncssh.generate_private_key("ssh-ed25519")
     fa = key_a.get_fingerprint("sha256")
@@ -171,6 +172,7 @@ async def test_admin_commands_against_a_real_server(tmp_path):
         assert line in log, line
 
 
+@pytest.mark.slow  # a 'citadels serve' process (test_transport_admission.py keeps one such in the fast tier)
 def test_an_unreadable_bans_file_stops_the_server_with_one_line(tmp_path):
     import subprocess
 

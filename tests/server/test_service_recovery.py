@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import asyncssh
+import pytest
 from game_helpers import ssh_connect
 
 from engine import apply, legal_commands, new_game
@@ -84,6 +85,7 @@ async def told(a, fragments: list[str]) -> None:
     a.term.close()
 
 
+@pytest.mark.slow  # end to end: a 'citadels serve' process restarted over a damaged save (tests/saves/test_recovery.py checks recovery in the fast tier)
 async def test_a_flipped_bit_loses_no_move_keeps_the_evidence_and_is_reported(tmp_path):
     saves = tmp_path / "saves"
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -117,6 +119,7 @@ async def test_a_flipped_bit_loses_no_move_keeps_the_evidence_and_is_reported(tm
     assert proc.returncode == 0
 
 
+@pytest.mark.slow  # end to end: a 'citadels serve' process restarted over a damaged save (tests/saves/test_recovery.py checks recovery in the fast tier)
 async def test_a_destroyed_record_that_cannot_be_rebuilt_is_reported_as_lost(tmp_path):
     saves = tmp_path / "saves"
     key = asyncssh.generate_private_key("ssh-ed25519")

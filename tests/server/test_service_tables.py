@@ -8,6 +8,7 @@ import asyncio
 import logging
 
 import asyncssh
+import pytest
 from game_helpers import DOWN, END, ENTER, LEFT, RIGHT, UP, Screen, start_game_server, wait_until
 
 NEW_TABLE = END + UP * 3 + ENTER  # the lobby's main page ends: New table…, Join with a code…, Change your name…, Quit
@@ -66,6 +67,7 @@ async def test_a_guests_abandoned_table_closes_after_the_grace_and_its_room_is_t
         await gs.close()
 
 
+@pytest.mark.slow  # waits out a 2 s grace in real time (the guest's abandoned table above checks the grace in the fast tier)
 async def test_a_keyed_creator_who_returns_within_the_grace_keeps_the_table(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path, abandoned_table_grace_seconds=2.0)
     try:

@@ -74,6 +74,7 @@ class SilentAttack:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
+@pytest.mark.slow  # an attack: 100 silent connections renewed for seconds
 async def test_silent_connections_from_many_addresses_do_not_lock_players_out(start, open_terminal):
     server = await start(
         max_startups=30,
@@ -213,6 +214,7 @@ def _serve(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a 'citadels serve' process (a bad host key's below stays in the fast tier)
 def test_busy_port_gives_one_line_and_status_1(tmp_path):
     from server.transport.hostkey import load_or_create_host_key
 
@@ -227,7 +229,10 @@ def test_busy_port_gives_one_line_and_status_1(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("kind", ["garbage", "directory", "rsa"])
+@pytest.mark.parametrize(
+    "kind",  # a 'citadels serve' process each: one in the fast tier, the other two complete the sweep (slow)
+    ["garbage", pytest.param("directory", marks=pytest.mark.slow), pytest.param("rsa", marks=pytest.mark.slow)],
+)
 def test_bad_host_key_gives_one_line_and_status_1(tmp_path, kind):
     keys = tmp_path / "keys"
     keys.mkdir(mode=0o700)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 # A small client window makes asyncssh's flow control bite after a few frames.
 SMALL_WINDOW = {"window": 16384, "max_pktsize": 8192}
 
@@ -21,6 +23,7 @@ async def _echo(term, key: str, timeout: float = 5.0) -> None:
     await term.wait_for(f"last key: {key}", timeout=timeout)
 
 
+@pytest.mark.slow  # waits out a 1.5 s stall in real time (the backlog bound below closes a session in the fast tier)
 async def test_client_that_stops_reading_is_dropped_without_stalling_others(start, open_terminal, wait_until):
     # A free input budget: the resizes below must all repaint (input fairness is another test's).
     server = await start(output_stall_timeout_seconds=1.5, input_cpu_share=1.0)
@@ -92,6 +95,7 @@ async def test_reader_that_comes_back_gets_a_full_repaint(start, open_terminal):
     assert "user: pauser" in text or "user: pauser" in term.text()
 
 
+@pytest.mark.slow  # a soak: a 2 MB paste and a key flood read through the paced pools (~25 s)
 async def test_paste_flood_is_bounded_and_others_stay_responsive(start, open_terminal):
     # A free loop-time budget and pools: this is about the paste bound (a loaded machine can make
     # reading 2 MB cost more than a person's budget; and the key flood below paces the flooder, whose

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from textual.events import Key
 
 from server.transport.demo_app import DemoApp
@@ -38,6 +39,7 @@ async def _echo_time(term, key: str, timeout: float = 10.0) -> float:
     return time.monotonic() - t0
 
 
+@pytest.mark.slow  # a storm of 301 window changes, held and paced over seconds
 async def test_a_resize_storm_is_merged_and_the_last_size_wins(start, open_terminal, wait_until):
     apps = Recorder()
     server = await start(app_factory=apps)
@@ -75,6 +77,7 @@ async def test_resize_reports_typed_into_the_input_are_ignored(start, open_termi
     assert apps.apps[0].term_size == (80, 24)
 
 
+@pytest.mark.slow  # a soak: 20,000 keys read at the bucket's rate (~15 s)
 async def test_a_key_flood_is_limited_with_a_notice_and_others_stay_responsive(start, open_terminal, wait_until):
     # A loop-time share that lets the flood's bytes be read (and dropped) within seconds.
     server = await start(key_rate_per_second=30, key_burst=60, input_cpu_share=0.5)
@@ -122,6 +125,7 @@ class Costly(DemoApp):
         super().on_key(event)
 
 
+@pytest.mark.slow  # loop time measured over 2 s of real time (test_reconnecting_does_not_refill_the_budget keeps the budget in the fast tier)
 async def test_expensive_input_is_held_to_the_sessions_budget(start, open_terminal):
     Costly.handled = 0
     server = await start(
@@ -177,6 +181,7 @@ async def test_reconnecting_does_not_refill_the_budget(start, open_terminal, wai
     assert left("neighbour") > 0.19
 
 
+@pytest.mark.slow  # a soak: three abusers measured over 4 s of real time
 async def test_sessions_past_their_light_tier_share_the_pools(start, open_terminal):
     Costly.handled = 0
     abusers = ("a1", "a2", "a3")
@@ -211,6 +216,7 @@ async def test_sessions_past_their_light_tier_share_the_pools(start, open_termin
     assert Costly.handled < separately * 0.6, (Costly.handled, separately)
 
 
+@pytest.mark.slow  # a soak: a held key, then the budget refilled in real time (~12 s)
 async def test_input_held_long_is_dropped_not_handed_over_late(start, open_terminal, wait_until):
     # A held key at a screen whose every key costs 30 ms, with a small budget: once the budget
     # holds the session for more than a second, the keys pressed meanwhile are dropped (and the

@@ -8,6 +8,7 @@ import re
 import time
 
 import asyncssh
+import pytest
 
 from server.transport.session import color_system_for
 
@@ -156,6 +157,7 @@ def _rgb_colours(raw: bytes) -> list[tuple[int, int, int]]:
     return [tuple(map(int, m)) for m in re.findall(rb"[34]8;2;(\d+);(\d+);(\d+)", bytes(raw))]
 
 
+@pytest.mark.slow  # a fuzz: thousands of random bytes, each a key the app handles
 async def test_garbage_input_does_not_break_the_session_or_server(start, open_terminal):
     # Limits as good as none: this is about the parser (the limits: test_transport_fair_input.py).
     server = await start(key_rate_per_second=1e6, key_burst=1_000_000, input_cpu_share=1.0)
