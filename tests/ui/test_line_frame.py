@@ -26,7 +26,8 @@ if "line_frames" not in compat.apply():  # never skipped: these tests are what m
 @pytest.mark.parametrize(
     "size,players,seed,no_color",
     [
-        ((80, 24), 4, 3, False),  # the fast tier compares one game; the other sizes are a slow sweep
+        # whole games compared frame by frame: the slow tier (the strip sharing below stays in the fast tier)
+        pytest.param((80, 24), 4, 3, False, marks=pytest.mark.slow),
         pytest.param((120, 40), 6, 5, False, marks=pytest.mark.slow),
         pytest.param((160, 48), 7, 2, False, marks=pytest.mark.slow),
         pytest.param((120, 40), 5, 8, True, marks=pytest.mark.slow),

@@ -137,7 +137,8 @@ def test_css_is_parsed_once_per_theme():
 @pytest.mark.parametrize(
     "size,players,seed",
     [
-        ((80, 24), 4, 3),  # the fast tier compares one game; the other sizes are a slow sweep
+        # whole games compared frame by frame: the slow tier (the properties above stay in the fast tier)
+        pytest.param((80, 24), 4, 3, marks=pytest.mark.slow),
         pytest.param((120, 40), 6, 5, marks=pytest.mark.slow),
         pytest.param((160, 48), 7, 2, marks=pytest.mark.slow),
     ],

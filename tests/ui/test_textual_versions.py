@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from textual.strip import Strip
 from ui_helpers import make_app, play_by_keys, screen_text
 
@@ -96,6 +97,7 @@ def test_serving_an_app_refuses_an_unverified_textual():
     assert run.stdout.startswith("serving: Textual 8.1.1 is installed")
 
 
+@pytest.mark.slow  # two whole games, one on Textual's public paths
 async def test_an_unverified_textual_plays_the_same_game_on_its_public_paths():
     """The same scripted game, patched here and unpatched in a subprocess: the same screen after it."""
     run = _python(GAME, str(PRESSES))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from ui_helpers import make_app, screen_text
 
 from engine import new_game, view
@@ -83,6 +84,7 @@ async def test_away_seat_counts_down_then_shows_the_bot_playing_for_them():
         assert "[" not in screen_text(app).split("Ben", 1)[1].splitlines()[0]
 
 
+@pytest.mark.slow  # counts frames over 6 s of real time
 async def test_a_countdown_repaints_only_while_it_runs_and_at_a_modest_rate():
     app, _ = make_app(players=4, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:

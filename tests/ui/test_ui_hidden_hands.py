@@ -30,7 +30,9 @@ def _vocabulary(lang: str) -> str:
 
 @pytest.mark.parametrize(
     "lang,seed,players",
-    [("en", 21, 5), pytest.param("es", 34, 4, marks=pytest.mark.slow)],  # one whole game in the fast tier
+    # whole games (slow); tests/server/test_game_seats.py checks a spectator's screen the same way (slow too),
+    # test_replay.py a seat's replay in the fast tier
+    [pytest.param("en", 21, 5, marks=pytest.mark.slow), pytest.param("es", 34, 4, marks=pytest.mark.slow)],
 )
 async def test_other_hands_never_rendered(lang, seed, players):
     app, table = make_app(players=players, seed=seed, lang=lang)

@@ -9,6 +9,7 @@ from engine.bots.random_bot import RandomBot
 from ui.screens.scores import ScoresScreen
 
 
+@pytest.mark.slow  # a whole game by keys (test_bots_only_game_reaches_scores_with_tiebreak_text reaches the scores in the fast tier)
 async def test_full_game_by_keys_4_players():
     app, table = make_app(players=4, seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -24,7 +25,7 @@ async def test_full_game_by_keys_4_players():
         assert isinstance(app.screen, ScoresScreen)
 
 
-@pytest.mark.slow  # a second whole game by keys (the 4-player one stays in the fast tier)
+@pytest.mark.slow  # a second whole game by keys
 async def test_full_game_by_keys_2_players_spanish():
     app, table = make_app(players=2, seed=8, lang="es")
     async with app.run_test(size=(100, 30)) as pilot:
