@@ -23,7 +23,9 @@ def test_every_case_has_a_stored_hash() -> None:
     "rules",
     [r if r == "2016" else pytest.param(r, marks=pytest.mark.slow) for r in RULESETS],  # a sweep: 2016 stays fast
 )
-@pytest.mark.parametrize("players", ["2-4", "5-8"])
+@pytest.mark.parametrize(
+    "players", ["2-4", pytest.param("5-8", marks=pytest.mark.slow)]
+)  # 2016 at 2-4 players stays fast
 def test_seeded_games_play_as_before(rules: str, players: str) -> None:
     lo, hi = map(int, players.split("-"))
     mine = [c for c in cases() if c.rules == rules and lo <= c.players <= hi]

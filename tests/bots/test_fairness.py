@@ -19,14 +19,15 @@ from hidden_info import redraw
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.registry import make_bot
 
+# The first game at 5 and 2 players (the two-player rules) in the fast tier; the rest of the sweep is slow.
 CASES = [
     ("first-game", 5, 1),
-    ("first-game", 3, 2),
+    pytest.param("first-game", 3, 2, marks=pytest.mark.slow),
     ("first-game", 2, 3),
-    ("first-game", 7, 4),
-    ("cunning-agents", 5, 5),
-    ("ambitious-aristocrats", 4, 6),
-    ("illustrious-emissaries", 6, 7),
+    pytest.param("first-game", 7, 4, marks=pytest.mark.slow),
+    pytest.param("cunning-agents", 5, 5, marks=pytest.mark.slow),
+    pytest.param("ambitious-aristocrats", 4, 6, marks=pytest.mark.slow),
+    pytest.param("illustrious-emissaries", 6, 7, marks=pytest.mark.slow),
 ]
 
 

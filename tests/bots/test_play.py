@@ -65,7 +65,10 @@ def test_hard_bot_finishes(preset, players):
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 7])
-@pytest.mark.parametrize("preset", ["first-game", "cunning-agents", "ambitious-aristocrats"])
+@pytest.mark.parametrize(  # the first game in the fast tier, the other two presets in the slow sweep
+    "preset",
+    ["first-game", *(pytest.param(p, marks=pytest.mark.slow) for p in ("cunning-agents", "ambitious-aristocrats"))],
+)
 def test_expert_bot_plays_legal_commands_to_the_end(preset, players):
     """Every command the expert picks is checked by `apply` (check=True); it searches, within its
     fixed effort, and never fails to sample a world from its view."""

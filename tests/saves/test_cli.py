@@ -93,7 +93,9 @@ def test_verify(files):
         assert p.returncode == 0 and p.stdout.startswith("ok: ") and "reproduce" in p.stdout, p.stderr
 
 
-@pytest.mark.parametrize("action", ["show", "export", "verify"])
+@pytest.mark.parametrize(  # a process each: every bad file through verify in the fast tier, show and export slow
+    "action", [pytest.param("show", marks=pytest.mark.slow), pytest.param("export", marks=pytest.mark.slow), "verify"]
+)
 @pytest.mark.parametrize(
     "name,word",
     [
