@@ -16,6 +16,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # Textual's names belong in ui/compat/, but the SSH driver's own pieces of Textual (its input parser,
 # its driver state) may sit beside asyncssh's in server/transport/compat.py.
@@ -42,6 +44,7 @@ def _scanner():
     return module
 
 
+@pytest.mark.slow  # a gate (.ci/run runs it with the linters): parses all of Textual's and asyncssh's sources (~5 s)
 def test_private_framework_names_live_in_the_compat_homes():
     scanner = _scanner()
     uses = scanner.scan([ROOT / p for p in scanner.DEFAULT_PATHS], ROOT)
