@@ -104,7 +104,7 @@ async def _wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} not reached within {timeout}s")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.005)
 
 
 # Helpers are handed out as fixtures, so that test modules import nothing from
@@ -113,7 +113,7 @@ async def _wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what
 
 @pytest.fixture
 def wait_until() -> Callable[..., Any]:
-    """await wait_until(predicate, timeout=10, what="...") polls every 20 ms."""
+    """await wait_until(predicate, timeout=10, what="...") polls every 5 ms."""
     return _wait_until
 
 

@@ -174,7 +174,7 @@ def prompt_ready(app: ServerApp | None, seq: int) -> bool:
     return not prompt.sent and prompt.menu is not None and prompt.depth == 1
 
 
-async def wait_until(predicate, timeout: float = 10.0, what: str = "condition", step: float = 0.02) -> None:
+async def wait_until(predicate, timeout: float = 10.0, what: str = "condition", step: float = 0.005) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
