@@ -7,6 +7,7 @@ import asyncio
 import re
 
 import asyncssh
+import pytest
 from game_helpers import Screen, create_table, start_game_server, wait_until
 
 from engine.bots.styles import NAMES
@@ -40,6 +41,7 @@ def check_bot_names(seats) -> None:
     assert len(set(styles)) == min(len(styles), len(NAMES)), styles  # no style twice while others are left
 
 
+@pytest.mark.slow  # a sweep: 60 tables of 3 to 8 seats created and started (the names over SSH below stay in the fast tier)
 async def test_bots_get_distinct_names_and_styles_marked_once():
     lobby = Lobby(ServerConfig(port=0, bot_delay_seconds=0.0))  # no store: nothing on disk
     try:

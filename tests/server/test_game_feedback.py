@@ -123,6 +123,7 @@ async def _to_alice_decision(gs, table, seat, key, screen) -> None:
     await settle(screen)
 
 
+@pytest.mark.slow  # over SSH: turns played until the alert rings, then switched off and played again
 async def test_turn_alert_rings_and_sets_the_title_and_is_silent_when_switched_off(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path)
     try:

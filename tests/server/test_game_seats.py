@@ -226,6 +226,7 @@ async def test_client_that_stops_reading_does_not_stall_the_others(tmp_path, ope
         await gs.close()
 
 
+@pytest.mark.slow  # over SSH: four sessions, two tables started, a spectator moving between them
 async def test_a_session_moving_to_another_table_sees_nothing_of_the_first(gs, open_terminal):
     """The server keeps one table screen per session and empties it for each table (no widget
     tree left behind per game): watching table 1, then table 2, shows table 2's log and chat only."""

@@ -77,6 +77,7 @@ async def test_a_slow_database_does_not_delay_the_lobby(gs, open_terminal, tmp_p
     assert waited < 5  # the database's own busy wait is 5 s: the lobby did not sit through it
 
 
+@pytest.mark.slow  # over SSH: two sessions claiming names back and forth (tests/db/test_accounts.py checks the names in the fast tier)
 async def test_a_claimed_name_is_refused_to_another_player_whatever_its_case(gs, open_terminal):
     ka, kb = new_key(), new_key()
     a = await lobby(open_terminal, gs, ka, "alice")

@@ -58,7 +58,7 @@ def test_a_database_behind_the_program_stops_the_server_with_one_line(tmp_path):
     engine.dispose()
 
 
-@pytest.mark.slow  # a 'citadels serve' process (test_transport_admission.py keeps one such in the fast tier)
+@pytest.mark.slow  # a 'citadels serve' process (one stopping with one line stays fast: tests/ui/test_textual_versions.py)
 def test_a_bad_database_url_stops_the_server_with_one_line(tmp_path):
     done = _serve(tmp_path, "--database", "mysql://somewhere/db")
     assert done.returncode == 1

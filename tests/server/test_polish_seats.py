@@ -18,6 +18,7 @@ async def gs(tmp_path):
     await server.close()
 
 
+@pytest.mark.slow  # over SSH: a second key added by code, then three sessions taking one seat
 async def test_a_seat_taken_from_another_key_says_so_and_the_same_key_too(gs, open_terminal):
     k1, k2 = new_key(), new_key()
     a = await lobby(open_terminal, gs, k1, "alice", size=(120, 40))

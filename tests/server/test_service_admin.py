@@ -172,7 +172,7 @@ async def test_admin_commands_against_a_real_server(tmp_path):
         assert line in log, line
 
 
-@pytest.mark.slow  # a 'citadels serve' process (test_transport_admission.py keeps one such in the fast tier)
+@pytest.mark.slow  # a 'citadels serve' process (one stopping with one line stays fast: tests/ui/test_textual_versions.py)
 def test_an_unreadable_bans_file_stops_the_server_with_one_line(tmp_path):
     import subprocess
 

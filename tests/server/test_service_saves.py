@@ -9,6 +9,7 @@ import random
 import time
 
 import asyncssh
+import pytest
 from game_helpers import (
     CTRL_Q,
     DOWN,
@@ -154,6 +155,7 @@ async def test_a_saved_game_is_its_players_alone_live_once_and_waits_in_its_room
         await gs.close()
 
 
+@pytest.mark.slow  # over SSH: a game saved, the server restarted, the loader's choices made by keys
 async def test_the_loader_chooses_bots_for_players_who_will_not_come(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path, idle_wait_seconds=600)
     try:
@@ -188,6 +190,7 @@ async def test_the_loader_chooses_bots_for_players_who_will_not_come(tmp_path, o
         await gs.close()
 
 
+@pytest.mark.slow  # over SSH: two players' games saved and exported under one name
 async def test_same_name_exports_by_two_players_are_both_kept(tmp_path, open_terminal):
     gs = await start_game_server(tmp_path)
     try:

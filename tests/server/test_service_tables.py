@@ -86,6 +86,7 @@ async def test_a_keyed_creator_who_returns_within_the_grace_keeps_the_table(tmp_
         await gs.close()
 
 
+@pytest.mark.slow  # over SSH: six sessions creating tables from two addresses
 async def test_looping_guests_hit_the_per_address_limit_and_keyed_players_still_create(tmp_path, open_terminal):
     gs = await start_game_server(
         tmp_path, abandoned_table_grace_seconds=60, max_guest_tables_per_address=3, max_tables_per_address=5
@@ -162,6 +163,7 @@ async def test_join_code_guesses_are_limited_per_identity_and_per_address(tmp_pa
         await gs.close()
 
 
+@pytest.mark.slow  # over SSH: a game with a spectator, an absence played by a bot and a return
 async def test_the_host_log_says_who_joined_watched_was_played_for_and_came_back(tmp_path, open_terminal, caplog):
     caplog.set_level(logging.INFO)
     gs = await start_game_server(tmp_path, idle_wait_seconds=0.3, bot_delay_seconds=0.2)  # a game that lasts

@@ -214,7 +214,7 @@ def _serve(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow  # a 'citadels serve' process (a bad host key's below stays in the fast tier)
+@pytest.mark.slow  # a 'citadels serve' process (one stopping with one line stays fast: tests/ui/test_textual_versions.py)
 def test_busy_port_gives_one_line_and_status_1(tmp_path):
     from server.transport.hostkey import load_or_create_host_key
 
@@ -230,8 +230,8 @@ def test_busy_port_gives_one_line_and_status_1(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "kind",  # a 'citadels serve' process each: one in the fast tier, the other two complete the sweep (slow)
-    ["garbage", pytest.param("directory", marks=pytest.mark.slow), pytest.param("rsa", marks=pytest.mark.slow)],
+    "kind",  # a 'citadels serve' process each (one stopping with one line stays fast: tests/ui/test_textual_versions.py)
+    [pytest.param(kind, marks=pytest.mark.slow) for kind in ("garbage", "directory", "rsa")],
 )
 def test_bad_host_key_gives_one_line_and_status_1(tmp_path, kind):
     keys = tmp_path / "keys"

@@ -117,6 +117,7 @@ def store(tmp_path):
     s.close()
 
 
+@pytest.mark.slow  # the whole account flow through two apps on one database (the key bar and the picture stay fast)
 async def test_claim_a_name_show_a_code_add_a_key_and_remove_one(store):
     ana = StoreLink(store, "SHA256:anakey1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "ana")
     ben = StoreLink(store, "SHA256:benkey1bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "ben")

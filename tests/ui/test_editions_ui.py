@@ -122,6 +122,7 @@ async def test_classic_box_names_and_texts_in_spanish():
     assert "at any time of your turn" in en["you"] and "gain 2 gold" in en["hand"]  # Classic keeps 2016's Lab
 
 
+@pytest.mark.slow  # two tables of the 2000 rules, in English and Spanish (the other editions' tables stay fast)
 async def test_original_2000_texts_costs_and_names():
     out = await _play("original-2000", "en", "Assassin", ["Laboratory", "Observatory", "Haunted Quarter"])
     assert "gain 1 gold" in out["hand"] and "gain 2 gold" not in out["hand"]  # the 2000 Laboratory

@@ -233,6 +233,7 @@ async def test_round_jumps_land_on_round_boundaries(finished):
         assert "Round 3" in bar(app)
 
 
+@pytest.mark.slow  # a whole game's replay checked at eight positions from every seat (test_everything_log_tells_private_events_in_full and the engine's view tests stay fast)
 async def test_a_seat_never_sees_another_hand_and_everything_sees_all(finished):
     r = Replay(finished)
     cat = Catalogue("en")
