@@ -64,6 +64,7 @@ def test_private_framework_names_live_in_the_compat_homes():
     assert stale == [], f"no longer used there: remove from PENDING {stale}"
 
 
+@pytest.mark.slow  # the gate's own check: it reads Textual's and asyncssh's sources too (~3 s)
 def test_the_scan_sees_each_kind_of_use(tmp_path):
     scanner = _scanner()
     sample = tmp_path / "sample.py"

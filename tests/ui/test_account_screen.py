@@ -25,7 +25,7 @@ from ui.players_link import AccountData, KeyData, PlayersError
 from ui.screens.account import AccountScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
+LANGS = ["en", "es"]  # snapshots: en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 
 
 class StoreLink:

@@ -12,7 +12,7 @@ from test_lobby_form import served
 from ui_helpers import make_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
+LANGS = ["en", "es"]  # snapshots: en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 
 
 @pytest.mark.parametrize("size", SIZES)

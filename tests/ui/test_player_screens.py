@@ -33,7 +33,7 @@ from ui.screens.players_common import sparkline
 from ui.screens.profile import ProfileScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
+LANGS = ["en", "es"]  # snapshots: en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 
 
 def sample_profile(you: bool = True) -> ProfileData:

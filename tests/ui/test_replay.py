@@ -375,7 +375,7 @@ def test_cli_replay(tmp_path, monkeypatch, capsys, finished):
 
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
-@pytest.mark.parametrize("lang", ["en", "es"])  # en at 80x24 and es at 120x40 in the fast tier (tests/conftest.py)
+@pytest.mark.parametrize("lang", ["en", "es"])  # en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 def test_replay_snapshot(snap_compare, finished, lang, size):
     app = ReplayApp(finished, ReplayOptions(lang=lang, seat=None, position=57))
     assert snap_compare(app, terminal_size=size)

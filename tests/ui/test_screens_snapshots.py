@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.screen_fit import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
+LANGS = ["en", "es"]  # snapshots: en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 
 
 def building_state():

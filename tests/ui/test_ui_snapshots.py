@@ -16,7 +16,7 @@ from engine.bots.random_bot import RandomBot
 from ui.widgets.prompt import PromptPanel
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-LANGS = ["en", "es"]  # snapshots: en at 80x24 and es at 120x40 in the fast tier, the rest slow (tests/conftest.py)
+LANGS = ["en", "es"]  # snapshots: en at 80x24 in the fast tier, the rest slow (tests/conftest.py)
 
 
 async def wait_for_choices(pilot, tries: int = 100) -> PromptPanel:
