@@ -30,7 +30,7 @@ async def _create(player: Player, players: int, bots: int, private: bool = False
     player.send(END + UP + b"\r")
 
 
-@pytest.mark.slow  # end to end on node processes (the caps test below keeps the node processes in the fast tier)
+@pytest.mark.slow  # end to end: node processes
 async def test_a_private_tables_code_and_its_spectators_work_across_nodes(cluster) -> None:
     n1, n2 = await asyncio.gather(cluster.node("n1"), cluster.node("n2"))
     conn = await cluster.conn()
@@ -88,6 +88,7 @@ async def test_a_private_tables_code_and_its_spectators_work_across_nodes(cluste
     await directory.stop()
 
 
+@pytest.mark.slow  # end to end: two node processes (the fast tier keeps the cluster's parts in process)
 async def test_the_table_and_session_caps_hold_for_the_whole_cluster(cluster) -> None:
     capped = {"max_tables": 1, "max_sessions": 2}
     n1, n2 = await asyncio.gather(cluster.node("n1", settings=capped), cluster.node("n2", settings=capped))

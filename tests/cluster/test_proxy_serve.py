@@ -100,6 +100,7 @@ async def _player_through(port: int, header: bytes, name: str) -> tuple[Player, 
     return player, proxy
 
 
+@pytest.mark.slow  # end to end: a 'citadels serve' process behind a PROXY header (test_proxy_listener.py and test_proxy_protocol.py stay fast)
 async def test_players_behind_the_balancer_are_served_by_their_address_and_bad_headers_refused(
     tmp_path: Path,
 ) -> None:
@@ -132,7 +133,7 @@ async def test_players_behind_the_balancer_are_served_by_their_address_and_bad_h
         await served.stop()
 
 
-@pytest.mark.slow  # a 'citadels serve' process (the test above keeps the balancer's end to end in the fast tier)
+@pytest.mark.slow  # end to end: a 'citadels serve' process
 async def test_a_header_from_outside_the_allowed_balancers_is_refused(tmp_path: Path) -> None:
     server = await ServeProcess(tmp_path, {"proxy_protocol": True, "proxy_allowed": ["10.0.0.10/32"]}).start()
     try:

@@ -110,6 +110,7 @@ def _slow(backend):
             conn.rollback()
 
 
+@pytest.mark.slow  # holds the database for 1.5 s of real time (the outage test above keeps the outbox in the fast tier)
 async def test_a_slow_database_delays_the_record_not_the_loop(backend, tmp_path):
     store = backend.open(sqlite_busy_ms=10_000) if backend.name == "sqlite" else backend.open()
     ana, ben = _people(store, 2)
