@@ -175,7 +175,8 @@ class Abuse:
         """The storm held and resumed in turns (``--slices`` slices of ``--slice`` seconds each way,
         a held slice first): the victims' tries while it storms against tries in the same minutes
         while it is held. On a shared machine the load of others drifts over minutes; this
-        baseline shares it. Not for attacks that cannot be held."""
+        baseline shares it (the silent attack is held by closing every connection). Not for attacks that
+        cannot be held."""
         args = self.args
         if not hasattr(attack, "hold") or args.slices <= 0:
             return None
@@ -261,8 +262,13 @@ class SilentAttack:
             "--per-address",
             str(args.silent_per_address),
             "--seconds",
-            str(args.window * 2 + 30),
+            str(args.window * 2 + 30 + args.slices * 2 * (args.slice * 3 + 1)),
         )
+
+    async def hold(self, proc, held: bool) -> None:
+        """Hold (every silent connection closed) or resume the attack."""
+        proc.stdin.write(b"pause\n" if held else b"go\n")
+        await proc.stdin.drain()
 
     async def stop(self, proc):
         return await _finish(proc, self.abuse.args.window + 30)

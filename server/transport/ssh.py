@@ -43,7 +43,7 @@ from textual.app import App
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
-from server.transport.admission import REFUSAL_LINES, Admission, Startup, source_of
+from server.transport.admission import Admission, Startup, source_of
 from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Acceptor
@@ -172,9 +172,10 @@ class Server:
         verdict = self.admission.accept(str(address[0]) if address else "?")
         if isinstance(verdict, str) or self._conn_factory is None:
             cause = verdict if isinstance(verdict, str) else "stopping"
-            with contextlib.suppress(OSError):
-                conn.setblocking(False)
-                conn.send((REFUSAL_LINES[cause] + "\r\n").encode())
+            line = self.admission.refusal_line(cause, str(address[0]) if address else "?")
+            if line is not None:
+                with contextlib.suppress(OSError):
+                    conn.send(line, socket.MSG_DONTWAIT)  # never waits: a fresh connection's buffer is empty
             conn.close()
             return
         size = self.config.socket_receive_buffer_bytes
