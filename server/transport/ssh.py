@@ -307,17 +307,19 @@ class Server:
 
         if config.proxy_protocol:
             # A balancer's PROXY header first, then SSH (proxy_listener.py): the player's address is
-            # known only after the header, so these connections skip the acceptor's admission at
-            # accept (the session caps, asyncssh's login timeout and the bans at login still hold).
+            # known once the header is read, and the connection goes through the same admission as
+            # at accept (penalties, MaxStartups, per-source caps) with that address.
             if listener is not None:
                 listener.close()
 
-            async def proxy_listen() -> Any:
-                from server.transport.proxy_listener import ProxyListener, ssh_hand_over
+            async def admit(sock: socket.socket) -> None:
+                self.accepted(sock, sock.getpeername())
 
-                connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
+            async def proxy_listen() -> Any:
+                from server.transport.proxy_listener import ProxyListener
+
                 proxy = ProxyListener(
-                    ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
+                    admit,
                     header_timeout=config.proxy_header_timeout_seconds,
                     allowed=config.proxy_allowed or None,
                 )
