@@ -113,6 +113,7 @@ class SaveStore:
         self.root = Path(root)
         self.snapshot_every = max(1, snapshot_every)
         self.durable = durable
+        self._lock_fd: int | None = None  # the open .lock file while this process holds the folder
 
     def lock(self) -> None:
         """Claim the folder for this process (call once at server start): a second server on the same
@@ -132,7 +133,7 @@ class SaveStore:
         self._lock_fd = fd
 
     def unlock(self) -> None:
-        fd = getattr(self, "_lock_fd", None)
+        fd = self._lock_fd
         if fd is not None:
             os.close(fd)
             self._lock_fd = None
@@ -288,7 +289,7 @@ class SaveStore:
                 damage.append(f"cannot keep a copy of the damaged log: {e.strerror or oneline(e)}")
         parts: list[str | None] = [
             scan.fatal,
-            *(scan.damaged + [done.stop] if done.lost or done.stop else []),
+            *([*scan.damaged, done.stop] if done.lost or done.stop else []),
             scan.torn,
         ]
         dropped = "; ".join(p for p in parts if p) or None  # why part of the log was not used
