@@ -334,7 +334,7 @@ class PromptPanel(PromptDrawing, LineWidget):
         self.post_message(self.Changed())
         return True
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
