@@ -74,30 +74,19 @@ from engine.setup import GameConfig
 from engine.state import GameState
 
 from .recovery import Recovery, quarantine, replay_entries
-
-# The file formats live in server/storage/savelog.py; re-exported for the store's users.
-from .savelog import (  # noqa: F401
+from .savelog import (
     FINISHED,
-    LOG_HEADER,
-    LOG_MAGIC,
-    LOG_VERSION,
-    RECORD,
     SNAPSHOT_EVERY,
     TABLE_ID,
-    LogEntry,
-    LogHead,
     LogScan,
     atomic_write,
-    encode_record,
     fsync_dir,
     oneline,
     read_limited,
-    read_log,
     read_save_file,
     scan_log,
-    write_all,
 )
-from .table_save import SaveNotice, TableSave  # noqa: F401 (the store's users import them from here)
+from .table_save import TableSave
 
 CLOSED = "closed"
 

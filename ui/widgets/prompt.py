@@ -30,7 +30,7 @@ from .line_widget import LineWidget
 from .prompt_drawing import PromptDrawing
 
 _enc = msgspec.msgpack.Encoder()
-__all__ = ["DIGITS", "PromptPanel"]
+__all__ = ["PromptPanel"]
 
 
 class PromptPanel(PromptDrawing, LineWidget):
