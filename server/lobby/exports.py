@@ -91,7 +91,7 @@ class ExportIndex:
 
     @staticmethod
     def _read(path: Path, stamp: tuple[int, int]) -> ExportEntry | None:
-        from server.storage.persistence import read_limited
+        from server.storage.savelog import read_limited
 
         try:
             s = read_summary(read_limited(path))

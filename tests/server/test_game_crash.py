@@ -24,7 +24,7 @@ from game_helpers import ESC, Screen, create_table, key_path, ssh_connect
 
 from engine import apply, view
 from engine.savefile import SaveError, loads
-from server.storage.persistence import read_log, read_save_file
+from server.storage.savelog import read_log, read_save_file
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 

@@ -19,7 +19,8 @@ from engine import apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.savefile import Seat
 from engine.setup import GameConfig
-from server.storage.persistence import LOG_HEADER, RECORD, SaveStore, read_log, read_save_file
+from server.storage.persistence import SaveStore
+from server.storage.savelog import LOG_HEADER, RECORD, read_log, read_save_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
