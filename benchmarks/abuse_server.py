@@ -68,11 +68,10 @@ def _slow_callbacks():
     return out
 
 
-def _what(handle) -> str:
+def _what(handle, cb) -> str:
     """A slow callback: its task's coroutine and the Textual app (its SSH user) it ran for."""
-    cb = handle._callback
     task = getattr(cb, "__self__", None)
-    what = repr(handle)[:80]
+    what = getattr(cb, "__qualname__", None) or repr(handle)[:80]
     if isinstance(task, asyncio.Task):
         coro = task.get_coro()
         what = getattr(coro, "__qualname__", repr(coro))
@@ -91,12 +90,13 @@ def time_callbacks():
     threshold = threshold if threshold > 1 else 50.0
 
     def timed(handle):
+        callback = handle._callback  # before it runs: a timer's handle forgets it once run
         t0, c0 = time.perf_counter(), time.thread_time()
         run(handle)
         ms = (time.perf_counter() - t0) * 1000
         if ms > threshold and len(slow_callbacks) < 500:
             cpu = (time.thread_time() - c0) * 1000
-            slow_callbacks.append([round(ms), round(cpu), _what(handle)])
+            slow_callbacks.append([round(ms), round(cpu), _what(handle, callback)])
 
     asyncio.events.Handle._run = timed
 
