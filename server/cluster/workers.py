@@ -2,14 +2,23 @@
 
     run_workers(config, n, load=[...], cluster_table={...})   # blocking; returns an exit status
 
-The parent process serves nobody itself. It claims the saves folder, makes the host key once (the
-workers would race for it), starts an embedded nats-server from the wheel (server/cluster/natsd.py:
-loopback, a free port, its JetStream store in `<saves>/nats`, stopped by the kernel if the parent
-dies), then starts N workers: each is `citadels serve --cluster` (server/cluster/serve_node.py) with
-the parent's settings, its own saves folder `<saves>/w<K>` and node id `w<K>`, and all of them
-listening on the same port with SO_REUSEPORT (the kernel spreads new connections over them). Tables
-are placed by the cluster's leases, so a player reaches their table from whichever worker accepted
-them; one players database is shared (by default the SQLite file in the parent's saves folder).
+The parent process serves nobody itself. It claims the saves folder and checks what would stop a
+single server from starting, with the same one line (the host key, made once: the workers would
+race for it; the port; the bans file; the players database's schema). Then it starts an embedded
+nats-server from the wheel (server/cluster/natsd.py: loopback, a free port, its JetStream store in
+`<saves>/nats`, stopped by the kernel if the parent dies), and N workers: each is `citadels serve
+--cluster` (server/cluster/serve_node.py) with the parent's settings, its own saves folder
+`<saves>/w<K>` and node id `w<K>`, and all of them listening on the same port with SO_REUSEPORT (the
+kernel spreads new connections over them). Tables are placed by the cluster's leases, so a player
+reaches their table from whichever worker accepted them; one players database is shared (by default
+the SQLite file in the parent's saves folder).
+
+What a player or the host sees is the same on every worker: the workers' `shared_dir` is the parent's
+saves folder, where they all keep the players' exports (`exports/`), the bans (`bans.json`) and the
+finished and closed games (`finished/`, `closed/`), where a single server keeps them too; the
+parent's `admin.sock` answers `citadels admin` for all of them (server/cluster/workers_admin.py);
+the workers' logs go to the parent's stderr (each line marked with its worker) as well as to
+`<saves>/w<K>/worker.log`.
 
 A worker that dies is a node that dies: its tables fail over to the others, and the parent starts
 it again after a second. SIGINT/SIGTERM: every worker is told to stop (a second signal to the
@@ -19,21 +28,30 @@ are taken up again by the next start's workers.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 
+from server.admin.bans import BanError, Bans
+from server.admin.socket_server import socket_path
 from server.cluster.natsd import NatsServer, NatsServerError
+from server.cluster.workers_admin import WorkersAdmin
 from server.config import ServerConfig
+from server.logging_setup import configure_logging
+from server.players.migrate import SchemaError
+from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.hostkey import load_or_create_host_key
+from server.transport.listening import StartError
 from server.transport.ssh import _display_host
 
 RESTART_DELAY = 1.0
@@ -43,22 +61,44 @@ POLL = 0.2
 
 def _prepare_players_database(url: str) -> None:
     """Create the shared schema once, before any worker starts: workers creating it at once raced
-    (one saw a half-made schema and stopped). A database behind or unreachable is left for each
-    worker to report in its own words, as a single server does."""
+    (one saw a half-made schema and stopped). A schema behind the program stops the start with a
+    single server's line (SchemaError); a bad URL too (DatabaseURLError); a database that cannot be
+    reached is left to the workers, which start anyway, as a single server does."""
+    from server.players.migrate import SchemaError
     from server.players.service import prepare_schema  # only a host with accounts needs SQLAlchemy here
     from server.players.url import make_engine
 
     engine = make_engine(url)
     try:
-        with contextlib.suppress(Exception):
-            prepare_schema(engine)
+        prepare_schema(engine)
+    except SchemaError:
+        raise
+    except Exception:  # unreachable, locked: the workers say so in their logs, and serve
+        pass
     finally:
         engine.dispose()
+
+
+async def _check_start(config: ServerConfig) -> tuple[str, int]:
+    """The host key (read, or made once) and the address, checked as a single server checks them (one
+    line, StartError); then the port is let go for the workers. (fingerprint, port)"""
+    from server.transport.listening import prepare_start
+
+    prepared = await prepare_start(config)
+    port = config.port
+    if prepared.listener is not None:
+        port = int(prepared.listener.sockets[0].getsockname()[1])  # port 0: the one the system chose
+        prepared.close()
+        await prepared.listener.wait_closed()
+    elif port == 0:
+        port = _free_port(config.host)
+    return prepared.fingerprint, port
 
 
 def run_workers(
     config: ServerConfig, workers: int, load: list[str] | None = None, cluster_table: dict[str, Any] | None = None
 ) -> int:
+    configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     saves = Path(config.saves_dir).resolve()
     store = SaveStore(str(saves))
     try:
@@ -67,28 +107,44 @@ def run_workers(
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
     nats = NatsServer(saves / "nats", die_with_parent=True)
+    admin: WorkersAdmin | None = None
+    pool: WorkerPool | None = None
     try:
-        _, fingerprint = load_or_create_host_key(config.keys_dir)
-        port = config.port or _free_port(config.host)
-        nats.start()
-        pool = WorkerPool(config, workers, saves, port, nats.url, load or [], cluster_table or {})
+        Bans(saves / "bans.json")  # unreadable: one line, as a single server (the workers share the file)
+        fingerprint, port = asyncio.run(_check_start(config))
+        pool = WorkerPool(config, workers, saves, port, "", load or [], cluster_table or {})
         if config.accounts:
             _prepare_players_database(pool.database)
+        nats.start()
+        pool.nats_url = nats.url
         pool.start_all()
         if not pool.wait_ready():
             pool.stop()
             print(f"citadels serve: the workers did not start (see {saves}/w*/worker.log)", file=sys.stderr)
             return 1
+        if config.admin_socket:
+            admin = WorkersAdmin(socket_path(saves), pool.admin_sockets)
+            try:
+                admin.start()
+            except OSError as e:
+                admin = None
+                print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
         print(f"Host key fingerprint: {fingerprint}", flush=True)
         port_part = "" if port == 22 else f"-p {port} "
         print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        if admin is not None:
+            print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
         print(f"Workers: {workers} on one port (pids {' '.join(str(p) for p in pool.pids())})", flush=True)
         pool.run_until_signal()
         return 0
-    except NatsServerError as e:
+    except (NatsServerError, BanError, StartError, DatabaseURLError, SchemaError) as e:
+        if pool is not None:
+            pool.stop()
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
     finally:
+        if admin is not None:
+            admin.close()
         with contextlib.suppress(Exception):
             nats.stop()
         store.unlock()
@@ -126,6 +182,10 @@ class WorkerPool:
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs.values()]
 
+    def admin_sockets(self) -> list[tuple[str, Path]]:
+        """Each worker's own admin socket (server/cluster/node_admin.py), which the parent's asks."""
+        return [(f"w{k}", socket_path(self.saves / f"w{k}")) for k in range(1, self.count + 1)]
+
     def start_all(self) -> None:
         for k in range(1, self.count + 1):
             self._start(k)
@@ -141,7 +201,7 @@ class WorkerPool:
             keys_dir=str(Path(self.config.keys_dir).resolve()),
             database=self.database,
         )
-        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}"}
+        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}", "shared_dir": str(self.saves)}
         path = folder / "worker.toml"
         path.write_text(_toml_file(settings, cluster))
         args = [sys.executable, "-m", "cli.main", "serve", "--config", str(path), "--cluster", self.nats_url]
@@ -149,15 +209,18 @@ class WorkerPool:
             for item in self.load:
                 args += ["--load", str(Path(item).resolve())]
         out = folder / "worker.out"  # its "Connect with" line says it listens
-        with open(folder / "worker.log", "ab") as log, open(out, "wb") as stdout:
-            self.procs[k] = subprocess.Popen(
+        with open(out, "wb") as stdout:
+            proc = self.procs[k] = subprocess.Popen(
                 args,
                 stdout=stdout,
-                stderr=log,
+                stderr=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
                 preexec_fn=_die_with_parent,
                 cwd=str(Path(__file__).resolve().parents[2]),
             )
+        assert proc.stderr is not None
+        log = open(folder / "worker.log", "ab")  # noqa: SIM115  # closed by its copier at the worker's end
+        threading.Thread(target=_copy_log, args=(proc.stderr, log, f"w{k}", self.config.json_logs), daemon=True).start()
         self.ready.discard(k)
 
     def wait_ready(self, timeout: float = 60.0) -> bool:
@@ -214,6 +277,29 @@ class WorkerPool:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+_stderr_lock = threading.Lock()
+
+
+def _copy_log(pipe: IO[bytes], log: IO[bytes], worker: str, json_lines: bool) -> None:
+    """A worker's stderr, line by line, to its `worker.log` and to the parent's stderr, marked with the
+    worker ("w1 " before a text line; a "worker" field first in a JSON line)."""
+    try:
+        for line in pipe:
+            log.write(line)
+            log.flush()
+            text = line.decode("utf-8", "replace")
+            if json_lines and text.startswith("{"):
+                text = '{"worker": ' + json.dumps(worker) + (", " if text[1:].strip() != "}" else "") + text[1:]
+            else:
+                text = f"{worker} {text}"
+            with _stderr_lock, contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(text)
+                sys.stderr.flush()
+    finally:
+        log.close()
+        pipe.close()
 
 
 def _free_port(host: str) -> int:
