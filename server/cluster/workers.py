@@ -4,7 +4,9 @@
 
 The parent process serves nobody itself. It claims the saves folder and checks what would stop a
 single server from starting, with the same one line (the host key, made once: the workers would
-race for it; the port; the bans file; the players database's schema). Then it starts an embedded
+race for it; the port; the bans file; the players database's schema), in a child process that
+exits: the parent imports no engine, SSH or database and stays small (~36 MiB against ~89 for a
+worker). Then it starts an embedded
 nats-server from the wheel (server/cluster/natsd.py: loopback, a free port, its JetStream store in
 `<saves>/nats`, stopped by the kernel if the parent dies), and N workers: each is `citadels serve
 --cluster` (server/cluster/serve_node.py) with the parent's settings, its own saves folder
@@ -28,35 +30,44 @@ are taken up again by the next start's workers.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
+import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 from typing import IO, Any
 
 import msgspec
 
-from server.admin.bans import BanError, Bans
 from server.admin.socket_server import socket_path
 from server.cluster.natsd import NatsServer, NatsServerError
 from server.cluster.workers_admin import WorkersAdmin
 from server.config import ServerConfig
 from server.logging_setup import configure_logging
-from server.players.migrate import SchemaError
-from server.players.url import DatabaseURLError
-from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.listening import StartError
-from server.transport.ssh import _display_host
+
+# The parent stays small: what it checks at start with the server's own code (the host key and the
+# port through asyncssh, the bans, the players database through SQLAlchemy) is checked in a child
+# process that exits (see `_check_in_child`); the parent itself imports no engine, no SSH, no database.
 
 RESTART_DELAY = 1.0
 STOP_WAIT = 20.0  # after the first signal, how long the workers have to stop before they are killed
 POLL = 0.2
+
+
+class Checked(msgspec.Struct):
+    """What the start checks found (`_check_in_child`): the host key's fingerprint, the port, how
+    to name the host in the ssh command; or the one line that stops the start."""
+
+    fingerprint: str = ""
+    port: int = 0
+    host: str = ""
+    error: str = ""
 
 
 def _prepare_players_database(url: str) -> None:
@@ -95,26 +106,75 @@ async def _check_start(config: ServerConfig) -> tuple[str, int]:
     return prepared.fingerprint, port
 
 
+def _check(config: ServerConfig, saves: Path, database: str) -> Checked:
+    """What would stop a single server from starting, with its line: the bans file (the workers share
+    it), the host key and the port, the players database's schema (made here once)."""
+    import asyncio
+
+    from server.admin.bans import BanError, Bans
+    from server.players.migrate import SchemaError
+    from server.players.url import DatabaseURLError
+    from server.transport.listening import StartError
+    from server.transport.ssh import _display_host
+
+    try:
+        Bans(saves / "bans.json")
+        fingerprint, port = asyncio.run(_check_start(config))
+        if config.accounts:
+            _prepare_players_database(database)
+    except (BanError, StartError, DatabaseURLError, SchemaError) as e:
+        return Checked(error=str(e))
+    return Checked(fingerprint=fingerprint, port=port, host=_display_host(config.host))
+
+
+def _check_in_child(config: ServerConfig, saves: Path, database: str) -> Checked:
+    """`_check` in a child process (forked), so that the modules it needs are never the parent's: the
+    parent lives as long as the server, and would hold them for nothing (~45 MiB)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(read)
+            result = _check(config, saves, database)
+        except BaseException as e:
+            traceback.print_exc()
+            result, status = Checked(error=f"the start checks failed: {type(e).__name__}: {e}"), 1
+        try:
+            with os.fdopen(write, "wb") as out:
+                out.write(msgspec.json.encode(result))
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    try:
+        return msgspec.json.decode(data, type=Checked)
+    except msgspec.DecodeError:
+        return Checked(error="the start checks stopped without an answer")
+
+
 def run_workers(
     config: ServerConfig, workers: int, load: list[str] | None = None, cluster_table: dict[str, Any] | None = None
 ) -> int:
-    configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
+    configure_logging(json_lines=config.json_logs, level=config.log_level, ssh=False)
     saves = Path(config.saves_dir).resolve()
-    store = SaveStore(str(saves))
-    try:
-        store.lock()  # one parent per saves folder (each worker locks its own subfolder)
-    except PersistenceError as e:
-        print(f"citadels serve: {e}", file=sys.stderr)
+    lock = _lock(saves)  # one parent per saves folder (each worker locks its own subfolder)
+    if isinstance(lock, str):
+        print(f"citadels serve: {lock}", file=sys.stderr)
         return 1
     nats = NatsServer(saves / "nats", die_with_parent=True)
     admin: WorkersAdmin | None = None
     pool: WorkerPool | None = None
     try:
-        Bans(saves / "bans.json")  # unreadable: one line, as a single server (the workers share the file)
-        fingerprint, port = asyncio.run(_check_start(config))
-        pool = WorkerPool(config, workers, saves, port, "", load or [], cluster_table or {})
-        if config.accounts:
-            _prepare_players_database(pool.database)
+        pool = WorkerPool(config, workers, saves, config.port, "", load or [], cluster_table or {})
+        checked = _check_in_child(config, saves, pool.database)
+        if checked.error:
+            print(f"citadels serve: {checked.error}", file=sys.stderr)
+            return 1
+        pool.port = port = checked.port
         nats.start()
         pool.nats_url = nats.url
         pool.start_all()
@@ -129,15 +189,15 @@ def run_workers(
             except OSError as e:
                 admin = None
                 print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
-        print(f"Host key fingerprint: {fingerprint}", flush=True)
+        print(f"Host key fingerprint: {checked.fingerprint}", flush=True)
         port_part = "" if port == 22 else f"-p {port} "
-        print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        print(f"Connect with: ssh {port_part}{checked.host}", flush=True)
         if admin is not None:
             print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
         print(f"Workers: {workers} on one port (pids {' '.join(str(p) for p in pool.pids())})", flush=True)
         pool.run_until_signal()
         return 0
-    except (NatsServerError, BanError, StartError, DatabaseURLError, SchemaError) as e:
+    except NatsServerError as e:
         if pool is not None:
             pool.stop()
         print(f"citadels serve: {e}", file=sys.stderr)
@@ -147,7 +207,26 @@ def run_workers(
             admin.close()
         with contextlib.suppress(Exception):
             nats.stop()
-        store.unlock()
+        os.close(lock)
+
+
+def _lock(saves: Path) -> int | str:
+    """The saves folder claimed as a single server claims it (server/storage/persistence.py's
+    SaveStore.lock: an exclusive flock on `.lock`, so neither a second parent nor a single server
+    runs on it); the lock's file descriptor, or why not (one line)."""
+    import fcntl
+
+    try:
+        saves.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(saves / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:
+        return f"cannot use the saves folder {saves}: {e.strerror or e}"
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return f"the saves folder {saves} is in use by another citadels server"
+    return fd
 
 
 class WorkerPool:

@@ -274,3 +274,16 @@ def test_what_stops_a_single_server_stops_the_workers_with_the_same_line(tmp_pat
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].startswith("citadels serve: cannot read the bans file")
     assert not list((tmp_path / "saves").glob("w*"))  # no worker was started
+
+
+def test_the_parent_imports_no_engine_ssh_or_database(tmp_path: Path) -> None:
+    """The parent lives as long as the server and serves nobody: its start checks run in a child."""
+    import subprocess
+
+    code = (
+        "import sys, server.cluster.workers, server.logging_setup as l; l.configure_logging(ssh=False); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'engine', 'asyncssh', 'sqlalchemy', 'alembic', 'ui'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
