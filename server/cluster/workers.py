@@ -68,6 +68,7 @@ class Checked(msgspec.Struct):
     port: int = 0
     host: str = ""
     error: str = ""
+    single_games: list[str] = msgspec.field(default_factory=list)  # unfinished saves of a single process
 
 
 def _prepare_players_database(url: str) -> None:
@@ -114,17 +115,19 @@ def _check(config: ServerConfig, saves: Path, database: str) -> Checked:
     from server.admin.bans import BanError, Bans
     from server.players.migrate import SchemaError
     from server.players.url import DatabaseURLError
+    from server.storage.persistence import PersistenceError, SaveStore
     from server.transport.listening import StartError
     from server.transport.ssh import _display_host
 
     try:
         Bans(saves / "bans.json")
+        single = SaveStore(saves).unfinished()  # the games in progress a single process left in the folder
         fingerprint, port = asyncio.run(_check_start(config))
         if config.accounts:
             _prepare_players_database(database)
-    except (BanError, StartError, DatabaseURLError, SchemaError) as e:
+    except (BanError, PersistenceError, StartError, DatabaseURLError, SchemaError) as e:
         return Checked(error=str(e))
-    return Checked(fingerprint=fingerprint, port=port, host=_display_host(config.host))
+    return Checked(fingerprint=fingerprint, port=port, host=_display_host(config.host), single_games=single)
 
 
 def _check_in_child(config: ServerConfig, saves: Path, database: str) -> Checked:
@@ -175,6 +178,17 @@ def run_workers(
             print(f"citadels serve: {checked.error}", file=sys.stderr)
             return 1
         pool.port = port = checked.port
+        if checked.single_games:
+            # A single process's games in progress are files in the saves folder; the workers' are in the
+            # cluster's log (saves/nats): neither resumes the other's.
+            n, first = len(checked.single_games), checked.single_games[0]
+            print(
+                f"warning: {n} unfinished game(s) in {config.saves_dir} were left by `citadels serve --workers 1` "
+                f"and are not resumed by workers: serve them with --workers 1 until they end, or bring one into "
+                f"the workers as a new table with --load {Path(config.saves_dir) / first}.save",
+                file=sys.stderr,
+                flush=True,
+            )
         nats.start()
         pool.nats_url = nats.url
         pool.start_all()

@@ -201,7 +201,10 @@ async def test_admin_sees_every_worker_and_a_ban_holds_on_all_of_them(tmp_path: 
 
 
 async def test_a_game_saved_through_one_worker_is_loaded_by_its_owner_through_the_other(tmp_path: Path) -> None:
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "t0ld.save").write_bytes(b"")  # a single process's game in progress: named at start
     server = await Workers(tmp_path).start()
+    assert "1 unfinished game(s)" in (tmp_path / "parent.log").read_text()
     ana, cy = Player("ana"), Player("cy")
     try:
         w_ana = await server.connect_to(ana, None)
