@@ -23,9 +23,11 @@ the workers' logs go to the parent's stderr (each line marked with its worker) a
 `<saves>/w<K>/worker.log`.
 
 A worker that dies is a node that dies: its tables fail over to the others, and the parent starts
-it again after a second. SIGINT/SIGTERM: every worker is told to stop (a second signal to the
-parent stops them at once), then the nats-server stops; the games in progress stay in its store and
-are taken up again by the next start's workers.
+it again after a second (so a SIGTERM to one worker's pid restarts it: it drains, its tables move to
+the others, then it is started again). SIGINT/SIGTERM to the parent (a terminal's Ctrl+C reaches
+the parent alone: the workers and the nats-server have process groups of their own): every worker
+stops at once, as a single server does (its players told; its tables let go), then the nats-server
+stops; the games in progress stay in its store and are taken up again by the next start's workers.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from server.logging_setup import configure_logging
 # process that exits (see `_check_in_child`); the parent itself imports no engine, no SSH, no database.
 
 RESTART_DELAY = 1.0
-STOP_WAIT = 20.0  # after the first signal, how long the workers have to stop before they are killed
+STOP_WAIT = 10.0  # how long the workers have to stop before they are killed
 POLL = 0.2
 
 
@@ -168,7 +170,7 @@ def run_workers(
     if isinstance(lock, str):
         print(f"citadels serve: {lock}", file=sys.stderr)
         return 1
-    nats = NatsServer(saves / "nats", die_with_parent=True)
+    nats = NatsServer(saves / "nats", die_with_parent=True, own_process_group=True)
     admin: WorkersAdmin | None = None
     pool: WorkerPool | None = None
     try:
@@ -212,13 +214,13 @@ def run_workers(
         pool.run_until_signal()
         return 0
     except NatsServerError as e:
-        if pool is not None:
-            pool.stop()
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
     finally:
         if admin is not None:
             admin.close()
+        if pool is not None:
+            pool.stop()  # stopped already, unless the start itself was interrupted (Ctrl+C)
         with contextlib.suppress(Exception):
             nats.stop()
         os.close(lock)
@@ -309,6 +311,7 @@ class WorkerPool:
                 stderr=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
                 preexec_fn=_die_with_parent,
+                process_group=0,  # a Ctrl+C in the terminal reaches the parent alone, which drains the workers
                 cwd=str(Path(__file__).resolve().parents[2]),
             )
         assert proc.stderr is not None
@@ -329,11 +332,12 @@ class WorkerPool:
         return len(self.ready) == self.count
 
     def run_until_signal(self) -> None:
+        """Watch the workers (one that stops is started again) until SIGINT or SIGTERM; then stop them
+        all at once, as a single server stops (its players told, its tables left in the log for the next
+        start): a drain would wait for sessions that every worker is about to close anyway."""
+
         def on_signal(signum: int, frame: Any) -> None:
             self.stopping += 1
-            for proc in self.procs.values():
-                with contextlib.suppress(ProcessLookupError):
-                    proc.send_signal(signal.SIGTERM)  # a second one stops a worker without waiting
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
         try:
@@ -346,7 +350,7 @@ class WorkerPool:
                             self._start(k)
                 time.sleep(POLL)
             print("Stopping...", file=sys.stderr, flush=True)
-            self._wait_all(STOP_WAIT)
+            self.stop()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
@@ -358,14 +362,17 @@ class WorkerPool:
             time.sleep(POLL)
 
     def stop(self) -> None:
-        """Every worker stopped: told twice (stop without waiting for sessions), then killed."""
+        """Every worker stopped: told twice (the second SIGTERM: stop without waiting for sessions to
+        leave), given STOP_WAIT seconds, then killed."""
+        if all(p.poll() is not None for p in self.procs.values()):
+            return
         for _ in range(2):
             for proc in self.procs.values():
                 if proc.poll() is None:
                     with contextlib.suppress(ProcessLookupError):
                         proc.send_signal(signal.SIGTERM)
             time.sleep(0.1)
-        self._wait_all(10.0)
+        self._wait_all(STOP_WAIT)
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.kill()

@@ -38,7 +38,7 @@ class Workers:
         self.proc: Any = None
         self.port = 0
 
-    async def start(self) -> Workers:
+    async def start(self, own_session: bool = False) -> Workers:
         args = [sys.executable, "-m", "cli.main", "serve", "--workers", "2", "--port", "0", "--bots", "random"]
         args += ["--keys-dir", str(self.folder / "keys"), "--saves-dir", str(self.saves)]
         with open(self.folder / "parent.log", "ab") as log:
@@ -49,6 +49,7 @@ class Workers:
                 stderr=log,
                 stdin=asyncio.subprocess.DEVNULL,
                 preexec_fn=_term_with_parent,
+                start_new_session=own_session,  # a group of its own, as a terminal gives a command
             )
         seen = b""
         while b"Workers:" not in seen:
@@ -290,3 +291,28 @@ def test_the_parent_imports_no_engine_ssh_or_database(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+async def test_ctrl_c_in_the_terminal_stops_the_workers_then_nats_as_a_single_server_stops(tmp_path: Path) -> None:
+    """A terminal's Ctrl+C is SIGINT to the whole foreground group: it reaches the parent alone (the
+    workers and the nats-server have groups of their own), which stops its workers as a single server
+    stops (players told, within seconds), then the nats-server: not every process at once (the
+    nats-server gone under the stopping workers)."""
+    import os
+    import time
+
+    server = await Workers(tmp_path).start(own_session=True)
+    ana = Player("ana")
+    try:
+        await server.connect_to(ana, None)
+        start = time.monotonic()
+        os.killpg(server.proc.pid, signal.SIGINT)
+        assert await asyncio.wait_for(server.proc.wait(), 60) == 0
+        took = time.monotonic() - start
+        await ana.wait_for("The server is shutting down")
+    finally:
+        ana.close()
+        await server.stop()
+    log = (tmp_path / "parent.log").read_text()
+    assert log.count("Stopping...") == 3 and "Traceback" not in log, log[-3000:]
+    assert took < 8, took  # a single server's shutdown_grace_seconds (3) and the nodes' leaving
