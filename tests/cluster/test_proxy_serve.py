@@ -52,6 +52,8 @@ class ServeProcess:
                 "serve",
                 "--config",
                 str(config),
+                "--workers",
+                "1",
                 cwd=str(REPO),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,

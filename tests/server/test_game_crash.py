@@ -50,6 +50,8 @@ def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, int]:
             str(tmp_path / "keys"),
             "--saves-dir",
             str(tmp_path / "saves"),
+            "--workers",
+            "1",  # the single process's saves (this machine's cores would make it workers)
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,

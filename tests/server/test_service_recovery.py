@@ -30,7 +30,7 @@ def start_serve(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int, lis
     config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nidle_wait_seconds = 600\n")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--config", str(config), "--keys-dir", str(tmp_path / "keys")]
-        + ["--saves-dir", str(tmp_path / "saves"), *extra],
+        + ["--saves-dir", str(tmp_path / "saves"), "--workers", "1", *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=open(tmp_path / "server.log", "ab"),
