@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             print("citadels serve: --workers runs its own cluster: no --cluster or --node-id", file=sys.stderr)
             return 2
         return _run_node(args, config)
-    workers = args.workers if args.workers is not None else default_workers()
+    workers = args.workers if args.workers is not None else default_workers(config.saves_dir)
     if workers != 1:
         args.workers = workers
         return _run_workers(args, config)
@@ -143,14 +143,25 @@ def usable_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def default_workers() -> int:
+def default_workers(saves_dir: str | None = None) -> int:
     """`--workers` when not given: a worker per usable core, if this installation can run them (the
     cluster extra: nats-py and the nats-server binary); else 1, the single process (and a line on
-    stderr saying why, when there is more than one core)."""
+    stderr saying why, when there is more than one core). Also 1 while the saves folder holds games
+    in progress left by a single process (workers keep theirs in the cluster's store and would not
+    resume them: a host upgrading loses no game)."""
     import sys
 
     cores = usable_cores()
     if cores == 1:
+        return 1
+    left = single_process_games(saves_dir) if saves_dir else 0
+    if left:
+        print(
+            f"citadels serve: one process while {left} game(s) in progress in {saves_dir} are a single "
+            f"process's (workers would not resume them); --workers {cores} runs a worker per core anyway",
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     missing = _cluster_extra_missing()
     if missing:
@@ -162,6 +173,27 @@ def default_workers() -> int:
         )
         return 1
     return cores
+
+
+def single_process_games(saves_dir: str) -> int:
+    """How many games in progress a single process left in ``saves_dir`` (its `<id>.save` files not
+    in `finished/`), without reading them (the standard library and savelog's names only)."""
+    from pathlib import Path
+
+    from server.storage.savelog import FINISHED, TABLE_ID
+
+    def names(folder: Path) -> set[str]:
+        try:
+            return {
+                p.name[:-5]
+                for p in folder.iterdir()
+                if p.name.endswith(".save") and not p.name.startswith(".") and TABLE_ID.match(p.name[:-5])
+            }
+        except OSError:
+            return set()
+
+    root = Path(saves_dir)
+    return len(names(root) - names(root / FINISHED))
 
 
 def _cluster_extra_missing() -> str:

@@ -63,3 +63,26 @@ def test_the_default_is_a_worker_per_usable_core_and_one_core_is_one_process() -
     out = run("all")
     assert f"CORES {cores} WORKERS {cores}" in out  # the cluster extra is installed for these tests
     assert "NATS []" in out  # deciding never imports nats-py
+
+
+def test_games_in_progress_of_a_single_process_keep_the_default_at_one_process(tmp_path: Path) -> None:
+    """A host upgrading from one process loses no game: while its saves folder holds games in progress
+    of a single process (which workers would not resume), the default is one process, said on stderr."""
+    import os
+
+    from cli.serve_cmd import default_workers, single_process_games
+
+    cores = len(os.sched_getaffinity(0))
+    saves = tmp_path / "saves"
+    (saves / "finished").mkdir(parents=True)
+    (saves / "t1.save").write_bytes(b"x")  # in progress
+    (saves / "t2.save").write_bytes(b"x")  # finished (its finish interrupted: the copy in finished/)
+    (saves / "finished" / "t2.save").write_bytes(b"x")
+    (saves / ".t3.save.tmp").write_bytes(b"x")  # a write never finished: not a game
+    (saves / "notes.txt").write_bytes(b"x")
+    assert single_process_games(str(saves)) == 1
+    if cores > 1:
+        assert default_workers(str(saves)) == 1
+        (saves / "t1.save").rename(saves / "finished" / "t1.save")
+        assert default_workers(str(saves)) == cores
+    assert single_process_games(str(tmp_path / "absent")) == 0
