@@ -175,7 +175,8 @@ class Abuse:
         """The storm held and resumed in turns (``--slices`` slices of ``--slice`` seconds each way,
         a held slice first): the victims' tries while it storms against tries in the same minutes
         while it is held. On a shared machine the load of others drifts over minutes; this
-        baseline shares it. Not for attacks that cannot be held."""
+        baseline shares it (the silent attack is held by closing every connection). Not for attacks that
+        cannot be held."""
         args = self.args
         if not hasattr(attack, "hold") or args.slices <= 0:
             return None
@@ -207,12 +208,14 @@ class Abuse:
         try:
             only = set(args.only.split(",")) if args.only else None
             phases = result["phases"] = {}
-            silent_offsets = [0.5, 1.0, 2.0, 4.0, 7.0, 10.0, 13.0, args.window - 2]
+            # Every phase has the same legitimate arrivals (each one's session start is ~25 ms of the
+            # server's loop, in slices of ~12 ms): the victims' tries meet as many in each phase.
+            offsets = [o for o in (0.5, 1.0, 2.0, 4.0, 7.0, 10.0, 13.0) if o < args.window - 2] + [args.window - 2]
             plan = [
-                ("quiet", None, None),
-                ("silent", SilentAttack(self), silent_offsets),
-                ("resize", StormAttack(self, "resize"), None),
-                ("keys", StormAttack(self, "keys"), None),
+                ("quiet", None, offsets),
+                ("silent", SilentAttack(self), offsets),
+                ("resize", StormAttack(self, "resize"), offsets),
+                ("keys", StormAttack(self, "keys"), offsets),
             ]
             for name, attack, offsets in plan:
                 if only is None or name in only:
@@ -261,8 +264,13 @@ class SilentAttack:
             "--per-address",
             str(args.silent_per_address),
             "--seconds",
-            str(args.window * 2 + 30),
+            str(args.window * 2 + 30 + args.slices * 2 * (args.slice * 3 + 1)),
         )
+
+    async def hold(self, proc, held: bool) -> None:
+        """Hold (every silent connection closed) or resume the attack."""
+        proc.stdin.write(b"pause\n" if held else b"go\n")
+        await proc.stdin.drain()
 
     async def stop(self, proc):
         return await _finish(proc, self.abuse.args.window + 30)

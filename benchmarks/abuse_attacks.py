@@ -3,13 +3,10 @@
     python benchmarks/abuse_attacks.py silent PORT --addresses 100 --per-address 10 --seconds 30
     python benchmarks/abuse_attacks.py storm PORT --kind resize|keys --sessions 5 --seconds 20
 
-silent: ``per-address`` TCP connections from each of ``addresses`` loopback addresses
-(127.0.0.2, 127.0.0.3, ...) that never send a byte; each is renewed when the server closes or
-refuses it (at once after a close, after --retry seconds after a refusal). Prints one JSON line
-of counts at the end.
+silent: benchmarks/abuse_silent.py (connections that never send a byte, from many addresses).
 
 Both end after --seconds, or at once on a line on stdin ("stop": the benchmark's window is over);
-a storm holds on "pause" and resumes on "go" (the benchmark's interleaved quiet slices).
+both hold on "pause" and resume on "go" (the benchmark's interleaved quiet slices).
 
 storm: ``sessions`` asyncssh PTY sessions (a key each, from 127.0.2.x, 200x60), which print
 ``{"ready": [fingerprints]}``, wait for a line on stdin (the benchmark seats them at a table),
@@ -29,6 +26,7 @@ import sys
 import time
 
 import asyncssh
+from abuse_silent import silent
 
 BANNER = b"SSH-2.0-"
 STORM_KEYS = b"\t\x11\x1b[B\x1b[A\x11\t" * 64
@@ -75,50 +73,6 @@ class Deadline:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-
-async def silent(args: argparse.Namespace) -> dict:
-    counts = {"attempts": 0, "banners": 0, "refused_lines": 0, "closed_silently": 0, "connect_errors": 0}
-    held = {"now": 0, "max": 0}
-    deadline = Deadline(args.seconds)
-
-    async def slot(local: str) -> None:
-        while deadline.left() > 0:
-            counts["attempts"] += 1
-            try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection("127.0.0.1", args.port, local_addr=(local, 0)), 5
-                )
-            except (OSError, TimeoutError):
-                counts["connect_errors"] += 1
-                await asyncio.sleep(args.retry)
-                continue
-            retry = args.retry
-            try:
-                line = await asyncio.wait_for(reader.readline(), max(0.1, deadline.left()))
-                if line.startswith(BANNER):
-                    counts["banners"] += 1
-                    held["now"] += 1
-                    held["max"] = max(held["max"], held["now"])
-                    try:
-                        await asyncio.wait_for(reader.read(), max(0.1, deadline.left()))
-                    finally:
-                        held["now"] -= 1
-                    retry = 0.0  # closed after holding a slot: renew at once
-                elif line:
-                    counts["refused_lines"] += 1
-                else:
-                    counts["closed_silently"] += 1
-            except (OSError, TimeoutError, asyncio.IncompleteReadError):
-                pass
-            finally:
-                writer.close()
-            if retry:
-                await asyncio.sleep(retry)
-
-    locals_ = [f"127.0.0.{2 + i}" for i in range(args.addresses)]
-    await deadline.run([asyncio.create_task(slot(a)) for a in locals_ for _ in range(args.per_address)])
-    return {**counts, "held_max": held["max"], "seconds": args.seconds}
 
 
 async def storm(args: argparse.Namespace) -> dict:
@@ -203,7 +157,10 @@ def main() -> int:
     parser.add_argument("--kind", choices=["resize", "keys"], default="resize")
     parser.add_argument("--sessions", type=int, default=5)
     args = parser.parse_args()
-    result = asyncio.run(silent(args) if args.mode == "silent" else storm(args))
+    if args.mode == "silent":
+        result = silent(args.port, args.addresses, args.per_address, args.retry, args.seconds)
+    else:
+        result = asyncio.run(storm(args))
     print(json.dumps({"done": result}), flush=True)
     return 0
 

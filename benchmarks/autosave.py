@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import GameConfig, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.savefile import Seat, dumps, new_save, utcnow
-from server.storage.persistence import SaveStore, atomic_write
+from server.storage.persistence import SaveStore
+from server.storage.savelog import atomic_write
 
 
 def pct(xs: list[float], p: float) -> float:

@@ -36,7 +36,8 @@ from engine import GameConfig, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.savefile import Seat
 from engine.state import encode
-from server.storage.persistence import LOG_HEADER, RECORD, SaveStore
+from server.storage.persistence import SaveStore
+from server.storage.savelog import LOG_HEADER, RECORD
 
 
 def record_starts(data: bytes) -> list[int]:

@@ -86,7 +86,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _load(path: str, check: bool):
     from engine.savefile import SaveError
-    from server.storage.persistence import read_save_file
+    from server.storage.savelog import read_save_file
 
     try:
         return read_save_file(path, check=check)
@@ -280,7 +280,7 @@ def sim_saver(save_dir: str):
     from pathlib import Path
 
     from engine.savefile import Seat, dumps, new_save, utcnow
-    from server.storage.persistence import atomic_write
+    from server.storage.savelog import atomic_write
 
     root = Path(save_dir)
     try:

@@ -59,10 +59,10 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="N worker processes on one port with an embedded nats-server (needs the cluster extra; "
-        "default 1: one process, no NATS)",
+        help="N worker processes on one port with an embedded nats-server, one server for the players "
+        "(default: the usable cores, when the cluster extra is installed; 1 is one process, no NATS)",
     )
     p.add_argument(
         "--database",
@@ -116,13 +116,99 @@ def run(args: argparse.Namespace) -> int:
     except (msgspec.ValidationError, TypeError) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 2
-    if args.workers != 1:
-        return _run_workers(args, config)
     if args.cluster is not None or args.node_id is not None:
+        if args.workers not in (None, 1):
+            print("citadels serve: --workers runs its own cluster: no --cluster or --node-id", file=sys.stderr)
+            return 2
         return _run_node(args, config)
+    workers = args.workers if args.workers is not None else default_workers(config.saves_dir)
+    if workers != 1:
+        args.workers = workers
+        return _run_workers(args, config)
     from server.serve import run as serve
 
     return serve(config, args.load)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: os.process_cpu_count() (3.13+), else its CPU affinity, else
+    the machine's count; at least 1."""
+    import os
+
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return max(1, count() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def default_workers(saves_dir: str | None = None) -> int:
+    """`--workers` when not given: a worker per usable core, if this installation can run them (the
+    cluster extra: nats-py and the nats-server binary); else 1, the single process (and a line on
+    stderr saying why, when there is more than one core). Also 1 while the saves folder holds games
+    in progress left by a single process (workers keep theirs in the cluster's store and would not
+    resume them: a host upgrading loses no game)."""
+    import sys
+
+    cores = usable_cores()
+    if cores == 1:
+        return 1
+    left = single_process_games(saves_dir) if saves_dir else 0
+    if left:
+        print(
+            f"citadels serve: one process while {left} game(s) in progress in {saves_dir} are a single "
+            f"process's (workers would not resume them); --workers {cores} runs a worker per core anyway",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 1
+    missing = _cluster_extra_missing()
+    if missing:
+        print(
+            f"citadels serve: one process ({cores} cores, but a worker per core needs the cluster extra: "
+            f"{missing}; --workers 1 says one process on purpose)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 1
+    return cores
+
+
+def single_process_games(saves_dir: str) -> int:
+    """How many games in progress a single process left in ``saves_dir`` (its `<id>.save` files not
+    in `finished/`), without reading them (the standard library and savelog's names only)."""
+    from pathlib import Path
+
+    from server.storage.savelog import FINISHED, TABLE_ID
+
+    def names(folder: Path) -> set[str]:
+        try:
+            return {
+                p.name[:-5]
+                for p in folder.iterdir()
+                if p.name.endswith(".save") and not p.name.startswith(".") and TABLE_ID.match(p.name[:-5])
+            }
+        except OSError:
+            return set()
+
+    root = Path(saves_dir)
+    return len(names(root) - names(root / FINISHED))
+
+
+def _cluster_extra_missing() -> str:
+    """Why `--workers` cannot run here ("" if it can), without importing nats-py."""
+    import importlib.util
+
+    if importlib.util.find_spec("nats") is None:
+        return "nats-py is not installed (pip install 'citadels-ssh[cluster]')"
+    from server.cluster.natsd import NatsServerError, find_nats_server  # the standard library only
+
+    try:
+        find_nats_server()
+    except NatsServerError as e:
+        return str(e)
+    return ""
 
 
 def _run_node(args: argparse.Namespace, config) -> int:
@@ -159,9 +245,6 @@ def _run_workers(args: argparse.Namespace, config) -> int:
 
     if args.workers < 1:
         print("citadels serve: --workers must be at least 1", file=sys.stderr)
-        return 2
-    if args.cluster is not None or args.node_id is not None:
-        print("citadels serve: --workers runs its own cluster: no --cluster or --node-id", file=sys.stderr)
         return 2
     from server.cluster.config import ClusterConfigError, load_cluster_table
     from server.cluster.workers import run_workers

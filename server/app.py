@@ -29,7 +29,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from textual.binding import Binding
@@ -54,6 +54,9 @@ from ui.screens.lobby import LobbyScreen
 from ui.screens.scores import ScoresScreen
 from ui.screens.table import TableScreen
 from ui.screens.table_menu import TableMenuScreen
+
+if TYPE_CHECKING:
+    from server.cluster.front_lobby import FrontLobby
 
 log = logging.getLogger("citadels.server.app")
 
@@ -111,7 +114,7 @@ def adapt(message: tm.ToSession, now: float) -> Message:
 class PlayerSession:
     """One connected player (or spectator): TableLink, LobbyLink and table Client at once."""
 
-    def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
+    def __init__(self, info: SessionInfo, lobby: Lobby | FrontLobby) -> None:
         self.info = info
         self.lobby = lobby
         self.guest = info.key_fingerprint is None
@@ -309,7 +312,7 @@ class ServerApp(PlayersNavigation, CitadelsApp):
     TABLE_SCREEN_AT_START = False
     PLAY_AGAIN_HERE = False  # the session goes to the new game's room in the lobby
 
-    def __init__(self, info: SessionInfo, lobby: Lobby) -> None:
+    def __init__(self, info: SessionInfo, lobby: Lobby | FrontLobby) -> None:
         session = PlayerSession(info, lobby)
         lang = "es" if (info.lang or "").lower().startswith("es") else "en"
         super().__init__(session, UiOptions(lang=lang, name=session.name, show_chat=True, chat_send=session.chat))
@@ -429,7 +432,7 @@ class ServerApp(PlayersNavigation, CitadelsApp):
             super().action_scores()
 
 
-def make_app_factory(lobby: Lobby) -> Callable[[SessionInfo], ServerApp]:
+def make_app_factory(lobby: Lobby | FrontLobby) -> Callable[[SessionInfo], ServerApp]:
     def factory(info: SessionInfo) -> ServerApp:
         return ServerApp(info, lobby)
 

@@ -56,11 +56,15 @@ def _text_value(value: Any) -> str:
     return text
 
 
-def configure_logging(*, json_lines: bool = False, level: str = "INFO", asyncssh_level: str = "WARNING") -> None:
+def configure_logging(
+    *, json_lines: bool = False, level: str = "INFO", asyncssh_level: str = "WARNING", ssh: bool = True
+) -> None:
     """Send log records to stderr, replacing a handler we installed earlier.
 
     asyncssh logs every channel and request at INFO; it gets its own level
-    (WARNING by default) and its packet-level debug logging stays off.
+    (WARNING by default) and its packet-level debug logging stays off. `ssh`
+    False: a process that serves no SSH (the `--workers` parent) does not
+    import asyncssh for it.
     """
     root = logging.getLogger()
     for handler in list(root.handlers):
@@ -72,6 +76,8 @@ def configure_logging(*, json_lines: bool = False, level: str = "INFO", asyncssh
     root.addHandler(handler)
     root.setLevel(level.upper())
     logging.getLogger("asyncssh").setLevel(asyncssh_level.upper())
+    if not ssh:
+        return
     try:
         import asyncssh
 

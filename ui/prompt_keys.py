@@ -40,6 +40,12 @@ def _plain(e: Entry) -> bool:
     return not (e.back or e.end_turn or e.enter)
 
 
+def _rank_of(e: Entry) -> int:
+    """A character's rank, in a list that `ranked` said answers to ranks (each of them has one)."""
+    assert e.rank is not None
+    return e.rank
+
+
 def ranked(menu: Menu) -> bool:
     """Every choice of the list is a character, each of another rank (1-9): the ranks are the keys."""
     ranks = [e.rank for e in menu.entries if _plain(e)]
@@ -66,7 +72,7 @@ class Numbering:
         """`menu` with each entry's key, in the order shown: choices, the end of the turn, Back."""
         plain = [e for e in menu.entries if _plain(e) and not e.disabled]
         if ranked(menu):
-            shown = [replace(e, key=str(e.rank)) for e in sorted(plain, key=lambda e: e.rank)]
+            shown = [replace(e, key=str(e.rank)) for e in sorted(plain, key=_rank_of)]
         else:
             numbers, next_free = self._menus.setdefault(place, ({}, [1]))
             for e in plain:

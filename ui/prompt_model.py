@@ -67,7 +67,7 @@ from .prompt_texts import about_label, choice_texts, select_label, title_for, wa
 # rules say), with no target to choose and nothing to lose: sent at once, like taking income.
 NO_CONFIRM = frozenset({"Merchant", "Architect", "Queen", "Tax Collector", "Abbot", "Scholar"})
 # Abilities whose cards are chosen here before anything is sent: (name, option) -> the SelectCards purpose.
-CHOSEN_FIRST = {("Magician", "redraw"): "Magician"}
+CHOSEN_FIRST: dict[tuple[str, str | None], str] = {("Magician", "redraw"): "Magician"}
 
 
 @dataclass

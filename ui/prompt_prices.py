@@ -20,6 +20,7 @@ from engine.city import find_copy, rank8_price, value
 from engine.commands import Ability
 from engine.roles.warlord import destroy_price
 from engine.rules import RULESETS
+from engine.state import GameState
 
 
 class _PublicTable:
@@ -30,6 +31,11 @@ class _PublicTable:
     def __init__(self, view: Any) -> None:
         self.rules = RULESETS.get(view.rules) or RULESETS["2016"]
         self.players = view.players
+
+
+def _public_game(view: Any) -> GameState:
+    """The stand-in for the game that the engine's price rules are handed (they take a GameState)."""
+    return _PublicTable(view)  # type: ignore[return-value]  # no GameState, but has all the rules read
 
 
 @dataclass(frozen=True)
@@ -44,20 +50,20 @@ def ability_price(view: Any, cmd: Any) -> Price | None:
         return None
     if cmd.player is None or not 0 <= cmd.player < len(view.players):
         return None
-    g = _PublicTable(view)
-    theirs = find_copy(g, cmd.player, cmd.district, cmd.option)  # type: ignore[arg-type]
+    g = _public_game(view)
+    theirs = find_copy(g, cmd.player, cmd.district, cmd.option)
     if theirs is None:
         return None
     if cmd.name == "Warlord":
         return Price(destroy_price(g, cmd.player, theirs), 0)
-    extra = rank8_price(g, cmd.player, theirs)  # type: ignore[arg-type]
+    extra = rank8_price(g, cmd.player, theirs)
     if cmd.name == "Marshal":  # engine.roles.marshal._candidates: its cost to the owner, the extra to the bank
         cost = value(theirs)
         return Price(cost + extra, cost)
     if not 0 <= cmd.seat < len(view.players):
         return None
-    mine = find_copy(g, cmd.seat, cmd.card, cmd.kind)  # type: ignore[arg-type]
+    mine = find_copy(g, cmd.seat, cmd.card, cmd.kind)
     if mine is None:
         return None
-    diff = max(value(theirs, g) - value(mine, g), 0)  # type: ignore[arg-type]  # engine.roles.diplomat._price
+    diff = max(value(theirs, g) - value(mine, g), 0)  # engine.roles.diplomat._price
     return Price(diff + extra, diff)

@@ -60,6 +60,7 @@ class Reply(Struct, omit_defaults=True):
     message: str = ""  # one line: what was done, or why not
     rows: list[dict[str, Any]] = field(default_factory=list)  # listings
     data: dict[str, Any] = field(default_factory=dict)  # status
+    count: int = 0  # the sessions an action reached (kick, ban, broadcast): `--workers N` adds the workers' up
 
 
 class SessionRow(Struct):

@@ -133,7 +133,8 @@ class AdminService:
         for s in found:
             log_event(log, logging.WARNING, "kicked", session=s.info.session_id, key=s.key, peer=address_of(s))
             s.info.close(message)
-        return p.Reply(True, f"kicked {len(found)} session(s): {', '.join(s.info.session_id for s in found)}")
+        ids = ", ".join(s.info.session_id for s in found)
+        return p.Reply(True, f"kicked {len(found)} session(s): {ids}", count=len(found))
 
     async def _ban(self, req: p.Ban) -> p.Reply:
         kind, value = req.kind, req.value.strip()
@@ -153,7 +154,7 @@ class AdminService:
             s.info.close(BANNED_MESSAGE)
         self.lobby.refusals["banned"] += len(gone)
         what = "banned" if new else "already banned"
-        return p.Reply(True, f"{what}: {ban.kind} {ban.value}; {len(gone)} session(s) closed")
+        return p.Reply(True, f"{what}: {ban.kind} {ban.value}; {len(gone)} session(s) closed", count=len(gone))
 
     async def _unban(self, req: p.Unban) -> p.Reply:
         if self.lobby.bans.remove(req.kind, req.value):
@@ -173,4 +174,4 @@ class AdminService:
         sessions = list(self.lobby.sessions)
         for s in sessions:
             s.post(Toast(line))
-        return p.Reply(True, f"sent to {len(sessions)} session(s)")
+        return p.Reply(True, f"sent to {len(sessions)} session(s)", count=len(sessions))

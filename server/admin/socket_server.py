@@ -19,13 +19,15 @@ import os
 import socket
 import struct
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from server.admin import protocol as p
-from server.admin.service import AdminService
 from server.logging_setup import log_event
+
+if TYPE_CHECKING:  # the lobby's side, imported where a server starts its socket (the --workers parent never does)
+    from server.admin.service import AdminService
 
 log = logging.getLogger("citadels.server.admin")
 
@@ -106,6 +108,8 @@ def _same_user(sock: Any) -> bool:
 
 
 async def start_admin(saves_dir: str | Path, lobby: Any, server: Any) -> AdminSocket:
+    from server.admin.service import AdminService
+
     admin = AdminSocket(AdminService(lobby, server), socket_path(saves_dir))
     await admin.start()
     return admin

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from typing import cast
 
 import nats.errors
 from nats.aio.client import Client
@@ -81,7 +82,9 @@ class Sender:
         while self._queue and time.monotonic() < deadline:  # noqa: ASYNC110 (the sender's own queue)
             await asyncio.sleep(0.005)
         with contextlib.suppress(nats.errors.Error, OSError, TimeoutError):
-            await self.nc.flush(timeout=max(0.1, deadline - time.monotonic()))
+            # nats-py annotates flush's timeout as an int but only hands it to asyncio.wait_for, which
+            # takes float seconds: the fraction left of the deadline works as it is.
+            await self.nc.flush(timeout=cast(int, max(0.1, deadline - time.monotonic())))
 
     async def stop(self) -> None:
         if self._task is not None:

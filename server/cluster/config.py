@@ -56,6 +56,11 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     # A draining node (SIGTERM, `citadels cluster drain`) hands its running tables over at once, then
     # waits this long for its waiting tables to start or close and for its sessions to leave.
     drain_grace_seconds: Annotated[float, Meta(ge=0)] = 60.0
+    # A folder this node shares with the other nodes of its machine (`citadels serve --workers N` sets
+    # it to its own saves folder): the players' exports, the bans, and the finished and closed games
+    # are kept there rather than in the node's saves folder, so that every node sees the same. "" =
+    # the node's own saves folder (exports/, bans.json; cluster/finished/, cluster/closed/).
+    shared_dir: str = ""
 
     def node(self) -> str:
         """This node's id."""

@@ -80,7 +80,7 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
         self.sessions: set[Any] = set()
         self.by_id: dict[str, Any] = {}
         self.names: dict[str, str] = {}
-        self.exports = ExportIndex(None if store is None else store.root / "exports", clock)
+        self.exports = ExportIndex(None if store is None else node.exports_folder, clock)
         self.code_tries = Attempts(config.join_code_attempts_per_identity, config.join_code_window_seconds, clock)
         self.code_tries_by_address = Attempts(
             config.join_code_attempts_per_address, config.join_code_window_seconds, clock

@@ -75,6 +75,7 @@ class NatsServer:
         jetstream: bool = True,
         extra_args: tuple[str, ...] = (),
         die_with_parent: bool = False,
+        own_process_group: bool = False,
     ) -> None:
         self.store_dir = Path(store_dir)
         self.host = host
@@ -83,6 +84,9 @@ class NatsServer:
         self.jetstream = jetstream
         self.extra_args = extra_args
         self.die_with_parent = die_with_parent and sys.platform == "linux"
+        # Out of the terminal's process group: a Ctrl+C reaches only the parent, which stops its server
+        # when it is done with it (the `--workers` parent stops its workers first).
+        self.own_process_group = own_process_group
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -119,6 +123,7 @@ class NatsServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=_term_with_parent if self.die_with_parent else None,
+            process_group=0 if self.own_process_group else None,
         )
         deadline = time.monotonic() + timeout
         ports_file = self.store_dir / f"{BINARY}_{self.process.pid}.ports"

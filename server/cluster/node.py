@@ -38,6 +38,7 @@ from server.cluster.records import TableListing
 from server.cluster.table_log import TableLog
 from server.cluster.table_store import ClusterStore
 from server.cluster.takeover import hand_over, take_over
+from server.lobby.exports import ExportIndex
 from server.logging_setup import log_event
 from server.tables.table import Table
 
@@ -63,7 +64,7 @@ class ClusterNode:
         self.config = config
         self.players = players  # server.players.service.PlayersService: the owner records finished games
         self.cluster = cluster
-        self.files = files  # the node's own saves folder (exports, bans, finished games): a SaveStore
+        self.files = files  # the node's own saves folder (a SaveStore); see `shared` and `exports_folder`
         self.pool = pool
         self.bans = bans
         self.address = address
@@ -79,7 +80,18 @@ class ClusterNode:
 
     @property
     def export_folder(self) -> Path:
+        """Where the owner writes a game it exports for a session of another node (a temporary file)."""
         return Path(self.files.root) / "exports" / ".tmp"
+
+    @property
+    def shared(self) -> Path | None:
+        """The folder shared with the machine's other nodes (`shared_dir`; `--workers N`), or None."""
+        return Path(self.cluster.shared_dir) if getattr(self.cluster, "shared_dir", "") else None
+
+    @property
+    def exports_folder(self) -> Path:
+        """The players' exports: listed by this node's sessions, loaded by the tables' owners."""
+        return (self.shared or Path(self.files.root)) / "exports"
 
     # --- starting and stopping ---------------------------------------------------------------------------
     async def start(self) -> ClusterNode:
@@ -90,8 +102,10 @@ class ClusterNode:
         self.sender.start()
         self.leases = LeaseManager(conn, on_lost=self._lease_lost)
         self.directory = await TableDirectory(conn).start()
-        self.store = ClusterStore(conn, self.acquire, Path(self.files.root) / "cluster", self._failed)
+        records = self.shared or Path(self.files.root) / "cluster"  # finished/ and closed/ games
+        self.store = ClusterStore(conn, self.acquire, records, self._failed)
         lobby = ClusterLobby(self.config, self.store, self.pool, self, bans=self.bans, players=self.players)
+        lobby.exports = ExportIndex(self.exports_folder, lobby.clock)  # the sessions' nodes list the same folder
         self.desk = OwnerDesk(self, lobby)
         self.link = FrontLink(self)
         self.front = FrontLobby(self.config, self.files, self, self.link, pool=self.pool, bans=self.bans)

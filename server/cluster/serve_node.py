@@ -4,9 +4,13 @@
 
 Like `citadels serve` (server/serve.py), with the tables in the cluster: the node joins it
 (server/cluster/node.py), then serves SSH with the cluster's lobby. Its own saves folder keeps
-what is the node's (bans, the players' exports, finished games); the games in progress are in
-the cluster's log. SIGTERM or SIGINT drains the node (its running tables handed over at once, its
-sessions given `drain_grace_seconds` to finish), then stops it; a second signal stops at once.
+what is the node's (bans, the players' exports, finished games), or the `shared_dir` of its
+`[cluster]` table does (`--workers N`: the parent's saves folder, one for all its workers); the
+games in progress are in the cluster's log. Bans are enforced at SSH authentication as on a single
+server; `citadels admin` reaches the node through `admin.sock` in its saves folder
+(server/cluster/node_admin.py). Its sessions' ids are `<node>.s<n>`: unique in the cluster.
+SIGTERM or SIGINT drains the node (its running tables handed over at once, its sessions given
+`drain_grace_seconds` to finish), then stops it; a second signal stops at once.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from server.admin.bans import BanError, Bans
+from server.admin.socket_server import AdminSocket, socket_path
 from server.app import make_app_factory
 from server.cluster.config import ClusterConfig, ClusterConfigError
 from server.cluster.connection import ClusterUnavailable
@@ -30,7 +35,8 @@ from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.ssh import _display_host, start_server
+from server.transport.session import set_session_prefix
+from server.transport.ssh import StartError, _display_host, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -42,6 +48,7 @@ def run_node(config: ServerConfig, cluster: ClusterConfig, load: list[str] | Non
     except (
         PersistenceError,
         BanError,
+        StartError,
         ClusterUnavailable,
         NodeIdInUse,
         ClusterConfigError,
@@ -64,11 +71,11 @@ async def serve_node(
     pool = None
     players = None
     try:
-        bans = Bans(Path(config.saves_dir) / "bans.json")
+        bans = Bans(Path(cluster.shared_dir or config.saves_dir) / "bans.json")
         # The shared players database (PostgreSQL; one SQLite file for nodes on one machine): the sessions'
         # accounts (server/cluster/front_accounts.py) and each table's owner records its finished game there.
         players = PlayersService.open(config) if config.accounts else None
-        if config.bot_kind == "hard" and config.bot_workers > 0:
+        if config.bot_kind in ("hard", "expert") and config.bot_workers > 0:
             from server.tables.bot_pool import BotPool
 
             pool = BotPool(workers=config.bot_workers)
@@ -76,6 +83,7 @@ async def serve_node(
             config, cluster, store, pool=pool, bans=bans, address=f"{config.host}:{config.port}", players=players
         )
         await node.start()
+        set_session_prefix(f"{node.node_id}.")
         if players is not None:
             await players.start()  # games recorded while the database was away, from an earlier run
     except BaseException:
@@ -91,8 +99,18 @@ async def serve_node(
                 node.load_file(path)
             except Exception as e:  # a bad file is reported, the node runs anyway
                 print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
-        server = await start_server(config, make_app_factory(node.front))
+        server = await start_server(config, make_app_factory(node.front), login_check=bans.banned)
         node.on_drain.append(lambda: _stop_accepting(server))
+        admin = None
+        if config.admin_socket:
+            from server.cluster.node_admin import NodeAdminService
+
+            admin = AdminSocket(NodeAdminService(node, server), socket_path(config.saves_dir))
+            try:
+                await admin.start()
+            except OSError as e:
+                admin = None
+                print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
         print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
         port_part = "" if server.port == 22 else f"-p {server.port} "
         print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
@@ -100,7 +118,11 @@ async def serve_node(
         if players is not None:  # shared by the nodes: accounts, names, key codes, finished games
             print(f"Players database: {players.where}", flush=True)
         log_event(log, logging.INFO, "serving", port=server.port, node=node.node_id, cluster=cluster.namespace)
-        await _run_until_stopped(node, server, ready, stop)
+        try:
+            await _run_until_stopped(node, server, ready, stop)
+        finally:
+            if admin is not None:
+                admin.close()
     finally:
         await node.stop()
         if players is not None:

@@ -2,86 +2,214 @@
 
     run_workers(config, n, load=[...], cluster_table={...})   # blocking; returns an exit status
 
-The parent process serves nobody itself. It claims the saves folder, makes the host key once (the
-workers would race for it), starts an embedded nats-server from the wheel (server/cluster/natsd.py:
-loopback, a free port, its JetStream store in `<saves>/nats`, stopped by the kernel if the parent
-dies), then starts N workers: each is `citadels serve --cluster` (server/cluster/serve_node.py) with
-the parent's settings, its own saves folder `<saves>/w<K>` and node id `w<K>`, and all of them
-listening on the same port with SO_REUSEPORT (the kernel spreads new connections over them). Tables
-are placed by the cluster's leases, so a player reaches their table from whichever worker accepted
-them; one players database is shared (by default the SQLite file in the parent's saves folder).
+The parent process serves nobody itself. It claims the saves folder and checks what would stop a
+single server from starting, with the same one line (the host key, made once: the workers would
+race for it; the port; the bans file; the players database's schema), in a child process that
+exits: the parent imports no engine, SSH or database and stays small (~36 MiB against ~89 for a
+worker). Then it starts an embedded
+nats-server from the wheel (server/cluster/natsd.py: loopback, a free port, its JetStream store in
+`<saves>/nats`, stopped by the kernel if the parent dies), and N workers: each is `citadels serve
+--cluster` (server/cluster/serve_node.py) with the parent's settings, its own saves folder
+`<saves>/w<K>` and node id `w<K>`, and all of them listening on the same port with SO_REUSEPORT (the
+kernel spreads new connections over them). Tables are placed by the cluster's leases, so a player
+reaches their table from whichever worker accepted them; one players database is shared (by default
+the SQLite file in the parent's saves folder).
+
+What a player or the host sees is the same on every worker: the workers' `shared_dir` is the parent's
+saves folder, where they all keep the players' exports (`exports/`), the bans (`bans.json`) and the
+finished and closed games (`finished/`, `closed/`), where a single server keeps them too; the
+parent's `admin.sock` answers `citadels admin` for all of them (server/cluster/workers_admin.py);
+the workers' logs go to the parent's stderr (each line marked with its worker) as well as to
+`<saves>/w<K>/worker.log`.
 
 A worker that dies is a node that dies: its tables fail over to the others, and the parent starts
-it again after a second. SIGINT/SIGTERM: every worker is told to stop (a second signal to the
-parent stops them at once), then the nats-server stops; the games in progress stay in its store and
-are taken up again by the next start's workers.
+it again after a second (so a SIGTERM to one worker's pid restarts it: it drains, its tables move to
+the others, then it is started again). SIGINT/SIGTERM to the parent (a terminal's Ctrl+C reaches
+the parent alone: the workers and the nats-server have process groups of their own): every worker
+stops at once, as a single server does (its players told; its tables let go), then the nats-server
+stops; the games in progress stay in its store and are taken up again by the next start's workers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import traceback
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 
+from server.admin.socket_server import socket_path
 from server.cluster.natsd import NatsServer, NatsServerError
+from server.cluster.workers_admin import WorkersAdmin
 from server.config import ServerConfig
-from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.hostkey import load_or_create_host_key
-from server.transport.ssh import _display_host
+from server.logging_setup import configure_logging
+
+# The parent stays small: what it checks at start with the server's own code (the host key and the
+# port through asyncssh, the bans, the players database through SQLAlchemy) is checked in a child
+# process that exits (see `_check_in_child`); the parent itself imports no engine, no SSH, no database.
 
 RESTART_DELAY = 1.0
-STOP_WAIT = 20.0  # after the first signal, how long the workers have to stop before they are killed
+STOP_WAIT = 10.0  # how long the workers have to stop before they are killed
 POLL = 0.2
+
+
+class Checked(msgspec.Struct):
+    """What the start checks found (`_check_in_child`): the host key's fingerprint, the port, how
+    to name the host in the ssh command; or the one line that stops the start."""
+
+    fingerprint: str = ""
+    port: int = 0
+    host: str = ""
+    error: str = ""
+    single_games: list[str] = msgspec.field(default_factory=list)  # unfinished saves of a single process
 
 
 def _prepare_players_database(url: str) -> None:
     """Create the shared schema once, before any worker starts: workers creating it at once raced
-    (one saw a half-made schema and stopped). A database behind or unreachable is left for each
-    worker to report in its own words, as a single server does."""
+    (one saw a half-made schema and stopped). A schema behind the program stops the start with a
+    single server's line (SchemaError); a bad URL too (DatabaseURLError); a database that cannot be
+    reached is left to the workers, which start anyway, as a single server does."""
+    from server.players.migrate import SchemaError
     from server.players.service import prepare_schema  # only a host with accounts needs SQLAlchemy here
     from server.players.url import make_engine
 
     engine = make_engine(url)
     try:
-        with contextlib.suppress(Exception):
-            prepare_schema(engine)
+        prepare_schema(engine)
+    except SchemaError:
+        raise
+    except Exception:  # unreachable, locked: the workers say so in their logs, and serve
+        pass
     finally:
         engine.dispose()
+
+
+async def _check_start(config: ServerConfig) -> tuple[str, int]:
+    """The host key (read, or made once) and the address, checked as a single server checks them (one
+    line, StartError); then the port is let go for the workers. (fingerprint, port)"""
+    from server.transport.listening import prepare_start
+
+    prepared = await prepare_start(config)
+    port = config.port
+    if prepared.listener is not None:
+        port = int(prepared.listener.sockets[0].getsockname()[1])  # port 0: the one the system chose
+        prepared.close()
+        await prepared.listener.wait_closed()
+    elif port == 0:
+        port = _free_port(config.host)
+    return prepared.fingerprint, port
+
+
+def _check(config: ServerConfig, saves: Path, database: str) -> Checked:
+    """What would stop a single server from starting, with its line: the bans file (the workers share
+    it), the host key and the port, the players database's schema (made here once)."""
+    import asyncio
+
+    from server.admin.bans import BanError, Bans
+    from server.players.migrate import SchemaError
+    from server.players.url import DatabaseURLError
+    from server.storage.persistence import PersistenceError, SaveStore
+    from server.transport.listening import StartError
+    from server.transport.ssh import _display_host
+
+    try:
+        Bans(saves / "bans.json")
+        single = SaveStore(saves).unfinished()  # the games in progress a single process left in the folder
+        fingerprint, port = asyncio.run(_check_start(config))
+        if config.accounts:
+            _prepare_players_database(database)
+    except (BanError, PersistenceError, StartError, DatabaseURLError, SchemaError) as e:
+        return Checked(error=str(e))
+    return Checked(fingerprint=fingerprint, port=port, host=_display_host(config.host), single_games=single)
+
+
+def _check_in_child(config: ServerConfig, saves: Path, database: str) -> Checked:
+    """`_check` in a child process (forked), so that the modules it needs are never the parent's: the
+    parent lives as long as the server, and would hold them for nothing (~45 MiB)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(read)
+            result = _check(config, saves, database)
+        except BaseException as e:
+            traceback.print_exc()
+            result, status = Checked(error=f"the start checks failed: {type(e).__name__}: {e}"), 1
+        try:
+            with os.fdopen(write, "wb") as out:
+                out.write(msgspec.json.encode(result))
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    try:
+        return msgspec.json.decode(data, type=Checked)
+    except msgspec.DecodeError:
+        return Checked(error="the start checks stopped without an answer")
 
 
 def run_workers(
     config: ServerConfig, workers: int, load: list[str] | None = None, cluster_table: dict[str, Any] | None = None
 ) -> int:
+    configure_logging(json_lines=config.json_logs, level=config.log_level, ssh=False)
     saves = Path(config.saves_dir).resolve()
-    store = SaveStore(str(saves))
-    try:
-        store.lock()  # one parent per saves folder (each worker locks its own subfolder)
-    except PersistenceError as e:
-        print(f"citadels serve: {e}", file=sys.stderr)
+    lock = _lock(saves)  # one parent per saves folder (each worker locks its own subfolder)
+    if isinstance(lock, str):
+        print(f"citadels serve: {lock}", file=sys.stderr)
         return 1
-    nats = NatsServer(saves / "nats", die_with_parent=True)
+    nats = NatsServer(saves / "nats", die_with_parent=True, own_process_group=True)
+    admin: WorkersAdmin | None = None
+    pool: WorkerPool | None = None
     try:
-        _, fingerprint = load_or_create_host_key(config.keys_dir)
-        port = config.port or _free_port(config.host)
+        pool = WorkerPool(config, workers, saves, config.port, "", load or [], cluster_table or {})
+        checked = _check_in_child(config, saves, pool.database)
+        if checked.error:
+            print(f"citadels serve: {checked.error}", file=sys.stderr)
+            return 1
+        pool.port = port = checked.port
+        if checked.single_games:
+            # A single process's games in progress are files in the saves folder; the workers' are in the
+            # cluster's log (saves/nats): neither resumes the other's.
+            n, first = len(checked.single_games), checked.single_games[0]
+            print(
+                f"warning: {n} unfinished game(s) in {config.saves_dir} were left by `citadels serve --workers 1` "
+                f"and are not resumed by workers: serve them with --workers 1 until they end, or bring one into "
+                f"the workers as a new table with --load {Path(config.saves_dir) / first}.save",
+                file=sys.stderr,
+                flush=True,
+            )
         nats.start()
-        pool = WorkerPool(config, workers, saves, port, nats.url, load or [], cluster_table or {})
-        if config.accounts:
-            _prepare_players_database(pool.database)
+        pool.nats_url = nats.url
         pool.start_all()
         if not pool.wait_ready():
             pool.stop()
             print(f"citadels serve: the workers did not start (see {saves}/w*/worker.log)", file=sys.stderr)
             return 1
-        print(f"Host key fingerprint: {fingerprint}", flush=True)
+        if config.admin_socket:
+            admin = WorkersAdmin(socket_path(saves), pool.admin_sockets)
+            try:
+                admin.start()
+            except OSError as e:
+                admin = None
+                print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
+        print(f"Host key fingerprint: {checked.fingerprint}", flush=True)
         port_part = "" if port == 22 else f"-p {port} "
-        print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        print(f"Connect with: ssh {port_part}{checked.host}", flush=True)
+        if admin is not None:
+            print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
         print(f"Workers: {workers} on one port (pids {' '.join(str(p) for p in pool.pids())})", flush=True)
         pool.run_until_signal()
         return 0
@@ -89,9 +217,32 @@ def run_workers(
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
     finally:
+        if admin is not None:
+            admin.close()
+        if pool is not None:
+            pool.stop()  # stopped already, unless the start itself was interrupted (Ctrl+C)
         with contextlib.suppress(Exception):
             nats.stop()
-        store.unlock()
+        os.close(lock)
+
+
+def _lock(saves: Path) -> int | str:
+    """The saves folder claimed as a single server claims it (server/storage/persistence.py's
+    SaveStore.lock: an exclusive flock on `.lock`, so neither a second parent nor a single server
+    runs on it); the lock's file descriptor, or why not (one line)."""
+    import fcntl
+
+    try:
+        saves.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(saves / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:
+        return f"cannot use the saves folder {saves}: {e.strerror or e}"
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return f"the saves folder {saves} is in use by another citadels server"
+    return fd
 
 
 class WorkerPool:
@@ -126,6 +277,10 @@ class WorkerPool:
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs.values()]
 
+    def admin_sockets(self) -> list[tuple[str, Path]]:
+        """Each worker's own admin socket (server/cluster/node_admin.py), which the parent's asks."""
+        return [(f"w{k}", socket_path(self.saves / f"w{k}")) for k in range(1, self.count + 1)]
+
     def start_all(self) -> None:
         for k in range(1, self.count + 1):
             self._start(k)
@@ -141,7 +296,7 @@ class WorkerPool:
             keys_dir=str(Path(self.config.keys_dir).resolve()),
             database=self.database,
         )
-        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}"}
+        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}", "shared_dir": str(self.saves)}
         path = folder / "worker.toml"
         path.write_text(_toml_file(settings, cluster))
         args = [sys.executable, "-m", "cli.main", "serve", "--config", str(path), "--cluster", self.nats_url]
@@ -149,15 +304,19 @@ class WorkerPool:
             for item in self.load:
                 args += ["--load", str(Path(item).resolve())]
         out = folder / "worker.out"  # its "Connect with" line says it listens
-        with open(folder / "worker.log", "ab") as log, open(out, "wb") as stdout:
-            self.procs[k] = subprocess.Popen(
+        with open(out, "wb") as stdout:
+            proc = self.procs[k] = subprocess.Popen(
                 args,
                 stdout=stdout,
-                stderr=log,
+                stderr=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
                 preexec_fn=_die_with_parent,
+                process_group=0,  # a Ctrl+C in the terminal reaches the parent alone, which drains the workers
                 cwd=str(Path(__file__).resolve().parents[2]),
             )
+        assert proc.stderr is not None
+        log = open(folder / "worker.log", "ab")  # noqa: SIM115  # closed by its copier at the worker's end
+        threading.Thread(target=_copy_log, args=(proc.stderr, log, f"w{k}", self.config.json_logs), daemon=True).start()
         self.ready.discard(k)
 
     def wait_ready(self, timeout: float = 60.0) -> bool:
@@ -173,11 +332,12 @@ class WorkerPool:
         return len(self.ready) == self.count
 
     def run_until_signal(self) -> None:
+        """Watch the workers (one that stops is started again) until SIGINT or SIGTERM; then stop them
+        all at once, as a single server stops (its players told, its tables left in the log for the next
+        start): a drain would wait for sessions that every worker is about to close anyway."""
+
         def on_signal(signum: int, frame: Any) -> None:
             self.stopping += 1
-            for proc in self.procs.values():
-                with contextlib.suppress(ProcessLookupError):
-                    proc.send_signal(signal.SIGTERM)  # a second one stops a worker without waiting
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
         try:
@@ -190,7 +350,7 @@ class WorkerPool:
                             self._start(k)
                 time.sleep(POLL)
             print("Stopping...", file=sys.stderr, flush=True)
-            self._wait_all(STOP_WAIT)
+            self.stop()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
@@ -202,18 +362,44 @@ class WorkerPool:
             time.sleep(POLL)
 
     def stop(self) -> None:
-        """Every worker stopped: told twice (stop without waiting for sessions), then killed."""
+        """Every worker stopped: told twice (the second SIGTERM: stop without waiting for sessions to
+        leave), given STOP_WAIT seconds, then killed."""
+        if all(p.poll() is not None for p in self.procs.values()):
+            return
         for _ in range(2):
             for proc in self.procs.values():
                 if proc.poll() is None:
                     with contextlib.suppress(ProcessLookupError):
                         proc.send_signal(signal.SIGTERM)
             time.sleep(0.1)
-        self._wait_all(10.0)
+        self._wait_all(STOP_WAIT)
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+_stderr_lock = threading.Lock()
+
+
+def _copy_log(pipe: IO[bytes], log: IO[bytes], worker: str, json_lines: bool) -> None:
+    """A worker's stderr, line by line, to its `worker.log` and to the parent's stderr, marked with the
+    worker ("w1 " before a text line; a "worker" field first in a JSON line)."""
+    try:
+        for line in pipe:
+            log.write(line)
+            log.flush()
+            text = line.decode("utf-8", "replace")
+            if json_lines and text.startswith("{"):
+                text = '{"worker": ' + json.dumps(worker) + (", " if text[1:].strip() != "}" else "") + text[1:]
+            else:
+                text = f"{worker} {text}"
+            with _stderr_lock, contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(text)
+                sys.stderr.flush()
+    finally:
+        log.close()
+        pipe.close()
 
 
 def _free_port(host: str) -> int:

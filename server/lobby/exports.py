@@ -8,8 +8,13 @@ name is claimed by creating the file exclusively before the game is written into
 it, so two players saving under one name at once both keep their game.
 
 Listing reads only each file's summary (header, checksum, owners, setup: not its
-log or state) and remembers it by size and time, rescanning the folder at most
-every `RESCAN_SECONDS`: the lobby asks on every redraw of its main page.
+log or state) and remembers it by size and time. The folder is rescanned when its
+own time changed (a file made, renamed or removed, by this process or another one:
+`citadels serve --workers N` shares the folder between its workers) and at least
+every `RESCAN_SECONDS` otherwise (a file rewritten in place); between two changes a
+listing costs one stat of the folder: the lobby asks on every redraw of its main page.
+Writers never collide across processes: a name is claimed with O_EXCL, and the game
+is written with an atomic rename over the claimed (empty) file, its claimer's alone.
 """
 
 from __future__ import annotations
@@ -53,15 +58,30 @@ class ExportIndex:
         self._entries: dict[str, ExportEntry] = {}
         self._unreadable: dict[str, tuple[int, int]] = {}
         self._scanned: float | None = None
+        self._folder_stamp: int | None = None  # the folder's mtime_ns at the last scan
 
     def invalidate(self) -> None:
         self._scanned = None
 
+    def _stamp(self) -> int | None:
+        if self.folder is None:
+            return None
+        try:
+            return os.stat(self.folder).st_mtime_ns
+        except OSError:
+            return None
+
     def entries(self) -> dict[str, ExportEntry]:
         now = self.clock()
-        if self._scanned is not None and now - self._scanned < RESCAN_SECONDS:
+        folder_stamp = self._stamp()
+        if self._scanned is not None and now - self._scanned < RESCAN_SECONDS and folder_stamp == self._folder_stamp:
             return self._entries
         self._scanned = now
+        # Taken before the scan: a change during it is seen next time. A stamp under 0.1 s old is not
+        # trusted (the folder's time has the kernel's coarse clock: a second change in the same tick
+        # would leave it as it is): the next listings scan again until it is older.
+        recent = folder_stamp is not None and time.time_ns() - folder_stamp < 100_000_000
+        self._folder_stamp = None if recent else folder_stamp
         if self.folder is None:
             return self._entries
         fresh: dict[str, ExportEntry] = {}
@@ -91,7 +111,7 @@ class ExportIndex:
 
     @staticmethod
     def _read(path: Path, stamp: tuple[int, int]) -> ExportEntry | None:
-        from server.storage.persistence import read_limited
+        from server.storage.savelog import read_limited
 
         try:
             s = read_summary(read_limited(path))

@@ -63,6 +63,7 @@ def spec_of(old: Table) -> TableSpec:
     if spec is not None:
         return spec
     cfg = old.config
+    assert cfg is not None  # a game that is over was started (Table._start) or resumed (Table.resume): both set it
     lineup = "custom" if cfg.characters else (cfg.preset or "first-game")
     return TableSpec(
         name=old.meta.name,

@@ -129,7 +129,7 @@ class SavedGames:
     def load_file(self, path: str | Path) -> Table:
         """`citadels serve --load FILE`: the game as a running table (its players find their seats by key;
         a bot plays for those who do not come, after the idle wait). SaveError/ValueError if it cannot be."""
-        from server.storage.persistence import atomic_write, read_save_file
+        from server.storage.savelog import atomic_write, read_save_file
 
         save = read_save_file(path)
         live = self.live_table(game_key(save.config, save.created))
@@ -174,7 +174,7 @@ class SavedGames:
             return
         self._not_seated(session)  # type: ignore[attr-defined]
         self.check_capacity(session)  # type: ignore[attr-defined]
-        from server.storage.persistence import read_save_file
+        from server.storage.savelog import read_save_file
 
         try:
             save = read_save_file(self.exports.folder / f"{name}.save")  # type: ignore[attr-defined]

@@ -74,30 +74,19 @@ from engine.setup import GameConfig
 from engine.state import GameState
 
 from .recovery import Recovery, quarantine, replay_entries
-
-# The file formats live in server/storage/savelog.py; re-exported for the store's users.
-from .savelog import (  # noqa: F401
+from .savelog import (
     FINISHED,
-    LOG_HEADER,
-    LOG_MAGIC,
-    LOG_VERSION,
-    RECORD,
     SNAPSHOT_EVERY,
     TABLE_ID,
-    LogEntry,
-    LogHead,
     LogScan,
     atomic_write,
-    encode_record,
     fsync_dir,
     oneline,
     read_limited,
-    read_log,
     read_save_file,
     scan_log,
-    write_all,
 )
-from .table_save import SaveNotice, TableSave  # noqa: F401 (the store's users import them from here)
+from .table_save import TableSave
 
 CLOSED = "closed"
 
@@ -113,6 +102,7 @@ class SaveStore:
         self.root = Path(root)
         self.snapshot_every = max(1, snapshot_every)
         self.durable = durable
+        self._lock_fd: int | None = None  # the open .lock file while this process holds the folder
 
     def lock(self) -> None:
         """Claim the folder for this process (call once at server start): a second server on the same
@@ -132,7 +122,7 @@ class SaveStore:
         self._lock_fd = fd
 
     def unlock(self) -> None:
-        fd = getattr(self, "_lock_fd", None)
+        fd = self._lock_fd
         if fd is not None:
             os.close(fd)
             self._lock_fd = None
@@ -288,7 +278,7 @@ class SaveStore:
                 damage.append(f"cannot keep a copy of the damaged log: {e.strerror or oneline(e)}")
         parts: list[str | None] = [
             scan.fatal,
-            *(scan.damaged + [done.stop] if done.lost or done.stop else []),
+            *([*scan.damaged, done.stop] if done.lost or done.stop else []),
             scan.torn,
         ]
         dropped = "; ".join(p for p in parts if p) or None  # why part of the log was not used

@@ -107,7 +107,7 @@ class Table(TableTimers):
         self.clock = clock
         self.config: GameConfig | None = None
         self.state: Any = None
-        self.save: Any = None  # server.storage.persistence.TableSave
+        self.save: Any = None  # server.storage.table_save.TableSave
         self.phase = "waiting"  # waiting / playing / over / closed
         self.spectators: list[Client] = []
         self.history: list[Any] = []  # past events (for a session that arrives)
@@ -485,7 +485,7 @@ class Table(TableTimers):
         if path is None:
             return
         try:
-            from server.storage.persistence import atomic_write
+            from server.storage.savelog import atomic_write
 
             atomic_write(path, msgspec.json.encode(self.meta), durable=False)
         except OSError as e:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import ipaddress
 import logging
 import random
@@ -67,8 +68,19 @@ REFUSAL_LINES = {
     "penalty": "Too many unfinished logins from your address; please try again later.",
     "stopping": "The server is shutting down. Please reconnect in a moment.",
 }
+_REFUSAL_BYTES = {cause: (line + "\r\n").encode() for cause, line in REFUSAL_LINES.items()}
 
 
+# A refused source is told why at most once in this many seconds; its other refusals are a close
+# alone (the line is the costliest part of a refusal, and a flood needs it once).
+REFUSAL_LINE_EVERY_SECONDS = 10.0
+
+# Sources remembered for the above (the oldest forgotten first past it).
+REFUSAL_LINE_SOURCES = 4096
+
+
+# Addresses repeat (a flood comes from a few): parsing one is most of a refusal's own cost.
+@functools.lru_cache(maxsize=8192)
 def source_of(address: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
     """The source an address belongs to: itself for IPv4 (or IPv4-mapped IPv6), its /64 for IPv6."""
     try:
@@ -118,6 +130,8 @@ class Admission:
         self._clock = clock
         self._rng = rng or random.Random()
         self._exempt = [ipaddress.ip_network(n, strict=False) for n in config.admission_exempt]
+        self._exempt_cache: dict[str, bool] = {}
+        self._told: OrderedDict[str, float] = OrderedDict()  # source -> when it last read a refusal line
         self._inflight: OrderedDict[int, Startup] = OrderedDict()  # oldest first
         self._per_source: Counter[str] = Counter()
         self._penalties: dict[str, _Penalty] = {}
@@ -168,6 +182,22 @@ class Admission:
         self._per_source[source] += 1
         self._schedule()
         return startup
+
+    def refusal_line(self, cause: str, address: str) -> bytes | None:
+        """The line a connection refused at accept for ``cause`` reads, or None (its source read
+        one less than REFUSAL_LINE_EVERY_SECONDS ago: it is closed without one)."""
+        line = _REFUSAL_BYTES.get(cause)
+        if line is None:
+            return None
+        source, now = source_of(address), self._clock()
+        told = self._told.get(source)
+        if told is not None and now - told < REFUSAL_LINE_EVERY_SECONDS:
+            return None
+        self._told[source] = now
+        self._told.move_to_end(source)
+        if len(self._told) > REFUSAL_LINE_SOURCES:
+            self._told.popitem(last=False)
+        return line
 
     def _displaceable(self, now: float) -> Startup | None:
         """The startup a newcomer may take the place of: the oldest of the source holding the most
@@ -279,11 +309,18 @@ class Admission:
     def _is_exempt(self, address: str) -> bool:
         if not self._exempt:
             return False
-        try:
-            ip = ipaddress.ip_address(address.split("%", 1)[0])
-        except ValueError:
-            return False
-        return any(ip in network for network in self._exempt if network.version == ip.version)
+        exempt = self._exempt_cache.get(address)
+        if exempt is None:
+            try:
+                ip = ipaddress.ip_address(address.split("%", 1)[0])
+            except ValueError:
+                exempt = False
+            else:
+                exempt = any(ip in network for network in self._exempt if network.version == ip.version)
+            if len(self._exempt_cache) >= REFUSAL_LINE_SOURCES:
+                self._exempt_cache.clear()
+            self._exempt_cache[address] = exempt
+        return exempt
 
     def _blocked(self, source: str, now: float) -> bool:
         penalty = self._penalties.get(source)

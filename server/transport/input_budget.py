@@ -248,6 +248,9 @@ class WindowChangeLimit:
     def _release(self, conn: Any) -> None:
         self.held = False
         self.released_at = _clock()
+        # Still a storm: paced from the end of the hold (a long hold outlasts the flood memory, and
+        # its input, the merged size first, would otherwise be drawn in the burst tier).
+        self.budget.storming(self.released_at)
         hold_connection(conn, False)
 
 

@@ -170,8 +170,13 @@ async def read_header(sock: socket.socket, timeout: float) -> ProxyHeader:
         if data:  # part of a header: the socket stays readable (peeked), so wait a little, not for readability
             await asyncio.sleep(min(0.01, remaining))
             continue
-        fut = loop.create_future()
-        loop.add_reader(sock.fileno(), lambda f=fut: f.done() or f.set_result(None))
+        fut: asyncio.Future[None] = loop.create_future()
+
+        def readable(f: asyncio.Future[None] = fut) -> None:
+            if not f.done():
+                f.set_result(None)
+
+        loop.add_reader(sock.fileno(), readable)
         try:
             await asyncio.wait_for(fut, remaining)
         except TimeoutError:

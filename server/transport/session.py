@@ -61,6 +61,15 @@ CRASH_MESSAGE = "Sorry, your session hit an internal error. Please reconnect."
 EARLY_INPUT_BYTES = 4096
 
 _session_ids = itertools.count(1)
+# A cluster node's sessions are "<node>.s<n>" (set_session_prefix): unique across the nodes, so a guest's
+# identity ("guest:<session id>") and `citadels admin kick <session>` name one session of the cluster.
+_session_prefix = ""
+
+
+def set_session_prefix(prefix: str) -> None:
+    global _session_prefix
+    _session_prefix = prefix
+
 
 # Apps asked to exit whose task has not ended yet (all servers of the process).
 _exiting_apps = 0
@@ -73,7 +82,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._host = host
         self._config = host.config
         self._identity = identity
-        self.session_id = f"s{next(_session_ids)}"
+        self.session_id = f"{_session_prefix}s{next(_session_ids)}"
         self._chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
         self._term: str | None = None
         self._size = DEFAULT_SIZE

@@ -43,7 +43,7 @@ from textual.app import App
 from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
-from server.transport.admission import REFUSAL_LINES, Admission, Startup, source_of
+from server.transport.admission import Admission, Startup, source_of
 from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Acceptor
@@ -172,9 +172,10 @@ class Server:
         verdict = self.admission.accept(str(address[0]) if address else "?")
         if isinstance(verdict, str) or self._conn_factory is None:
             cause = verdict if isinstance(verdict, str) else "stopping"
-            with contextlib.suppress(OSError):
-                conn.setblocking(False)
-                conn.send((REFUSAL_LINES[cause] + "\r\n").encode())
+            line = self.admission.refusal_line(cause, str(address[0]) if address else "?")
+            if line is not None:
+                with contextlib.suppress(OSError):
+                    conn.send(line, socket.MSG_DONTWAIT)  # never waits: a fresh connection's buffer is empty
             conn.close()
             return
         size = self.config.socket_receive_buffer_bytes
@@ -306,17 +307,19 @@ class Server:
 
         if config.proxy_protocol:
             # A balancer's PROXY header first, then SSH (proxy_listener.py): the player's address is
-            # known only after the header, so these connections skip the acceptor's admission at
-            # accept (the session caps, asyncssh's login timeout and the bans at login still hold).
+            # known once the header is read, and the connection goes through the same admission as
+            # at accept (penalties, MaxStartups, per-source caps) with that address.
             if listener is not None:
                 listener.close()
 
-            async def proxy_listen() -> Any:
-                from server.transport.proxy_listener import ProxyListener, ssh_hand_over
+            async def admit(sock: socket.socket) -> None:
+                self.accepted(sock, sock.getpeername())
 
-                connection_options = {k: v for k, v in options.items() if k != "reuse_address"}
+            async def proxy_listen() -> Any:
+                from server.transport.proxy_listener import ProxyListener
+
                 proxy = ProxyListener(
-                    ssh_hand_over(asyncssh.SSHServerConnectionOptions(**connection_options)),
+                    admit,
                     header_timeout=config.proxy_header_timeout_seconds,
                     allowed=config.proxy_allowed or None,
                 )

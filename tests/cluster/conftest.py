@@ -43,6 +43,7 @@ NEEDS_NATS_PY = [
     "test_node_hidden.py",
     "test_node_lobby.py",
     "test_workers.py",
+    "test_workers_shared.py",
     "test_node_accounts.py",
 ]
 collect_ignore = [] if HAVE_NATS_PY or os.environ.get("CITADELS_REQUIRE_NATS") else NEEDS_NATS_PY

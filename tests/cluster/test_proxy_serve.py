@@ -52,6 +52,8 @@ class ServeProcess:
                 "serve",
                 "--config",
                 str(config),
+                "--workers",
+                "1",
                 cwd=str(REPO),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,
@@ -142,3 +144,43 @@ async def test_a_header_from_outside_the_allowed_balancers_is_refused(tmp_path: 
         assert "player connected" not in server.log
     finally:
         await server.stop()
+
+
+async def _through_balancer(port: int, player: tuple[str, int]) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(v1(player))
+    await writer.drain()
+    return reader, writer
+
+
+async def test_admission_applies_to_the_address_the_header_names(tmp_path: Path) -> None:
+    """Behind a balancer every connection comes from its address: the per-source limits and
+    penalties count the player's, as if they had connected directly."""
+    served = await ServeProcess(
+        tmp_path, {"proxy_protocol": True, "proxy_allowed": ["127.0.0.1/32"], "max_startups_per_source": 2}
+    ).start()
+    opened = []
+    try:
+        for _ in range(2):  # two silent logins from one player address: both get the SSH banner
+            reader, writer = await _through_balancer(served.port, ("203.0.113.9", 5000))
+            opened.append(writer)
+            assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+        # a third from that address is refused before SSH, with the reason
+        reader, writer = await _through_balancer(served.port, ("203.0.113.9", 5001))
+        opened.append(writer)
+        line = await asyncio.wait_for(reader.readline(), 10)
+        assert b"Too many connections logging in from your address" in line, line
+        # another player's address behind the same balancer is not concerned
+        reader, writer = await _through_balancer(served.port, ("198.51.100.4", 6000))
+        opened.append(writer)
+        assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+        player, proxy = await _player_through(served.port, v1(("198.51.100.5", 6001)), "dee")
+        try:
+            await player.wait_for("New table", timeout=30)
+        finally:
+            player.close()
+            await proxy.close()
+    finally:
+        for writer in opened:
+            writer.close()
+        await served.stop()

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from server.storage.persistence import SaveStore, read_log, read_save_file
+from server.storage.persistence import SaveStore
+from server.storage.savelog import read_log, read_save_file
 
 from .crash_writer import reference
 

@@ -11,7 +11,8 @@ from engine import apply, legal_commands, new_game
 from engine.savefile import SaveError, dumps, loads
 from engine.state import encode
 from server.storage import persistence
-from server.storage.persistence import LOG_HEADER, RECORD, PersistenceError, SaveStore, read_log, read_save_file
+from server.storage.persistence import PersistenceError, SaveStore
+from server.storage.savelog import LOG_HEADER, RECORD, read_log, read_save_file
 
 from .games import NAMES, T0, bots_for, first_game, seats_for
 

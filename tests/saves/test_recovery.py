@@ -9,7 +9,8 @@ import pytest
 
 from engine import apply, legal_commands, new_game
 from engine.state import encode
-from server.storage.persistence import LOG_HEADER, RECORD, SaveStore
+from server.storage.persistence import SaveStore
+from server.storage.savelog import LOG_HEADER, RECORD
 
 from .games import T0, bots_for, first_game, seats_for
 

@@ -24,8 +24,8 @@ from server.lobby.lobby import Lobby
 from server.players.service import PlayersService
 from server.storage.persistence import SaveStore
 from server.transport.ssh import start_server
+from ui.prompt_keys import DIGITS
 from ui.widgets.menu_list import MenuList
-from ui.widgets.prompt import DIGITS
 
 CODE = re.compile(r"Code: ([A-Z0-9]{4}-[A-Z0-9]{4})")
 

@@ -24,7 +24,7 @@ from game_helpers import ESC, Screen, create_table, key_path, ssh_connect
 
 from engine import apply, view
 from engine.savefile import SaveError, loads
-from server.storage.persistence import read_log, read_save_file
+from server.storage.savelog import read_log, read_save_file
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 
@@ -50,6 +50,8 @@ def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, int]:
             str(tmp_path / "keys"),
             "--saves-dir",
             str(tmp_path / "saves"),
+            "--workers",
+            "1",  # the single process's saves (this machine's cores would make it workers)
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,

@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 from game_helpers import CTRL_Q, Screen, app_keys, prompt_ready, start_game_server, wait_until
 
-from server.storage.persistence import read_save_file
+from server.storage.savelog import read_save_file
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
 

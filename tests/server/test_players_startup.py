@@ -31,6 +31,8 @@ def _serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
             str(tmp_path / "keys"),
             "--saves-dir",
             str(tmp_path / "saves"),
+            "--workers",
+            "1",
             *args,
         ],
         capture_output=True,

@@ -181,7 +181,7 @@ def test_an_unreadable_bans_file_stops_the_server_with_one_line(tmp_path):
     (saves / "bans.json").write_text('{"bans": [{"kind": "key", "value": "not a key"}]}')
     p = subprocess.run(
         [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--keys-dir", str(tmp_path / "keys")]
-        + ["--saves-dir", str(saves)],
+        + ["--saves-dir", str(saves), "--workers", "1"],
         cwd=ROOT,
         capture_output=True,
         text=True,

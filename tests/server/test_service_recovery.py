@@ -20,7 +20,8 @@ from engine import apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.savefile import Seat
 from engine.setup import GameConfig
-from server.storage.persistence import LOG_HEADER, RECORD, SaveStore, read_log, read_save_file
+from server.storage.persistence import SaveStore
+from server.storage.savelog import LOG_HEADER, RECORD, read_log, read_save_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,7 @@ def start_serve(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int, lis
     config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nidle_wait_seconds = 600\n")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--config", str(config), "--keys-dir", str(tmp_path / "keys")]
-        + ["--saves-dir", str(tmp_path / "saves"), *extra],
+        + ["--saves-dir", str(tmp_path / "saves"), "--workers", "1", *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=open(tmp_path / "server.log", "ab"),

@@ -205,7 +205,7 @@ async def test_session_caps_count_sessions_not_logins(start, open_terminal, conn
 def _serve(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.run(
-        [sys.executable, "-m", "cli", "serve", "--saves-dir", str(tmp_path / "saves"), *args],
+        [sys.executable, "-m", "cli", "serve", "--saves-dir", str(tmp_path / "saves"), "--workers", "1", *args],
         capture_output=True,
         text=True,
         timeout=60,

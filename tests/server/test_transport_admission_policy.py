@@ -180,3 +180,22 @@ def test_refusals_and_penalties_are_logged_as_counts(caplog):
     assert len(penalised) == 10
     (summary,) = [r for r in caplog.records if r.getMessage() == "refusals"]
     assert summary.fields["penalty"] == 30 and summary.fields["more_sources_penalised"] == 20
+
+
+def test_a_refused_source_reads_the_line_once_per_interval():
+    from server.transport.admission import REFUSAL_LINE_EVERY_SECONDS, REFUSAL_LINES
+
+    adm, clock = make()
+    line = adm.refusal_line("full", "10.0.0.1")
+    assert line == (REFUSAL_LINES["full"] + "\r\n").encode()
+    # The same source again (another cause too): closed without a line; another source is told.
+    assert adm.refusal_line("full", "10.0.0.1") is None
+    assert adm.refusal_line("penalty", "10.0.0.1") is None
+    assert adm.refusal_line("full", "10.0.0.2") is not None
+    # IPv6 addresses of one /64 are one source.
+    assert adm.refusal_line("full", "2001:db8::1") is not None
+    assert adm.refusal_line("full", "2001:db8::2") is None
+    clock.now += REFUSAL_LINE_EVERY_SECONDS
+    assert adm.refusal_line("full", "10.0.0.1") == line
+    # Causes that are not refusals at accept have no line.
+    assert adm.refusal_line("grace", "10.0.0.9") is None

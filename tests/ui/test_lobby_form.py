@@ -154,3 +154,16 @@ async def test_table_menu_is_a_form(tmp_path):
         await pilot.press("1", "enter")  # Back to the game
         await pilot.pause()
         assert not isinstance(app.screen, TableMenuScreen)
+
+
+async def test_a_click_on_a_row_does_what_enter_does_there(tmp_path):
+    app, _ = served(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.lobby_screen
+        menu = screen.query_one(MenuList)
+        new_table = next(i for label, i in _rows(app).items() if label.startswith("New table"))
+        row = min(y for y, i in menu._row_map.items() if i == new_table)
+        await pilot.click(MenuList, offset=(3, row + menu.content_offset.y))
+        await pilot.pause()
+        assert screen.page == "create"

@@ -13,6 +13,7 @@ seconds).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -22,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..i18n import Catalogue
-from ..lobby_link import LobbyLink, LobbyOptions, LobbySnapshot, TableRow, TableSpec
+from ..lobby_link import LobbyLink, LobbyOptions, LobbySnapshot, Room, TableRow, TableSpec
 from ..widgets.key_bar import KeyBar
 from ..widgets.menu_list import Item, MenuList, TextPrompt
 from . import players_menu
@@ -128,7 +129,7 @@ class LobbyScreen(NewTableForm, Screen):
         if snap is None:
             return
         if snap.room is not None and self.page in ("main", "table"):
-            header, items = self._room(snap)
+            header, items = self._room(snap, snap.room)
         elif self.page == "create":
             header, items = self._create()
         elif self.page == "uniques":
@@ -185,7 +186,7 @@ class LobbyScreen(NewTableForm, Screen):
         if snap.playing:
             items.append(Item(self.L("return_game"), enter=lambda: self._do(self.link.back_to_table()), style="bold"))
         for row in snap.tables:
-            items.append(Item(self._row_text(row), enter=lambda r=row: self.go("table", r.id)))
+            items.append(Item(self._row_text(row), enter=partial(self.go, "table", row.id)))
         if not snap.tables:
             header.append(Text(self.L("no_tables"), style="italic", end=""))
         items += [
@@ -205,9 +206,13 @@ class LobbyScreen(NewTableForm, Screen):
     def _load(self, snap: LobbySnapshot) -> tuple[list[Text], list[Item]]:
         header = self._title(snap)
         header.append(Text(self.L("load_title"), style="bold", end=""))
-        items = [
-            Item(name, enter=lambda n=name: self._loaded(self.link.load_saved(n))) for name in self.link.saved_games()
-        ]
+        items: list[Item] = []
+        for name in self.link.saved_games():
+
+            def load(n: str = name) -> None:
+                self._loaded(self.link.load_saved(n))
+
+            items.append(Item(name, enter=load))
         items.append(Item(self.L("back"), enter=lambda: self.go("main")))
         return header, items
 
@@ -249,8 +254,7 @@ class LobbyScreen(NewTableForm, Screen):
         items.append(Item(self.L("back"), enter=lambda: self.go("main")))
         return header, items
 
-    def _room(self, snap: LobbySnapshot) -> tuple[list[Text], list[Item]]:
-        room = snap.room
+    def _room(self, snap: LobbySnapshot, room: Room) -> tuple[list[Text], list[Item]]:
         row = room.table
         header = self._title(snap)
         header.append(Text(self.L("room_title", name=row.name), style="bold", end=""))
@@ -301,7 +305,11 @@ class LobbyScreen(NewTableForm, Screen):
                 if s.kind != "open" and not s.you:
                     label = self.L("saved_bot" if room.saved else "remove", name=s.name)
                     if not (room.saved and s.kind == "bot"):
-                        items.append(Item(label, enter=lambda i=s.index: self._do(self.link.remove(i))))
+
+                        def remove(i: int = s.index) -> None:
+                            self._do(self.link.remove(i))
+
+                        items.append(Item(label, enter=remove))
             items.append(Item(self.L("close_table"), enter=lambda: self._do(self.link.leave())))
         else:
             header.append(Text(self.L("waiting_start"), style="italic", end=""))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -129,7 +129,11 @@ class NewTableForm:
     L: Callable[..., str]
     go: Callable[..., None]
     render_page: Callable[..., None]
-    options: LobbyOptions
+
+    if TYPE_CHECKING:  # LobbyScreen's (asked of the server once)
+
+        @property
+        def options(self) -> LobbyOptions: ...
 
     @property
     def texts(self) -> FormTexts:
@@ -213,16 +217,11 @@ class NewTableForm:
             if spec.lineup == "custom":
                 items += self._custom_items()
         for v in rules.variants:
-            on_ = v in spec.variants
-            items.append(
-                self._yes_no(
-                    self.L("f_variant", name=v),
-                    on_,
-                    lambda want, v=v: self._set(
-                        variants=[x for x in self.spec.variants if x != v] + ([v] if want else [])
-                    ),
-                )
-            )
+
+            def set_variant(want: bool, v: str = v) -> None:
+                self._set(variants=[x for x in self.spec.variants if x != v] + ([v] if want else []))
+
+            items.append(self._yes_no(self.L("f_variant", name=v), v in spec.variants, set_variant))
         bots = list(range(spec.players))
         kinds = opts.bot_kinds
         items += [

@@ -6,6 +6,7 @@ back here)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.console import Group
@@ -116,7 +117,7 @@ class ScoresScreen(ModalScreen):
 
     def on_mount(self) -> None:
         menu = self.query_one(MenuList)
-        menu.set([], [Item(label, enter=lambda k=key: self.dismiss(k)) for key, label in self.choices])
+        menu.set([], [Item(label, enter=partial(self.dismiss, key)) for key, label in self.choices])
         menu.styles.height = len(self.choices)
         menu.display = bool(self.choices)
         (menu if self.choices else self.query_one("#scores-scroll")).focus()

@@ -14,7 +14,7 @@ only when its own part of the view changed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events, on
 from textual.binding import Binding
@@ -34,6 +34,9 @@ from ..widgets.prompt import PromptPanel
 from ..widgets.status_bar import StatusBar
 from .table_keys import TableKeys
 from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan, prompt_width
+
+if TYPE_CHECKING:
+    from ..app import CitadelsApp
 
 LOWER = ("hand", "log", "chat")
 PANELS = ("status", "players", "prompt", "hand", "log", "chat", "keys", "small")
@@ -87,6 +90,12 @@ class TableScreen(TableKeys):
         # Seats' presence, the turn timer, watchers, unread chat (ui/feedback.py): marks on the widgets.
         self.feedback = TableFeedback(self.set_timer)
         self._win = (0, 0)
+
+    @property
+    def game_app(self) -> CitadelsApp:
+        """The app the table is shown in (ui/app.py's, or the served game's subclass of it)."""
+        # Textual types a screen's `app` as App[Any], whichever App subclass runs it
+        return cast("CitadelsApp", self.app)
 
     def compose(self):
         self.set_class(self.show_chat, "-chat")
@@ -395,7 +404,7 @@ class TableScreen(TableKeys):
         event.stop()
         if not self.compact:  # the chat was in view while the player chose: its lines count as read
             self._chat_read()
-        self.app.send_command(event.command)
+        self.game_app.send_command(event.command)
 
     @on(PromptPanel.MenuChanged)
     def _menu_changed(self, event: PromptPanel.MenuChanged) -> None:
@@ -404,7 +413,7 @@ class TableScreen(TableKeys):
         plan = self.plan
         prompt = self.query_one(PromptPanel)
         box = plan.boxes.get("prompt") if plan is not None else None
-        if box is not None and box.w == prompt_width(self._win[0], plan.mode == "roomy"):
+        if plan is not None and box is not None and box.w == prompt_width(self._win[0], plan.mode == "roomy"):
             size = prompt.drawn_size
             if prompt.fits(size.width, size.height):
                 return
@@ -413,7 +422,7 @@ class TableScreen(TableKeys):
     @on(ChatPanel.Said)
     def _said(self, event: ChatPanel.Said) -> None:
         event.stop()
-        self.app.send_chat(event.text)
+        self.game_app.send_chat(event.text)
 
 
 def _place(widget: Any, box: Box) -> None:

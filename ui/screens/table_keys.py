@@ -31,6 +31,7 @@ from textual.widget import Widget
 
 from ..prompt_keys import DIGITS, END_TURN
 from ..widgets.chat import ChatPanel
+from ..widgets.hand import HandPanel
 from ..widgets.key_bar import KeyBar
 from ..widgets.log_view import LogView
 from ..widgets.prompt import PromptPanel
@@ -79,6 +80,10 @@ class TableKeys(Screen):
             out["hand"] = self.query_one("#hand")
             self._panel_widgets = out
         return out
+
+    def _log_view(self, name: str) -> LogView:
+        """The panel that counts its lines back from the end: the log ("log") or the chat's lines ("chat")."""
+        return self.query_one("#log" if name == "log" else "#chat-lines", LogView)
 
     def setup_keys(self) -> None:
         """At mount: the panels Tab reaches take the focus; the prompt has it first."""
@@ -132,28 +137,26 @@ class TableKeys(Screen):
     def action_scroll_panel(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":
-            self.query_one("#hand").scroll_rows(step)
+            self.query_one("#hand", HandPanel).scroll_rows(step)
         elif here in ("log", "chat"):
-            self._panels()[here].scroll_rows(-step)  # a log counts lines back from the end
+            self._log_view(here).scroll_rows(-step)  # a log counts lines back from the end
 
     def action_page_panel(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":
-            hand = self.query_one("#hand")
+            hand = self.query_one("#hand", HandPanel)
             hand.scroll_rows(step * max(hand.content_size.height - 1, 1))
         else:  # the log from the prompt too
-            log = self._panels()["chat"] if here == "chat" else self.query_one("#log", LogView)
-            log.page(-step)
+            self._log_view("chat" if here == "chat" else "log").page(-step)
 
     def action_panel_end(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":
-            self.query_one("#hand").scroll_rows(step * 10_000)
+            self.query_one("#hand", HandPanel).scroll_rows(step * 10_000)
         elif step > 0:
-            log = self._panels()["chat"] if here == "chat" else self.query_one("#log", LogView)
-            log.to_end()
+            self._log_view("chat" if here == "chat" else "log").to_end()
         elif here in ("log", "chat"):
-            self._panels()[here].scroll_rows(10_000)
+            self._log_view(here).scroll_rows(10_000)
 
     # --- the chat --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -166,8 +169,13 @@ class TableKeys(Screen):
 
     async def _settle(self, widget: Widget) -> None:
         """Let `widget` handle the keys already routed to it (a priority binding acts ahead of them)."""
-        done = asyncio.get_running_loop().create_future()
-        widget.call_later(lambda: done.done() or done.set_result(None))
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def settled() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        widget.call_later(settled)
         try:
             await asyncio.wait_for(done, 1.0)
         except TimeoutError:  # pragma: no cover - a widget that stopped handling messages
@@ -223,7 +231,7 @@ class TableKeys(Screen):
                 return  # not composed yet
             bar = self._key_bar = self.query_one(KeyBar)
         here = self.focused_panel()
-        shown = (here, self._panels()["prompt"].footer_state, self.cat.key)
+        shown = (here, self.query_one(PromptPanel).footer_state, self.cat.key)
         if shown == self._keys_shown:
             return
         self._keys_shown = shown
@@ -237,17 +245,17 @@ class TableKeys(Screen):
         if here == "chat-input":
             return [("⏎", k("send")), ("Esc", k("back_to_game"))]
         prompt = self.query_one(PromptPanel)
-        choosing = prompt.menu is not None and bool(prompt.menu.entries) and not prompt.sent
+        menu = None if prompt.sent else prompt.menu  # what the player chooses from (nothing once a choice is sent)
         out: list[tuple[str, str]] = []
         if here in ("hand", "log", "chat"):
             out += [("↑↓ PgUp PgDn", k("scroll")), ("Esc", k("back_to_game"))]
             if here == "chat":
                 out.insert(0, (CHAT_KEY, k("write")))
-        if choosing:
+        if menu is not None and menu.entries:
             if prompt.confirming:
                 out += [("⏎", k("confirm")), ("Esc", k("back"))]
             else:
-                if any(e.key and e.key in DIGITS for e in prompt.menu.entries):
+                if any(e.key and e.key in DIGITS for e in menu.entries):
                     out.append(("1-9", k("rank" if prompt.ranked else "choose")))
                 if here == "prompt":
                     out.append(("↑↓ ⏎", ""))

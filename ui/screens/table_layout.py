@@ -159,11 +159,11 @@ def _compact(
         boxes[lower] = Box(0, top + ph, left, body - ph)
         return Plan("compact", boxes)
 
-    def rows(p_form: str, h_form: str) -> tuple[int, int]:
+    def heights(p_form: str, h_form: str) -> tuple[int, int]:
         return 1 + needs.players(left, p_form, 1), 1 + needs.hand(left, h_form)
 
     p_form, h_form = "line", "packed"
-    ph, hh = rows(p_form, h_form)
+    ph, hh = heights(p_form, h_form)
     base_rest = body - ph - hh
     if base_rest < 0:  # not even the smallest forms fit: the hand first, the players get the rest
         hh = min(hh, body - 2)
@@ -173,7 +173,7 @@ def _compact(
         # character and card, moving panels on the screen far more often than it is worth)
         for which, form in (("hand", "list"), ("players", "short"), ("players", "full")):
             cand = (form, h_form) if which == "players" else (p_form, form)
-            cph, chh = rows(*cand)
+            cph, chh = heights(*cand)
             rest = body - cph - chh
             if rest >= LOG_MIN or (base_rest < LOG_MIN and rest >= 0):
                 p_form, h_form = cand

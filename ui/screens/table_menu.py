@@ -6,7 +6,7 @@ may write in the chat) is a value changed with ←/→ or its picker, never by a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on
@@ -19,6 +19,9 @@ from ..lobby_link import LobbyLink
 from ..widgets.key_bar import KeyBar
 from ..widgets.menu_list import Choice, Item, MenuList, TextPrompt
 from . import players_menu
+
+if TYPE_CHECKING:
+    from ..app import CitadelsApp
 
 
 class TableMenuScreen(ModalScreen):
@@ -35,6 +38,12 @@ class TableMenuScreen(ModalScreen):
 
     def L(self, key: str, **kw: Any) -> str:
         return self.cat.t(f"lobby.{key}", **kw)
+
+    @property
+    def game_app(self) -> CitadelsApp:
+        """The app this menu is shown in (the served game's, a CitadelsApp)."""
+        # Textual types a screen's `app` as App[Any], whichever App subclass runs it
+        return cast("CitadelsApp", self.app)
 
     def compose(self):
         yield MenuList(id="table-menu-list")
@@ -61,12 +70,11 @@ class TableMenuScreen(ModalScreen):
         ]
         if info.creator:
             for seat, name in info.absent:
-                items.append(
-                    Item(
-                        self.L("menu_replace", name=name),
-                        enter=lambda s=seat: self._result(self.link.replace_with_bot(s)),
-                    )
-                )
+
+                def to_bot(s: int = seat) -> None:
+                    self._result(self.link.replace_with_bot(s))
+
+                items.append(Item(self.L("menu_replace", name=name), enter=to_bot))
             allowed = info.spectator_chat
 
             def set_chat(want: bool) -> None:
@@ -89,7 +97,7 @@ class TableMenuScreen(ModalScreen):
                     Item(self.L("menu_save"), enter=lambda: self.prompt.ask(self.L("prompt_save"), "", self._save))
                 )
         if not info.spectator:
-            on = self.app.options.alerts
+            on = self.game_app.options.alerts
             items.append(Item(self.L("menu_alerts_off" if on else "menu_alerts_on"), enter=self._toggle_alerts))
         items += players_menu.table_items(self.cat, info.profiles, self.post_message)
         items.append(Item(self.L("menu_quit"), enter=self.app.exit))
@@ -103,7 +111,8 @@ class TableMenuScreen(ModalScreen):
         self.query_one(KeyBar).show(self.L("keys_picker" if picking else "keys_menu"))
 
     def _toggle_alerts(self) -> None:
-        self.app.set_alerts(not self.app.options.alerts)
+        app = self.game_app
+        app.set_alerts(not app.options.alerts)
         self.render_menu()
 
     def _result(self, error: str | None) -> None:

@@ -208,7 +208,7 @@ class MenuList(LineWidget):
             elif item.right is not None:
                 item.right()
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return

@@ -30,7 +30,7 @@ from .line_widget import LineWidget
 from .prompt_drawing import PromptDrawing
 
 _enc = msgspec.msgpack.Encoder()
-__all__ = ["DIGITS", "PromptPanel"]
+__all__ = ["PromptPanel"]
 
 
 class PromptPanel(PromptDrawing, LineWidget):
@@ -120,13 +120,13 @@ class PromptPanel(PromptDrawing, LineWidget):
         self._stack = [self._keyed(waiting or build_menu(view, cat))]
         # keep the player's place in the menus when their choices did not change
         for how, ident in steps:
-            i = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), None)
+            i = next((i for i, e in enumerate(self._shown.entries) if e.ident == ident), None)
             if i is None or not self._open_step(how, i):
                 break
         if not same_choices:  # the highlight stays on its entry if it is still there (a card just marked)
-            self.highlighted = next((i for i, e in enumerate(self.menu.entries) if was and e.ident == was), 0)
+            self.highlighted = next((i for i, e in enumerate(self._shown.entries) if was and e.ident == was), 0)
             self._scroll = 0
-        self.highlighted = min(self.highlighted, max(len(self.menu.entries) - 1, 0))
+        self.highlighted = min(self.highlighted, max(len(self._shown.entries) - 1, 0))
         self.invalidate()
         self.post_message(self.MenuChanged())
         return True
@@ -149,6 +149,17 @@ class PromptPanel(PromptDrawing, LineWidget):
     @property
     def menu(self) -> Menu | None:
         return self._stack[-1] if self._stack else None
+
+    @property
+    def _shown(self) -> Menu:
+        """The menu shown, where there is one: show() puts the first, only reset() takes them all away."""
+        return self._stack[-1]
+
+    @property
+    def _cat(self) -> Catalogue:
+        """The language of the menu shown: show() sets it with the first menu and nothing unsets it."""
+        assert self.cat is not None
+        return self.cat
 
     @property
     def sent(self) -> bool:
@@ -199,21 +210,21 @@ class PromptPanel(PromptDrawing, LineWidget):
     def _with_back(self, menu: Menu) -> Menu:
         if any(e.back for e in menu.entries):
             return menu
-        back = Entry(Text("← " + self.cat.t("prompt.back"), style="dim", end=""), "", back=True)
+        back = Entry(Text("← " + self._cat.t("prompt.back"), style="dim", end=""), "", back=True)
         live = [e for e in menu.entries if not e.disabled]  # "Back" before the entries only shown
         shown = [e for e in menu.entries if e.disabled]
         return Menu(title=menu.title, hint=menu.hint, entries=[*live, back, *shown], checklist=menu.checklist)
 
     def _open_step(self, how: str, index: int) -> bool:
         """Open what entry `index` leads to: its sub-menu, or its confirmation."""
-        e = self.menu.entries[index]
+        e = self._shown.entries[index]
         if how == "open" and e.submenu is not None:
             menu = e.submenu
             if menu.checklist is not None:
-                menu = checklist_menu(self.cat, menu.checklist, menu.title, self._chosen)
+                menu = checklist_menu(self._cat, menu.checklist, menu.title, self._chosen)
         elif how == "confirm" and e.confirm:
             title = self._stack[1].title if len(self._stack) > 1 else e.label.plain
-            menu = confirm_menu(self.cat, e, title)
+            menu = confirm_menu(self._cat, e, title)
         else:
             return False
         self._steps.append((how, e.ident))
@@ -221,7 +232,7 @@ class PromptPanel(PromptDrawing, LineWidget):
         return True
 
     def _open(self, how: str, index: int) -> None:
-        sub = self.menu.entries[index].submenu
+        sub = self._shown.entries[index].submenu
         if how == "open" and sub is not None and sub.checklist is not None:
             self._chosen = set()
         self._open_step(how, index)
@@ -287,7 +298,7 @@ class PromptPanel(PromptDrawing, LineWidget):
             return False
         while len(self._stack) > 1:
             self.back()
-        i = next(i for i, e in enumerate(self.menu.entries) if e.end_turn)
+        i = next(i for i, e in enumerate(self._shown.entries) if e.end_turn)
         self.highlight(i)
         self.activate(i)
         return True
@@ -302,11 +313,13 @@ class PromptPanel(PromptDrawing, LineWidget):
         if e.back:
             self.back()
         elif e.toggle is not None:
+            checklist = menu.checklist
+            assert checklist is not None  # only a checklist's rows toggle (checklist_menu)
             self._chosen ^= {e.toggle}
             self._stack[-1] = self._keyed(
-                self._with_back(checklist_menu(self.cat, menu.checklist, menu.title, self._chosen))
+                self._with_back(checklist_menu(self._cat, checklist, menu.title, self._chosen))
             )
-            self.highlighted = min(index, len(self.menu.entries) - 1)
+            self.highlighted = min(index, len(self._shown.entries) - 1)
             self.invalidate()
         elif e.plan:
             self._plan = list(e.plan[1:])
@@ -327,14 +340,14 @@ class PromptPanel(PromptDrawing, LineWidget):
             return False
         self._stack.pop()
         _how, ident = self._steps.pop()
-        self.highlighted = next((i for i, e in enumerate(self.menu.entries) if e.ident == ident), 0)
+        self.highlighted = next((i for i, e in enumerate(self._shown.entries) if e.ident == ident), 0)
         self._note = None
         self.invalidate()
         self.post_message(self.MenuChanged())
         self.post_message(self.Changed())
         return True
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return

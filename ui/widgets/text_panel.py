@@ -41,7 +41,7 @@ def _wrap(text: Text, width: int, console, indent: int) -> list[Text]:
     out: list[Text] = []
     width = max(width, indent + 4)
     for part in text.split("\n", allow_blank=True):
-        lines = part.wrap(console, width, overflow="fold")
+        lines: list[Text] = list(part.wrap(console, width, overflow="fold"))
         if indent and len(lines) > 1:
             # the first line uses the whole width, the rest are wrapped again, indented
             first = lines[0]
