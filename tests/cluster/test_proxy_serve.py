@@ -153,6 +153,7 @@ async def _through_balancer(port: int, player: tuple[str, int]) -> tuple[asyncio
     return reader, writer
 
 
+@pytest.mark.slow  # end to end: a 'citadels serve' process
 async def test_admission_applies_to_the_address_the_header_names(tmp_path: Path) -> None:
     """Behind a balancer every connection comes from its address: the per-source limits and
     penalties count the player's, as if they had connected directly."""

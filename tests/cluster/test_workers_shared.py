@@ -134,6 +134,7 @@ async def _create_and_start(player: Player) -> None:
     await player.wait_for("Round 1", timeout=15)
 
 
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, players until both workers hold one, admin processes (~12 s)
 async def test_admin_sees_every_worker_and_a_ban_holds_on_all_of_them(tmp_path: Path) -> None:
     server = await Workers(tmp_path).start()
     ana, bob_here, bob_there = Player("ana"), Player("bob"), Player("bob")
@@ -201,6 +202,7 @@ async def test_admin_sees_every_worker_and_a_ban_holds_on_all_of_them(tmp_path: 
     assert "w1 " in log and "w2 " in log and "session refused" in log  # the workers' logs, on the parent's stderr
 
 
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree and players on both workers
 async def test_a_game_saved_through_one_worker_is_loaded_by_its_owner_through_the_other(tmp_path: Path) -> None:
     (tmp_path / "saves").mkdir()
     (tmp_path / "saves" / "t0ld.save").write_bytes(b"")  # a single process's game in progress: named at start
@@ -252,6 +254,7 @@ async def test_a_game_saved_through_one_worker_is_loaded_by_its_owner_through_th
         await server.stop()
 
 
+@pytest.mark.slow  # two 'citadels serve --workers 2' processes (the parent's imports below stay fast)
 def test_what_stops_a_single_server_stops_the_workers_with_the_same_line(tmp_path: Path) -> None:
     import socket
     import subprocess
@@ -293,6 +296,7 @@ def test_the_parent_imports_no_engine_ssh_or_database(tmp_path: Path) -> None:
     assert done.stdout.strip() == "[]"
 
 
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree stopped by a terminal's Ctrl+C
 async def test_ctrl_c_in_the_terminal_stops_the_workers_then_nats_as_a_single_server_stops(tmp_path: Path) -> None:
     """A terminal's Ctrl+C is SIGINT to the whole foreground group: it reaches the parent alone (the
     workers and the nats-server have groups of their own), which stops its workers as a single server
