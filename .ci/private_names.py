@@ -129,6 +129,7 @@ class _Scanner(ast.NodeVisitor):
         self.ours = ours
         self.uses: list[Use] = []
         self.framework_aliases: dict[str, str] = {}  # a local name -> the framework it was imported from
+        self.stdlib_aliases: set[str] = set()  # local names of standard-library modules (`os._exit` is theirs)
 
     def _add(self, node: ast.AST, framework: str, kind: str, name: str) -> None:
         self.uses.append(Use(self.path, getattr(node, "lineno", 0), framework, kind, name))
@@ -139,6 +140,8 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
+            if alias.name.split(".", 1)[0] in sys.stdlib_module_names:
+                self.stdlib_aliases.add(alias.asname or alias.name.split(".", 1)[0])
             framework = self._framework_of_module(alias.name)
             if framework:
                 self.framework_aliases[alias.asname or alias.name.split(".", 1)[0]] = framework
@@ -189,7 +192,8 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         receiver_is_self = _is_self(node.value)
-        self._check_name(node, node.attr, receiver_is_self, "attribute")
+        if not (isinstance(node.value, ast.Name) and node.value.id in self.stdlib_aliases):
+            self._check_name(node, node.attr, receiver_is_self, "attribute")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:

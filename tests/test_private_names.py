@@ -92,3 +92,15 @@ def test_the_scan_sees_each_kind_of_use(tmp_path):
         ("override", "C._process_env_request"),
         ("patch", "textual_app.redirect_stdout"),
     }, found
+
+
+def test_a_standard_library_modules_own_names_are_not_the_frameworks(tmp_path):
+    """`os._exit` is the os module's (Textual defines an `_exit` of its own): not reported; the same
+    name on any other receiver still is."""
+    scanner = _scanner()
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import os\nimport sys as system\ndef f(app):\n    os._exit(0)\n    system._getframe()\n    app._exit\n"
+    )
+    found = [(u.line, u.kind, u.name) for u in scanner.scan([sample], tmp_path)]
+    assert found == [(6, "attribute", "_exit")], found

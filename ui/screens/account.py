@@ -39,6 +39,7 @@ class AccountScreen(PlayersScreen):
         self.code: str | None = None  # the code this session showed
         self.notice: str | None = None
         self.removing: str | None = None  # a key asked to be removed once: Enter again removes it
+        self._stale = False  # an answer came while another screen was on view
         self.prompt = TextPrompt(self)
 
     def compose(self):
@@ -68,9 +69,12 @@ class AccountScreen(PlayersScreen):
                     self.data = await self.link.account()
                 except PlayersError as e:
                     self.notice = str(e)
-            # The answer can come after the screen was closed (a used code takes the player to their seat).
-            if self.is_attached:
+            # The answer can come after the screen was closed or while it is being closed (a used code
+            # takes the player to their seat): only the screen on view draws it, else on its return.
+            if self.is_attached and self.is_current:
                 self.refresh_page()
+            else:
+                self._stale = True
 
         self.run_worker(work(), group="account", exclusive=True)
 
@@ -106,7 +110,12 @@ class AccountScreen(PlayersScreen):
             text += " · " + self.P("account_this_key")
         return text
 
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.refresh_page()
+
     def refresh_page(self) -> None:
+        self._stale = False
         super().refresh_page()
         d = self.data
         header = [Text(self.P("account_title", id=d.player_id), style="bold reverse", end="")]
