@@ -76,6 +76,12 @@ def configure_logging(
     root.addHandler(handler)
     root.setLevel(level.upper())
     logging.getLogger("asyncssh").setLevel(asyncssh_level.upper())
+    # Alembic tells its plugins and its database dialect at INFO on every start: not for the host
+    # (its "Running upgrade" lines, which say what a new schema was made of, stay).
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    migration = logging.getLogger("alembic.runtime.migration")
+    if _alembic_chatter not in migration.filters:
+        migration.addFilter(_alembic_chatter)
     if not ssh:
         return
     try:
@@ -84,6 +90,10 @@ def configure_logging(
         asyncssh.set_debug_level(1)  # never the packet dumps of levels 2-3
     except Exception:  # pragma: no cover - asyncssh is a dependency
         pass
+
+
+def _alembic_chatter(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith(("Context impl", "Will assume"))
 
 
 def log_event(logger: logging.Logger, level: int, msg: str, **fields: Any) -> None:
