@@ -148,8 +148,9 @@ def key_path(view: Any, cat: Catalogue, rng: random.Random, numbers: Numbering |
                     keys += key_bytes(next(x.key for x in keyed.entries if x.toggle == row))
                     chosen.add(row)
                 keyed = numbers.keyed(checklist_menu(cat, cl, menu.title, chosen), place)
-                done = next(x for x in keyed.entries if x.plan)
-                return keys + key_bytes(done.key), done.plan[0]
+                at, done = next((j, x) for j, x in enumerate(keyed.entries) if x.plan)
+                # Ten cards take every digit (1-9, 0): the last step has none, Enter reaches it.
+                return keys + (key_bytes(done.key) if done.key else HOME + DOWN * at + ENTER), done.plan[0]
             menu = numbers.keyed(menu, place_of(view, tuple(opened)))
             continue
         if e.confirm:
