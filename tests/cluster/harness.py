@@ -60,6 +60,9 @@ NODE_SETTINGS = dict(
     accounts=False,  # no players database unless a test gives one (test_node_play.py: a shared one)
     # whole games at machine speed charge a session far past a person's input budget (as game_helpers.py)
     input_cpu_share=1.0,
+    # and their keys come faster than a person's key rate (dropped past it, with a notice)
+    key_rate_per_second=1e6,
+    key_burst=1_000_000,
 )
 
 

@@ -89,6 +89,9 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
         # These games are played at machine speed (bots without delay, keys at once): a whole game
         # in seconds charges each session ~15 % of a core, far past a person's input budget.
         input_cpu_share=1.0,
+        # and their keys come faster than a person's key rate (dropped past it, with a notice)
+        key_rate_per_second=1e6,
+        key_burst=1_000_000,
     )
     settings.update(overrides)
     config = ServerConfig(**settings)

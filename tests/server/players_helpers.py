@@ -58,6 +58,9 @@ async def start_players_server(tmp_path, **overrides: Any) -> PlayersServer:
         # Whole games played at machine speed (as in game_helpers): far past a person's input
         # budget, whose defaults tests/server/test_people_input.py and test_transport_fair_input.py test.
         input_cpu_share=1.0,
+        # and their keys come faster than a person's key rate (dropped past it, with a notice)
+        key_rate_per_second=1e6,
+        key_burst=1_000_000,
     )
     settings.update(overrides)
     config = ServerConfig(**settings)

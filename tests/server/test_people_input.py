@@ -28,7 +28,12 @@ def _stats(gs, user: str) -> dict:
 
 
 async def test_quick_keys_and_a_held_key_at_a_large_table_are_handed_over_as_they_come(tmp_path, open_terminal):
-    gs = await start_players_server(tmp_path, input_cpu_share=DEFAULTS.input_cpu_share)  # fair input as shipped
+    gs = await start_players_server(  # fair input as shipped
+        tmp_path,
+        input_cpu_share=DEFAULTS.input_cpu_share,
+        key_rate_per_second=DEFAULTS.key_rate_per_second,
+        key_burst=DEFAULTS.key_burst,
+    )
     try:
         ka = new_key()
         a = await lobby(open_terminal, gs, ka, "ana", size=(120, 40))
