@@ -94,6 +94,7 @@ async def test_two_players_on_two_nodes_play_a_table_to_the_end(cluster, tmp_pat
     ana.mark()
     ana.send(b"1")
     await ana.wait_for("ana (you)", timeout=15)
+    await bob.wait_for("Remove ana", timeout=15)  # bob's screen has her seated: "1" starts the full table
     bob.mark()
     ana.mark()
     bob.send(b"1")  # Start the game
