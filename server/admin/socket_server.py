@@ -35,6 +35,26 @@ SOCKET_NAME = "admin.sock"
 MAX_PATH = 107  # sun_path
 
 
+def bind_private_socket(path: Path) -> socket.socket:
+    """A Unix socket bound at ``path`` (one left there by a server that crashed is replaced: the saves
+    folder's lock says none runs), born 0600: no moment when another user could connect."""
+    if len(os.fsencode(path)) > MAX_PATH:
+        raise OSError(f"the path {path} is too long for a Unix socket ({MAX_PATH} bytes at most)")
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        sock.bind(str(path))
+    except OSError:
+        sock.close()
+        raise
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    return sock
+
+
 def socket_path(saves_dir: str | Path) -> Path:
     return Path(saves_dir) / SOCKET_NAME
 
@@ -47,20 +67,7 @@ class AdminSocket:
 
     async def start(self) -> None:
         path = self.path
-        if len(os.fsencode(path)) > MAX_PATH:
-            raise OSError(f"the path {path} is too long for a Unix socket ({MAX_PATH} bytes at most)")
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # left by a server that crashed (the saves folder's lock says none runs)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)  # the socket is born 0600: no moment when another user could connect
-        try:
-            sock.bind(str(path))
-        except OSError:
-            sock.close()
-            raise
-        finally:
-            os.umask(old)
-        os.chmod(path, 0o600)
+        sock = bind_private_socket(path)
         self._server = await asyncio.start_unix_server(self._client, sock=sock, limit=p.MAX_LINE)
         log_event(log, logging.INFO, "admin socket", path=str(path))
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import logging
-import os
 import socket
 import threading
 from collections.abc import Callable
@@ -39,7 +38,7 @@ from typing import Any
 import msgspec
 
 from server.admin import protocol as p
-from server.admin.socket_server import MAX_PATH, _same_user
+from server.admin.socket_server import _same_user, bind_private_socket
 from server.logging_setup import log_event
 
 log = logging.getLogger("citadels.server.admin")
@@ -61,20 +60,7 @@ class WorkersAdmin:
 
     def start(self) -> None:
         path = self.path
-        if len(os.fsencode(path)) > MAX_PATH:
-            raise OSError(f"the path {path} is too long for a Unix socket ({MAX_PATH} bytes at most)")
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # left by a parent that crashed (the saves folder's lock says none runs)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)  # born 0600
-        try:
-            sock.bind(str(path))
-        except OSError:
-            sock.close()
-            raise
-        finally:
-            os.umask(old)
-        os.chmod(path, 0o600)
+        sock = bind_private_socket(path)
         sock.listen(16)
         self._sock = sock
         self._thread = threading.Thread(target=self._accept, name="citadels-admin", daemon=True)

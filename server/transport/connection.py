@@ -29,7 +29,8 @@ from server.logging_setup import log_event
 from server.transport.admission import Startup
 from server.transport.client_env import sanitize_text
 from server.transport.compat import bounded_session_channel, connection_transport, stop_reading
-from server.transport.session import STOPPING_MESSAGE, Identity, SSHSession
+from server.transport.session import Identity, SSHSession
+from server.transport.session_texts import STOPPING_MESSAGE
 
 if TYPE_CHECKING:
     from server.transport.ssh import Server

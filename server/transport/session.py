@@ -37,6 +37,7 @@ import asyncssh
 from textual.app import App
 
 from server.logging_setup import log_event
+from server.transport import session_texts as texts
 from server.transport.app_cleanup import break_app_cycles, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
 from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
@@ -50,12 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citadels.server.transport.session")
 
-NO_PTY_MESSAGE = "This server only offers an interactive game: connect with a terminal (ssh -t)."
-EXEC_MESSAGE = "This server does not run commands: connect without one (ssh -p PORT HOST)."
-SUBSYSTEM_MESSAGE = "This server does not offer the {name!r} subsystem (no file transfer)."
-STOPPING_MESSAGE = "The server is shutting down. Please reconnect in a moment."
-WAITING_SCREEN = "\x1b[2J\x1b[HStarting your session, one moment...\r\n"
-CRASH_MESSAGE = "Sorry, your session hit an internal error. Please reconnect."
 
 # Input received before the app is ready (typed while it starts) is kept up to this.
 EARLY_INPUT_BYTES = 4096
@@ -128,22 +123,22 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self._refusal = EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace(
+        self._refusal = texts.EXEC_MESSAGE.replace("PORT", str(self._host_port())).replace(
             "HOST", display_host(self._config.host)
         )
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        self._refusal = SUBSYSTEM_MESSAGE.format(name=sanitize_text(subsystem, 32))
+        self._refusal = texts.SUBSYSTEM_MESSAGE.format(name=sanitize_text(subsystem, 32))
         return True
 
     def session_started(self) -> None:
         assert self._chan is not None
         self.started = True
         if self._refusal is None and self._term is None:
-            self._refusal = NO_PTY_MESSAGE
+            self._refusal = texts.NO_PTY_MESSAGE
         if self._refusal is None and self._host.closing:
-            self._refusal = STOPPING_MESSAGE
+            self._refusal = texts.STOPPING_MESSAGE
         if self._refusal is not None:
             log_event(
                 log,
@@ -315,7 +310,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             grace += self._config.exit_grace_per_closing_seconds * (_exiting_apps - 1)
         self._force_handle = loop.call_later(grace, self._force_stop)
 
-    def notify_stopping(self, text: str = STOPPING_MESSAGE) -> None:
+    def notify_stopping(self, text: str = texts.STOPPING_MESSAGE) -> None:
         """Graceful shutdown: tell the app, then close with ``text``."""
         app = self._app
         if app is not None:
@@ -354,7 +349,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         slot_timer: asyncio.TimerHandle | None = None
         try:
             if not self._host.start_slot_free():
-                self.send_output(WAITING_SCREEN.encode())
+                self.send_output(texts.WAITING_SCREEN.encode())
             self._slot = await self._host.acquire_start_slot()
             if self._closing:
                 return
@@ -409,7 +404,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     log.warning("session %s: app failed while closing", self.session_id, exc_info=error)
                 else:
                     self.end_reason = "app crashed"
-                    message = CRASH_MESSAGE
+                    message = texts.CRASH_MESSAGE
                     log.error("session %s: app failed", self.session_id, exc_info=error)
         except asyncio.CancelledError:
             status = 1
@@ -417,7 +412,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.end_reason = "cancelled"
         except Exception:
             status = 1
-            message = CRASH_MESSAGE
+            message = texts.CRASH_MESSAGE
             self.end_reason = "app crashed"
             log.exception("session %s: app failed", self.session_id)
         finally:

@@ -51,7 +51,8 @@ from server.transport.gc_tuning import GcTuner
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.input_pipeline import PEOPLE
 from server.transport.listening import Prepared, StartError, _listen, prepare_start
-from server.transport.session import STOPPING_MESSAGE, ServerStopping, SessionInfo, SSHSession
+from server.transport.session import ServerStopping, SessionInfo, SSHSession
+from server.transport.session_texts import STOPPING_MESSAGE
 
 __all__ = [
     "Prepared",
