@@ -38,6 +38,7 @@ from server.logging_setup import configure_logging, log_event
 from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
+from server.storage.folder_sweep import report_sweep
 from server.storage.persistence import PersistenceError, SaveStore
 from server.transport.ssh import Prepared, StartError, _display_host, prepare_start, start_server
 
@@ -56,6 +57,7 @@ def run(config: ServerConfig, load: list[str] | None = None) -> int:
 async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: asyncio.Event | None = None) -> int:
     store = SaveStore(config.saves_dir)
     store.lock()
+    report_sweep(Path(config.saves_dir), workers=1)
     pool = None
     lobby: Lobby | None = None
     players: PlayersService | None = None

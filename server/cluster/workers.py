@@ -52,6 +52,7 @@ from server.cluster.natsd import NatsServer, NatsServerError
 from server.cluster.workers_admin import WorkersAdmin
 from server.config import ServerConfig
 from server.logging_setup import configure_logging
+from server.storage.folder_sweep import report_sweep
 
 # The parent stays small: what it checks at start with the server's own code (the host key and the
 # port through asyncssh, the bans, the players database through SQLAlchemy) is checked in a child
@@ -170,6 +171,7 @@ def run_workers(
     if isinstance(lock, str):
         print(f"citadels serve: {lock}", file=sys.stderr)
         return 1
+    report_sweep(saves, workers)
     nats = NatsServer(saves / "nats", die_with_parent=True, own_process_group=True)
     admin: WorkersAdmin | None = None
     pool: WorkerPool | None = None

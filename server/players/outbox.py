@@ -27,6 +27,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from server.storage.folder_sweep import RECORD_SUFFIX as SUFFIX  # the start-up sweep reads it too
 from server.storage.savelog import atomic_write
 
 from .aio import AsyncPlayerStore
@@ -36,7 +37,6 @@ log = logging.getLogger("citadels.server.players.outbox")
 
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
-SUFFIX = ".record"
 
 
 def is_outage(error: BaseException) -> bool:

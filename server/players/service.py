@@ -32,6 +32,7 @@ from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import SQLAlchemyError
 
 from server.logging_setup import log_event
+from server.storage.folder_sweep import OUTBOX_FOLDER  # the start-up sweep reads it too
 
 from . import migrate
 from .accounts import AccountError
@@ -48,7 +49,6 @@ log = logging.getLogger("citadels.server.players")
 
 T = TypeVar("T")
 DIRECTORY_PRELOAD = 200_000  # keys and names read into memory at start (the most recently used)
-OUTBOX_FOLDER = "db-outbox"
 LOGIN_RETRY_FIRST_S = 0.5
 LOGIN_RETRY_MAX_S = 30.0
 UNAVAILABLE = "The players database is unavailable right now: try again in a moment."
