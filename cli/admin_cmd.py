@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 from typing import Any
 
@@ -120,11 +119,11 @@ def _simple(kind: str):
 
 def _call(args: argparse.Namespace, request: dict[str, Any]) -> int:
     from engine.text import strip_controls
-    from server.admin.socket_server import socket_path
+    from server.admin.socket_server import ask, socket_path
 
     path = args.socket or str(socket_path(args.saves_dir))
     try:
-        reply = _exchange(path, json.dumps(request).encode() + b"\n")
+        reply = json.loads(ask(path, json.dumps(request).encode() + b"\n", TIMEOUT))
     except (FileNotFoundError, ConnectionRefusedError):
         print(f"citadels admin: no server is running on {args.saves_dir} (no admin socket at {path})", file=sys.stderr)
         return 1
@@ -156,22 +155,6 @@ def _call(args: argparse.Namespace, request: dict[str, Any]) -> int:
     else:
         print(safe(reply.get("message", "ok")))
     return 0
-
-
-def _exchange(path: str, line: bytes) -> dict[str, Any]:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(TIMEOUT)
-        s.connect(path)
-        s.sendall(line)
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    if not data:
-        raise ValueError("the server closed the connection without answering")
-    return json.loads(data)
 
 
 def _table(rows: list[dict[str, str]]) -> None:

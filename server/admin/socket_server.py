@@ -55,6 +55,33 @@ def bind_private_socket(path: Path) -> socket.socket:
     return sock
 
 
+def read_line(conn: socket.socket, limit: int = p.MAX_LINE) -> bytes:
+    """One JSON line from a blocking socket (what came before the peer closed, if it closed first)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > limit:
+            raise ValueError(f"a line of the admin protocol is at most {limit} bytes")
+    return data
+
+
+def ask(path: str | Path, line: bytes, timeout: float) -> bytes:
+    """Send one request line to the admin socket at ``path`` and read its answer line (the host's
+    `citadels admin` and the --workers parent asking each worker). OSError, or ValueError when the
+    server closed without answering."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(str(path))
+        s.sendall(line)
+        data = read_line(s, limit=64 * p.MAX_LINE)  # answers (a listing of every session) are longer
+    if not data:
+        raise ValueError("the server closed the connection without answering")
+    return data
+
+
 def socket_path(saves_dir: str | Path) -> Path:
     return Path(saves_dir) / SOCKET_NAME
 

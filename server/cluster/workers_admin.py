@@ -38,7 +38,7 @@ from typing import Any
 import msgspec
 
 from server.admin import protocol as p
-from server.admin.socket_server import _same_user, bind_private_socket
+from server.admin.socket_server import _same_user, ask, bind_private_socket, read_line
 from server.logging_setup import log_event
 
 log = logging.getLogger("citadels.server.admin")
@@ -93,7 +93,7 @@ class WorkersAdmin:
                     return
                 conn.settimeout(REQUEST_TIMEOUT)
                 try:
-                    line = _read_line(conn)
+                    line = read_line(conn)
                     req = p.decode_request(line)
                 except (OSError, ValueError, msgspec.DecodeError) as e:
                     conn.sendall(p.encode(p.Reply(False, f"bad request: {str(e).splitlines()[0] if str(e) else e}")))
@@ -152,27 +152,8 @@ class WorkersAdmin:
         return p.Reply(False, f"no session {session_id[:40]!r}{gone}")
 
 
-def _read_line(conn: socket.socket) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-        if len(data) > p.MAX_LINE:
-            raise ValueError(f"a request is one line of at most {p.MAX_LINE} bytes")
-    return data
-
-
 def _exchange(path: Path, line: bytes) -> p.Reply:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(WORKER_TIMEOUT)
-        s.connect(str(path))
-        s.sendall(line)
-        data = _read_line(s)
-    if not data:
-        raise ValueError("the worker closed the connection without answering")
-    return _reply.decode(data)
+    return _reply.decode(ask(path, line, WORKER_TIMEOUT))
 
 
 # --- putting the replies together --------------------------------------------------------------------
