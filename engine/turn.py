@@ -8,7 +8,7 @@ from .city import count_type
 from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
 from .decisions import KeepCards
 from .events import Event
-from .hooks import UNIQUES, card_of, role_of
+from .hooks import ROLES, UNIQUES, card_of, role_of
 from .state import GameState, Turn
 
 GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
@@ -86,15 +86,14 @@ def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
 
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
-    out: list[Command] = []
     gathered = t.gathered
-    if not gathered:
-        out.append(TakeGold(seat))
-        if g.deck:
-            out.append(DrawCards(seat))
+    if gathered:
+        out: list[Command] = []
+    else:
+        out = [TakeGold(seat), DrawCards(seat)] if g.deck else [TakeGold(seat)]
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
-    role = role_of(t.character)
+    role = ROLES.get(t.character) or role_of(t.character)  # role_of, without a call in the common case
     overridden = role.overridden  # ask a character only what its card changes
     if "abilities" in overridden:
         out.extend(role.abilities(g, t))
@@ -156,10 +155,11 @@ def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
 
 
 def act(g: GameState, t: Turn, cmd: Ability, ev: list[Event]) -> None:
-    if cmd.name in UNIQUES:
-        UNIQUES[cmd.name].act(g, t, cmd, ev)
+    u = UNIQUES.get(cmd.name)
+    if u is not None:
+        u.act(g, t, cmd, ev)
     else:
-        role_of(t.character).act(g, t, cmd, ev)
+        (ROLES.get(t.character) or role_of(t.character)).act(g, t, cmd, ev)
 
 
 def why_not_end(g: GameState, t: Turn) -> str | None:
