@@ -55,7 +55,6 @@ def destroy_price(g: GameState, seat: int, b: Built, cc: caches.CityCache | None
     return price + rank8_price(g, seat, b) if cc.rank8_extra_cost else price
 
 
-@role
 class Warlord(Role):
     name = "Warlord"
 
@@ -124,3 +123,6 @@ class Warlord(Role):
         if all(b.name != cmd.district for b in g.players[cmd.player].city):
             return "That city has no such district."
         return None
+
+
+role(Warlord)
