@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import build, caches, deck, flow
 from .cards.editions import INCOME_TABLE
 from .city import count_type
-from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
+from .commands import DRAW_CARDS, END_TURN, TAKE_GOLD, Ability, Command, Income
 from .decisions import KeepCards
 from .events import Event
 from .hooks import ROLES, UNIQUES, card_of, role_of
@@ -90,7 +90,7 @@ def legal(g: GameState, t: Turn) -> list[Command]:
     if gathered:
         out: list[Command] = []
     else:
-        out = [TakeGold(seat), DrawCards(seat)] if g.deck else [TakeGold(seat)]
+        out = [TAKE_GOLD[seat], DRAW_CARDS[seat]] if g.deck else [TAKE_GOLD[seat]]
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
     role = ROLES.get(t.character) or role_of(t.character)  # role_of, without a call in the common case
@@ -106,7 +106,7 @@ def legal(g: GameState, t: Turn) -> list[Command]:
         if gathered:  # build.turn_refusal: nothing is built before gathering
             out.extend(build.options(g, t, role, cc))
     if gathered and ("must" not in overridden or role.must(g, t) is None):
-        out.append(EndTurn(seat))
+        out.append(END_TURN[seat])
     return out
 
 
