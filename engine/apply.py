@@ -62,23 +62,23 @@ def _discard(g: GameState, cmd: DiscardCharacter, ev: list[Event]) -> None:
 
 
 def _take_gold(g: GameState, cmd: TakeGold, ev: list[Event]) -> None:
-    turn.take_gold(g, current_turn(g), ev)
+    turn.take_gold(g, g.turn or current_turn(g), ev)
 
 
 def _draw_cards(g: GameState, cmd: DrawCards, ev: list[Event]) -> None:
-    turn.draw_cards(g, current_turn(g), ev)
+    turn.draw_cards(g, g.turn or current_turn(g), ev)
 
 
 def _keep(g: GameState, cmd: Keep, ev: list[Event]) -> None:
-    turn.keep(g, current_turn(g), cmd.card, ev)
+    turn.keep(g, g.turn or current_turn(g), cmd.card, ev)
 
 
 def _income(g: GameState, cmd: Income, ev: list[Event]) -> None:
-    turn.take_income(g, current_turn(g), cmd, ev)
+    turn.take_income(g, g.turn or current_turn(g), cmd, ev)
 
 
 def _ability(g: GameState, cmd: Ability, ev: list[Event]) -> None:
-    turn.act(g, current_turn(g), cmd, ev)
+    turn.act(g, g.turn or current_turn(g), cmd, ev)
 
 
 def _end_turn(g: GameState, cmd: EndTurn, ev: list[Event]) -> None:

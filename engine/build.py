@@ -14,7 +14,7 @@ from .cards.editions import COST_TABLE
 from .city import complete_at, size
 from .commands import Build
 from .events import Event
-from .hooks import UNIQUES, Role, Unique, card_of, role_of
+from .hooks import ROLES, UNIQUES, Role, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
 
@@ -27,17 +27,19 @@ def cost_for(g: GameState, seat: int, name: str, uniques: list[Unique] | None = 
 
 
 def may_duplicate(g: GameState, t: Turn, uniques: list[Unique] | None = None) -> bool:
-    if role_of(t.character).allows_duplicates(g, t):
+    role = ROLES.get(t.character) or role_of(t.character)
+    if "allows_duplicates" in role.overridden and role.allows_duplicates(g, t):
         return True
     return any(u.allows_duplicates(g, t.seat) for u in (caches.city(g, t.seat).dup if uniques is None else uniques))
 
 
 def exempt(g: GameState, t: Turn, name: str) -> bool:
     """True if building `name` does not count toward the build limit."""
-    if role_of(t.character).exempt_from_limit(g, t, name):
+    role = ROLES.get(t.character) or role_of(t.character)
+    if "exempt_from_limit" in role.overridden and role.exempt_from_limit(g, t, name):
         return True
     u = UNIQUES.get(name)
-    return u is not None and u.exempt_from_limit(g, t)
+    return u is not None and "exempt_from_limit" in u.overridden and u.exempt_from_limit(g, t)
 
 
 CANNOT_NOW, DUPLICATE, LIMIT = "cannot now", "duplicate", "limit"  # district_refusals' codes
@@ -78,7 +80,7 @@ def district_refusals(
     role_exempt = "exempt_from_limit" in role.overridden
     for name in names:
         u = UNIQUES.get(name)
-        if u is not None and not u.can_build(g, seat):
+        if u is not None and "can_build" in u.overridden and not u.can_build(g, seat):
             out.append(CANNOT_NOW)
             continue
         if name in in_city:

@@ -96,3 +96,11 @@ Command = (
     | Confirm
     | EndTurn
 )
+
+# The commands that carry nothing but a seat, made once for each seat a table can have (at most 8):
+# frozen, so one object serves every legal list (the turn's and the selections' lists built some 330
+# of them a game).
+TAKE_GOLD = tuple(TakeGold(s) for s in range(8))
+DRAW_CARDS = tuple(DrawCards(s) for s in range(8))
+END_TURN = tuple(EndTurn(s) for s in range(8))
+CONFIRM = tuple(Confirm(s) for s in range(8))

@@ -11,7 +11,7 @@ from .cardstate import start_new_round
 from .city import owned_uniques
 from .decisions import GameOver, PlayTurn
 from .events import Event
-from .hooks import Role, active_variants, role_of
+from .hooks import ROLES, Role, active_variants, role_of
 from .state import GameState, Markers, Turn
 
 
@@ -84,7 +84,7 @@ def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event], cause: s
 
 
 def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> Turn:
-    role = role_of(ch)
+    role = ROLES.get(ch) or role_of(ch)  # role_of, without a call in the common case
     t = Turn(seat=seat, character=ch, resumed=resumed, limit=role.build_limit)
     g.turn = t
     g.pending = PlayTurn(seat)
@@ -109,7 +109,7 @@ def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
     """Resources are gathered: gathering-time reactions (the Blackmailer's threat)."""
     t.gathered = True
     g.pending = PlayTurn(t.seat)
-    role = role_of(t.character)
+    role = ROLES.get(t.character) or role_of(t.character)
     if "on_gather" in role.overridden:
         role.on_gather(g, t, ev)
     for r in caches.lineup(g).on_any_gather:
@@ -124,7 +124,7 @@ def end_turn(g: GameState, ev: list[Event]) -> None:
     if not t.paused and t.gather_only is None:
         for u in caches.city(g, t.seat).end_turn:
             u.end_turn(g, t, ev)  # Park, Poor House: before the Alchemist
-        role = role_of(t.character)
+        role = ROLES.get(t.character) or role_of(t.character)
         if "end_turn" in role.overridden:
             role.end_turn(g, t, ev)
     ev.append(Event("turn_ended", seat=t.seat, character=t.character))

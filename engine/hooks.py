@@ -25,12 +25,28 @@ if TYPE_CHECKING:
     from .state import GameState, Turn
     from .view import View
 
+
+def _no_mypyc_attr(*args: object, **kwargs: object) -> Callable[[type[Any]], type[Any]]:
+    return lambda cls: cls
+
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # the pure-Python install (no mypy): the attribute matters only to mypyc
+    mypyc_attr = _no_mypyc_attr  # type: ignore[assignment]
+
+
 Events = list["Event"]
 ScoreCtx = dict[str, Any]  # end-of-game choices (e.g. {"type:Haunted Quarter": "military"})
 ChoiceHandler = Callable[["GameState", int, str, Events], None]  # (g, seat, option, ev)
 SelectHandler = Callable[["GameState", int, list[str], Events], None]  # (g, seat, cards, ev)
 
 
+# The compiled build (setup.py) compiles this module: Role, Unique and Variant are native classes there, and so
+# is every card class of a compiled module (registered by a call after its class, not a class decorator, which
+# would make it an ordinary Python class): the flow reads their attributes and calls their hooks directly. A
+# card module that is not compiled (it declares msgspec fields) subclasses them from interpreted code.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Role:
     """The rules of one character. `g` is the game state, `t` the current turn."""
 
@@ -125,6 +141,7 @@ class Role:
         view shows is kept, what it hides is drawn with `rng`. Called in line-up order."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Unique:
     """The rules of one unique district; `seat` owns it."""
 
@@ -240,6 +257,7 @@ class Unique:
         """As Role.sample, for the unique districts of the deck."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant:
     """A rules variant switched on in `g.rules.variants` (the Plague). Cards report their
     interactions through `contact`; the flow asks `turn_start` at every turn's start."""
@@ -275,31 +293,51 @@ V = TypeVar("V", bound=Variant)
 
 
 def role(cls: type[R]) -> type[R]:
-    obj = cls()
+    """Register a character's rules: `role(Warlord)` after its class."""
+    obj = _card(cls, _ROLE_VALUES)
     obj.overridden = _overridden(cls, Role)
     ROLES[obj.name] = obj
     return cls
 
 
-def shared(cls: type[R]) -> type[R]:
-    """A character's rules that several cards build on (the King's and the Patrician's crown), not a
-    card itself: not registered. (A class decorator like `role`: the compiled build, setup.py,
-    compiles every card's class as an ordinary Python class, as hooks.py's are.)"""
-    return cls
-
-
 def unique(cls: type[U]) -> type[U]:
-    obj = cls()
+    """Register a unique district's rules: `unique(Library)` after its class."""
+    obj = _card(cls, _UNIQUE_VALUES)
     obj.overridden = _overridden(cls, Unique)
     UNIQUES[obj.name] = obj
     return cls
 
 
 def variant(cls: type[V]) -> type[V]:
-    obj = cls()
+    """Register a variant's rules: `variant(Plague)` after its class."""
+    obj = _card(cls, ("name",))
     obj.overridden = _overridden(cls, Variant)
     VARIANTS[obj.name] = obj
     return cls
+
+
+_ROLE_VALUES = ("name", "build_limit", "can_build", "gather_only_reason", "gather_only_why", "paused_why")
+_UNIQUE_VALUES = ("name", "gather_only_reason", "gather_only_why")
+C = TypeVar("C")
+
+
+def _card(cls: type[C], values: tuple[str, ...]) -> C:
+    """The card's object. In the compiled build, the values an interpreted subclass (a card module that is not
+    compiled) gives in its class body (`name = "Seer"`) are not seen by the compiled class's attributes: they
+    are set on the object (a compiled class's own attributes are descriptors, left alone)."""
+    obj = cls()
+    for attr in values:
+        value = getattr(cls, attr)
+        if hasattr(value, "__get__"):
+            continue  # a compiled class's own attribute: the object has its value
+        for klass in cls.__mro__:
+            slot: Any = vars(klass).get(attr)
+            if hasattr(slot, "__set__"):  # the compiled base class's attribute, under the subclass's value
+                slot.__set__(obj, value)
+                break
+        else:
+            setattr(obj, attr, value)
+    return obj
 
 
 def overrides(card: Role | Unique | Variant, hook: str) -> bool:

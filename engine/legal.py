@@ -7,7 +7,7 @@ refuses anything not in it. The list is ordered deterministically.
 from __future__ import annotations
 
 from . import turn
-from .commands import Choose, Command, Confirm, DiscardCharacter, Keep, Pick, Select, Unselect
+from .commands import CONFIRM, Choose, Command, DiscardCharacter, Keep, Pick, Select, Unselect
 from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
 from .state import GameState
 
@@ -60,5 +60,5 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     for c in dict.fromkeys(p.selected):
         out.append(Unselect(p.seat, c))
     if len(p.selected) >= p.min:
-        out.append(Confirm(p.seat))
+        out.append(CONFIRM[p.seat])
     return out

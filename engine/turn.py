@@ -5,10 +5,10 @@ from __future__ import annotations
 from . import build, caches, deck, flow
 from .cards.editions import INCOME_TABLE
 from .city import count_type
-from .commands import Ability, Command, DrawCards, EndTurn, Income, TakeGold
+from .commands import DRAW_CARDS, END_TURN, TAKE_GOLD, Ability, Command, Income
 from .decisions import KeepCards
 from .events import Event
-from .hooks import UNIQUES, card_of, role_of
+from .hooks import ROLES, UNIQUES, card_of, role_of
 from .state import GameState, Turn
 
 GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
@@ -86,15 +86,14 @@ def district_effect_refusal(g: GameState, t: Turn, name: str) -> str | None:
 
 def legal(g: GameState, t: Turn) -> list[Command]:
     seat = t.seat
-    out: list[Command] = []
     gathered = t.gathered
-    if not gathered:
-        out.append(TakeGold(seat))
-        if g.deck:
-            out.append(DrawCards(seat))
+    if gathered:
+        out: list[Command] = []
+    else:
+        out = [TAKE_GOLD[seat], DRAW_CARDS[seat]] if g.deck else [TAKE_GOLD[seat]]
     if (t.gather_only is not None or t.gather_first) and only_gathering(g, t) is not None:
         return out
-    role = role_of(t.character)
+    role = ROLES.get(t.character) or role_of(t.character)  # role_of, without a call in the common case
     overridden = role.overridden  # ask a character only what its card changes
     if "abilities" in overridden:
         out.extend(role.abilities(g, t))
@@ -107,7 +106,7 @@ def legal(g: GameState, t: Turn) -> list[Command]:
         if gathered:  # build.turn_refusal: nothing is built before gathering
             out.extend(build.options(g, t, role, cc))
     if gathered and ("must" not in overridden or role.must(g, t) is None):
-        out.append(EndTurn(seat))
+        out.append(END_TURN[seat])
     return out
 
 
@@ -156,10 +155,11 @@ def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
 
 
 def act(g: GameState, t: Turn, cmd: Ability, ev: list[Event]) -> None:
-    if cmd.name in UNIQUES:
-        UNIQUES[cmd.name].act(g, t, cmd, ev)
+    u = UNIQUES.get(cmd.name)
+    if u is not None:
+        u.act(g, t, cmd, ev)
     else:
-        role_of(t.character).act(g, t, cmd, ev)
+        (ROLES.get(t.character) or role_of(t.character)).act(g, t, cmd, ev)
 
 
 def why_not_end(g: GameState, t: Turn) -> str | None:

@@ -33,7 +33,6 @@ def richest_others(g: GameState, seat: int) -> list[int]:
     return [s for s, p in enumerate(g.players) if s != seat and p.gold == top]
 
 
-@role
 class Abbot(Role):
     name = "Abbot"
 
@@ -59,3 +58,6 @@ class Abbot(Role):
         if g.rules.edition == "2000" and len(rich) > 1:
             return "The richest players are tied: nobody gives you gold."
         return "Only the richest player gives you 1 gold (choose one of the richest if they are tied)."
+
+
+role(Abbot)

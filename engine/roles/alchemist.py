@@ -17,7 +17,6 @@ from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
 
-@role
 class Alchemist(Role):
     name = "Alchemist"
 
@@ -25,3 +24,6 @@ class Alchemist(Role):
         if t.build_gold > 0:
             g.players[t.seat].gold += t.build_gold
             ev.append(Event("alchemist_refund", seat=t.seat, character=self.name, gold=t.build_gold))
+
+
+role(Alchemist)

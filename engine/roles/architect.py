@@ -9,7 +9,6 @@ from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
 
-@role
 class Architect(Role):
     name = "Architect"
     build_limit = 3
@@ -23,3 +22,6 @@ class Architect(Role):
         ev.append(
             Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
         )
+
+
+role(Architect)

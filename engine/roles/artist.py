@@ -31,7 +31,6 @@ def _count(t: Turn) -> int:
     return b.count if b is not None else 0
 
 
-@role
 class Artist(Role):
     name = "Artist"
 
@@ -63,3 +62,6 @@ class Artist(Role):
         if not any(b.name == cmd.district for b in p.city):
             return "Beautify a district of your own city."
         return "That district is already beautified: a district is beautified only once."
+
+
+role(Artist)

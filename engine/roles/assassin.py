@@ -14,7 +14,6 @@ from ..state import GameState, Turn
 from ._targets import nameable
 
 
-@role
 class Assassin(Role):
     name = "Assassin"
 
@@ -30,3 +29,6 @@ class Assassin(Role):
 
     def on_killed_revealed(self, g: GameState, seat: int, ev: Events) -> None:
         contact(g, g.holders.get(self.name), seat, self.name, ev)
+
+
+role(Assassin)

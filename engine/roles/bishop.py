@@ -9,7 +9,6 @@ from ..state import GameState
 from .witch import bewitched
 
 
-@role
 class Bishop(Role):
     name = "Bishop"
 
@@ -19,3 +18,6 @@ class Bishop(Role):
         if bewitched(g) == self.name:
             return g.holders.get("Witch") == seat
         return g.holders[self.name] == seat
+
+
+role(Bishop)

@@ -91,7 +91,6 @@ def targets(g: GameState, exclude: tuple[str, ...] = ()) -> list[str]:
     return [c for c in nameable(g, NAME, min_rank=2) if c != killed and c != witched and c not in exclude]
 
 
-@role
 class Blackmailer(Role):
     name = "Blackmailer"
 
@@ -151,6 +150,9 @@ class Blackmailer(Role):
             placer = g.holders.get("Witch", -1) if m.bewitched == NAME else g.holders.get(NAME, -1)
             th.owner = placer if placer != view.seat else -1
         th.put(g)
+
+
+role(Blackmailer)
 
 
 @choice(THREAT)

@@ -37,7 +37,6 @@ class CardinalLoan(TurnScoped):
     lender: int
 
 
-@role
 class Cardinal(Role):
     name = "Cardinal"
 
@@ -58,6 +57,9 @@ class Cardinal(Role):
         CardinalLoan(district=cmd.district, lender=cmd.player).put(t)
         g.pending = SelectCards(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
         return None  # the build finishes once the cards to give are chosen
+
+
+role(Cardinal)
 
 
 @select("Cardinal")

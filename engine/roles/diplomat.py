@@ -62,7 +62,6 @@ def _theirs(g: GameState, me: int, seat: int) -> Copies:
     return out
 
 
-@role
 class Diplomat(Role):
     name = "Diplomat"
 
@@ -147,3 +146,6 @@ class Diplomat(Role):
         if has(g, cmd.player, mb.name):
             return f"That city already has a {mb.name}: you cannot give an identical district."
         return "You do not have enough gold to pay the cost difference."
+
+
+role(Diplomat)

@@ -48,7 +48,6 @@ def eligible(g: GameState, seat: int) -> list[int]:
     return [s for s in range(len(g.players)) if s != seat and s != g.crown]
 
 
-@role
 class Emperor(Role):
     name = "Emperor"
 
@@ -134,6 +133,9 @@ class Emperor(Role):
         g.revealed.setdefault(self.name, seat)
         g.pending = Choice(seat, about="Emperor.crown", options=[str(s) for s in eligible(g, seat)])
         return True
+
+
+role(Emperor)
 
 
 @choice("Emperor.tribute")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from ..crown import give_crown
 from ..events import Event
-from ..hooks import Events, Role, role, shared
+from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
 
-@shared
 class CrownTaker(Role):
     """The King and the Patrician share the crown rule."""
 
@@ -25,6 +24,8 @@ class CrownTaker(Role):
         return False
 
 
-@role
 class King(CrownTaker):
     name = "King"
+
+
+role(King)

@@ -12,7 +12,6 @@ from ..state import GameState, Turn
 from ._targets import others
 
 
-@role
 class Magician(Role):
     name = "Magician"
 
@@ -33,6 +32,9 @@ class Magician(Role):
             ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand), gold=len(them.hand)))
         else:
             g.pending = SelectCards(cmd.seat, purpose=self.name, min=0, max=len(g.players[cmd.seat].hand))
+
+
+role(Magician)
 
 
 @select("Magician")

@@ -98,7 +98,6 @@ def owner(g: GameState) -> int:
     return g.holders.get(NAME, -1)
 
 
-@role
 class Magistrate(Role):
     name = NAME
 
@@ -153,6 +152,9 @@ class Magistrate(Role):
         w.put(g)
         if g.turn is not None and view.turn is not None and view.turn.builds:
             Confiscation(paid_builds=view.turn.builds).put(g.turn)
+
+
+role(Magistrate)
 
 
 def _ask_warrant(g: GameState, seat: int, placed: list[str]) -> None:

@@ -36,7 +36,6 @@ def _candidates(g: GameState, me: int, seat: int) -> dict[tuple[str, str | None]
     return out
 
 
-@role
 class Marshal(Role):
     name = "Marshal"
 
@@ -94,3 +93,6 @@ class Marshal(Role):
         if value(b) > MAX_COST:
             return "The Marshal seizes only districts that cost 3 or less."
         return "You do not have enough gold to pay for that district."
+
+
+role(Marshal)

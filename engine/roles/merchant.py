@@ -8,7 +8,6 @@ from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
 
-@role
 class Merchant(Role):
     name = "Merchant"
 
@@ -19,3 +18,6 @@ class Merchant(Role):
         t.used.append(self.name)
         g.players[cmd.seat].gold += 1
         ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=1))
+
+
+role(Merchant)

@@ -14,7 +14,6 @@ from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
 
-@role
 class Navigator(Role):
     name = "Navigator"
     can_build = False  # build.options and build.why_not ask this
@@ -37,3 +36,6 @@ class Navigator(Role):
             ev.append(
                 Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
             )
+
+
+role(Navigator)

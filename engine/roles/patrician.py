@@ -11,6 +11,8 @@ from ..hooks import role
 from .king import CrownTaker
 
 
-@role
 class Patrician(CrownTaker):
     name = "Patrician"
+
+
+role(Patrician)

@@ -38,7 +38,6 @@ def neighbours(g: GameState, a: int, b: int) -> bool:
     return a != b and ((a - b) % n == 1 or (b - a) % n == 1)
 
 
-@role
 class Queen(Role):
     name = "Queen"
 
@@ -83,3 +82,6 @@ class Queen(Role):
         if g.rules.edition == "2000":
             return "The Queen gains 3 gold only when seated next to the crown holder."
         return "The Queen gains 3 gold only when seated next to the player who revealed the rank-4 character."
+
+
+role(Queen)

@@ -18,7 +18,6 @@ from ..hooks import Events, Role, role, select
 from ..state import GameState, Turn, current_turn
 
 
-@role
 class Scholar(Role):
     name = "Scholar"
     build_limit = 2
@@ -47,6 +46,9 @@ class Scholar(Role):
         if not g.deck:
             return "The district deck is empty."
         return None
+
+
+role(Scholar)
 
 
 @select("Scholar")

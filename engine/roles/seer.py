@@ -37,7 +37,6 @@ def _left_of(g: GameState, seat: int) -> list[int]:
     return [(seat + i) % n for i in range(1, n)]
 
 
-@role
 class Seer(Role):
     name = "Seer"
     build_limit = 2
@@ -66,6 +65,9 @@ class Seer(Role):
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         return "No other player has cards." if not any(g.players[s].hand for s in _left_of(g, cmd.seat)) else None
+
+
+role(Seer)
 
 
 def _ask(g: GameState, seat: int, ev: Events) -> None:

@@ -20,7 +20,6 @@ from ..state import GameState, Turn
 from ._targets import others
 
 
-@role
 class Spy(Role):
     name = "Spy"
 
@@ -60,3 +59,6 @@ class Spy(Role):
         if cmd.kind not in TYPES:
             return f"Name a district type: {', '.join(TYPES)}."
         return None
+
+
+role(Spy)

@@ -45,7 +45,6 @@ class Taxed(TurnScoped):
     """2000: this turn's builder has been taxed (once per turn)."""
 
 
-@role
 class TaxCollector(Role):
     name = "Tax Collector"
 
@@ -116,3 +115,6 @@ class TaxCollector(Role):
         if g.tax <= 0:
             return "There is no gold on the Tax Collector's token."
         return None
+
+
+role(TaxCollector)

@@ -33,7 +33,6 @@ class Robbery(RoundScoped):
         v.markers.robbed = self.character
 
 
-@role
 class Thief(Role):
     name = "Thief"
 
@@ -70,3 +69,6 @@ class Thief(Role):
     def sample(self, view: View, g: GameState, rng: random.Random) -> None:
         if view.markers.robbed:
             Robbery(character=view.markers.robbed).put(g)
+
+
+role(Thief)

@@ -9,9 +9,11 @@ from ..hooks import Role, role
 from ..state import GameState, Turn
 
 
-@role
 class Trader(Role):
     name = "Trader"
 
     def exempt_from_limit(self, g: GameState, t: Turn, district: str) -> bool:
         return dtype(district) == "trade"
+
+
+role(Trader)

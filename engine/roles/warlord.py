@@ -55,7 +55,6 @@ def destroy_price(g: GameState, seat: int, b: Built, cc: caches.CityCache | None
     return price + rank8_price(g, seat, b) if cc.rank8_extra_cost else price
 
 
-@role
 class Warlord(Role):
     name = "Warlord"
 
@@ -74,14 +73,16 @@ class Warlord(Role):
             cc = caches.city(g, seat)  # is_complete, asked with the city's cache at hand
             if cc.size >= target or (any_shield and shielded(g, seat)):
                 continue
-            for b in distinct_copies(p.city):
+            # no two districts alike (the common case): distinct_copies would give the city itself
+            for b in p.city if len(cc.names) == len(p.city) else distinct_copies(p.city):
                 if costs[b.name] - 1 > gold:
                     continue  # too dear whatever is added (destroy_price: at least the printed cost minus 1)
                 u = UNIQUES.get(b.name)  # city.rank8_immune: only a unique district may be immune
                 if u is not None and u.rank8_immune(g, seat, b.name):
                     continue
                 if destroy_price(g, seat, b, cc) <= gold:
-                    out.append(Ability(me, name, player=seat, district=b.name, option=copy_tag(b, p.city)))
+                    tag = copy_tag(b, p.city) if b.beautified else None  # only a beautified copy is tagged
+                    out.append(Ability(me, name, player=seat, district=b.name, option=tag))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -122,3 +123,6 @@ class Warlord(Role):
         if all(b.name != cmd.district for b in g.players[cmd.player].city):
             return "That city has no such district."
         return None
+
+
+role(Warlord)

@@ -52,7 +52,6 @@ def bewitched(g: GameState) -> str | None:
     return b.character if b is not None else None
 
 
-@role
 class Witch(Role):
     name = NAME
     gather_only_reason = "bewitched"
@@ -112,3 +111,6 @@ class Witch(Role):
         tv = view.turn
         if g.turn is not None and tv is not None and tv.gather_only_reason == self.gather_only_reason:
             g.turn.gather_only = self.name
+
+
+role(Witch)

@@ -45,7 +45,6 @@ def _building_now(t: Turn) -> bool:
     return w is not None and w.now
 
 
-@role
 class Wizard(Role):
     name = "Wizard"
 
@@ -83,6 +82,9 @@ class Wizard(Role):
 
     def exempt_from_limit(self, g: GameState, t: Turn, district: str) -> bool:
         return _building_now(t)
+
+
+role(Wizard)
 
 
 @choice(TAKE)

@@ -22,7 +22,6 @@ from ..state import GameState, Turn
 from ._common import destroy, may_act
 
 
-@unique
 class Armory(Unique):
     name = "Armory"
 
@@ -46,3 +45,6 @@ class Armory(Unique):
         destroy(g, cmd.seat, self.name)
         destroy(g, cmd.player, cmd.district)
         ev.append(Event("armory", seat=cmd.seat, player=cmd.player, district=cmd.district))
+
+
+unique(Armory)

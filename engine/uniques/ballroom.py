@@ -15,10 +15,12 @@ from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
 
-@unique
 class Ballroom(Unique):
     name = "Ballroom"
 
     def on_any_reveal(self, g: GameState, seat: int, t: Turn, ev: Events) -> None:
         if g.crown == seat and t.seat != seat:
             ev.append(Event("ballroom_thanks", seat=t.seat, player=seat, character=t.character))
+
+
+unique(Ballroom)

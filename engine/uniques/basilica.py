@@ -8,9 +8,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class Basilica(Unique):
     name = "Basilica"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return sum(1 for b in g.players[seat].city if value(b) % 2 == 1)
+
+
+unique(Basilica)

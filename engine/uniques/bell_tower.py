@@ -40,7 +40,6 @@ class Announced(GameScoped):
         return self.districts
 
 
-@unique
 class BellTower(Unique):
     name = "Bell Tower"
 
@@ -57,6 +56,9 @@ class BellTower(Unique):
     def sample(self, view: View, g: GameState, rng: random.Random) -> None:
         if view.complete_at != complete_size(g.rules, len(g.players)):
             Announced(districts=view.complete_at).put(g)  # only the announcement changes it
+
+
+unique(BellTower)
 
 
 @choice("Bell Tower")

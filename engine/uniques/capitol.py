@@ -11,10 +11,12 @@ from ..scoring import type_at_end
 from ..state import GameState
 
 
-@unique
 class Capitol(Unique):
     name = "Capitol"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         counts = Counter(type_at_end(b.name, ctx) for b in g.players[seat].city)
         return 3 if counts and max(counts.values()) >= 3 else 0
+
+
+unique(Capitol)

@@ -6,9 +6,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class DragonGate(Unique):
     name = "Dragon Gate"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 2
+
+
+unique(DragonGate)

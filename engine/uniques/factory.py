@@ -11,9 +11,11 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Factory(Unique):
     name = "Factory"
 
     def cost_change(self, g: GameState, seat: int, district: str) -> int:
         return -1 if DISTRICTS[district].type == "unique" and district != self.name else 0
+
+
+unique(Factory)

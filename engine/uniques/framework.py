@@ -18,7 +18,6 @@ from ..state import GameState, Turn
 from ._common import destroy
 
 
-@unique
 class Framework(Unique):
     name = "Framework"
 
@@ -32,3 +31,6 @@ class Framework(Unique):
         destroy(g, t.seat, self.name)
         ev.append(Event("sacrificed", seat=t.seat, district=self.name, option=cmd.district))
         return 0
+
+
+unique(Framework)

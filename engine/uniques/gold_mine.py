@@ -10,9 +10,11 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class GoldMine(Unique):
     name = "Gold Mine"
 
     def gather_gold(self, g: GameState, seat: int) -> int:
         return 1
+
+
+unique(GoldMine)

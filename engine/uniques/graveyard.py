@@ -31,7 +31,6 @@ class GraveyardOffer(TurnScoped):
     victim: int
 
 
-@unique
 class Graveyard(Unique):
     name = "Graveyard"
 
@@ -42,6 +41,9 @@ class Graveyard(Unique):
         GraveyardOffer(victim=victim).put(t)
         g.pending = Choice(seat, self.name, ["take", "pass"])
         return True
+
+
+unique(Graveyard)
 
 
 @choice("Graveyard")

@@ -13,9 +13,11 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class GreatWall(Unique):
     name = "Great Wall"
 
     def rank8_extra_cost(self, g: GameState, seat: int, district: str) -> int:
         return 0 if district == self.name else 1
+
+
+unique(GreatWall)

@@ -23,7 +23,6 @@ class HauntedBuilt(GameScoped):
     round: int
 
 
-@unique
 class HauntedQuarter(Unique):
     name = "Haunted Quarter"
 
@@ -38,3 +37,6 @@ class HauntedQuarter(Unique):
             return []  # the Haunted City built in the last round keeps its printed type
         order = ["unique"] + [t for t in TYPES if t != "unique"]
         return [{"type:" + self.name: t} for t in order]
+
+
+unique(HauntedQuarter)

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from ..view import View
 
 
-@unique
 class Hospital(Unique):
     name = "Hospital"
     gather_only_reason = "hospital"
@@ -36,3 +35,6 @@ class Hospital(Unique):
         tv = view.turn
         if g.turn is not None and tv is not None and tv.gather_only_reason == self.gather_only_reason:
             g.turn.gather_only = self.name
+
+
+unique(Hospital)

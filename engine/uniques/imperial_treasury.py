@@ -7,9 +7,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class ImperialTreasury(Unique):
     name = "Imperial Treasury"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return g.players[seat].gold
+
+
+unique(ImperialTreasury)

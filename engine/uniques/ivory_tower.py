@@ -9,9 +9,11 @@ from ..state import GameState
 from ._common import uniques_in_city
 
 
-@unique
 class IvoryTower(Unique):
     name = "Ivory Tower"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 5 if uniques_in_city(g, seat, ctx) == 1 else 0
+
+
+unique(IvoryTower)

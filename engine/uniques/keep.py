@@ -8,9 +8,11 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Keep(Unique):
     name = "Keep"
 
     def rank8_immune(self, g: GameState, seat: int, district: str) -> bool:
         return district == self.name
+
+
+unique(Keep)

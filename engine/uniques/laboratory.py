@@ -16,7 +16,6 @@ from ..state import GameState, Turn
 from ._common import may_act
 
 
-@unique
 class Laboratory(Unique):
     name = "Laboratory"
 
@@ -34,3 +33,6 @@ class Laboratory(Unique):
         gold = 1 if g.rules.edition == "2000" else 2
         p.gold += gold
         ev.append(Event("laboratory", seat=cmd.seat, gold=gold, card=cmd.card, count=1, private=[cmd.seat]))
+
+
+unique(Laboratory)

@@ -13,7 +13,6 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Library(Unique):
     name = "Library"
 
@@ -22,6 +21,9 @@ class Library(Unique):
 
     def keep_count(self, g: GameState, seat: int, keep: int) -> int:
         return max(keep, 2) if g.rules.edition == "2000" and _observatory(g, seat) else keep
+
+
+unique(Library)
 
 
 def _observatory(g: GameState, seat: int) -> bool:

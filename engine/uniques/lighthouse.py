@@ -15,13 +15,15 @@ from ..rng import Rng
 from ..state import GameState
 
 
-@unique
 class Lighthouse(Unique):
     name = "Lighthouse"
 
     def on_built(self, g: GameState, seat: int, ev: Events) -> None:
         if g.deck:
             g.pending = Choice(seat, self.name, sorted(set(g.deck)) + ["pass"])
+
+
+unique(Lighthouse)
 
 
 @choice("Lighthouse")

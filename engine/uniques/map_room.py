@@ -7,9 +7,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class MapRoom(Unique):
     name = "Map Room"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return len(g.players[seat].hand)
+
+
+unique(MapRoom)

@@ -9,7 +9,6 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Monument(Unique):
     name = "Monument"
 
@@ -18,3 +17,6 @@ class Monument(Unique):
 
     def city_size(self) -> int:
         return 2
+
+
+unique(Monument)

@@ -18,7 +18,6 @@ from ..state import GameState, Turn
 from ._common import may_act
 
 
-@unique
 class Museum(Unique):
     name = "Museum"
 
@@ -40,3 +39,6 @@ class Museum(Unique):
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return sum(len(b.under) for b in g.players[seat].city if b.name == self.name)
+
+
+unique(Museum)

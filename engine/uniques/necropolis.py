@@ -17,7 +17,6 @@ from ..state import GameState, Turn
 from ._common import destroy
 
 
-@unique
 class Necropolis(Unique):
     name = "Necropolis"
 
@@ -35,3 +34,6 @@ class Necropolis(Unique):
         destroy(g, t.seat, cmd.using)
         ev.append(Event("sacrificed", seat=t.seat, district=cmd.using, option=self.name))
         return 0
+
+
+unique(Necropolis)

@@ -12,9 +12,11 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Observatory(Unique):
     name = "Observatory"
 
     def draw_count(self, g: GameState, seat: int, n: int) -> int:
         return max(n, 3)
+
+
+unique(Observatory)

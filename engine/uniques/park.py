@@ -13,7 +13,6 @@ from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
 
-@unique
 class Park(Unique):
     name = "Park"
 
@@ -21,3 +20,6 @@ class Park(Unique):
         if not g.players[t.seat].hand and g.deck:
             got = deck.gain_cards(g, t.seat, 2)
             ev.append(Event("park", seat=t.seat, count=len(got), cards=got, private=[t.seat]))
+
+
+unique(Park)

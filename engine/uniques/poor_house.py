@@ -14,7 +14,6 @@ from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
 
-@unique
 class PoorHouse(Unique):
     name = "Poor House"
 
@@ -23,3 +22,6 @@ class PoorHouse(Unique):
         if p.gold == 0:
             p.gold = 1
             ev.append(Event("poor_house", seat=t.seat, gold=1))
+
+
+unique(PoorHouse)

@@ -16,7 +16,6 @@ from ..hooks import Unique, unique
 from ..state import GameState
 
 
-@unique
 class Quarry(Unique):
     name = "Quarry"
 
@@ -25,3 +24,6 @@ class Quarry(Unique):
             names = [b.name for b in g.players[seat].city]
             return len(names) == len(set(names))
         return True
+
+
+unique(Quarry)

@@ -9,9 +9,11 @@ from __future__ import annotations
 from ..hooks import Unique, unique
 
 
-@unique
 class SchoolOfMagic(Unique):
     name = "School of Magic"
 
     def income_wildcard(self) -> bool:
         return True
+
+
+unique(SchoolOfMagic)

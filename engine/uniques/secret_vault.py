@@ -11,7 +11,6 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class SecretVault(Unique):
     name = "Secret Vault"
 
@@ -20,3 +19,6 @@ class SecretVault(Unique):
 
     def score_from_hand(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 3
+
+
+unique(SecretVault)

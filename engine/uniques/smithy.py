@@ -16,7 +16,6 @@ from ..state import GameState, Turn
 from ._common import may_act
 
 
-@unique
 class Smithy(Unique):
     name = "Smithy"
 
@@ -30,3 +29,6 @@ class Smithy(Unique):
         g.players[cmd.seat].gold -= 2
         got = deck.gain_cards(g, cmd.seat, 3)
         ev.append(Event("smithy", seat=cmd.seat, gold=2, count=len(got), cards=got, private=[cmd.seat]))
+
+
+unique(Smithy)

@@ -14,9 +14,11 @@ from ..hooks import Unique, unique
 from ..state import GameState, Turn
 
 
-@unique
 class Stables(Unique):
     name = "Stables"
 
     def exempt_from_limit(self, g: GameState, t: Turn) -> bool:
         return True
+
+
+unique(Stables)

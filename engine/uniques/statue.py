@@ -6,9 +6,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class Statue(Unique):
     name = "Statue"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 5 if g.crown == seat else 0
+
+
+unique(Statue)

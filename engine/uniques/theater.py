@@ -29,7 +29,6 @@ class TheaterAsked(RoundScoped):
     """The Theater's owner was asked this round."""
 
 
-@unique
 class Theater(Unique):
     name = "Theater"
 
@@ -48,6 +47,9 @@ class Theater(Unique):
             options += [f"{s}:{c}" for s in others for c in mine]
         g.pending = Choice(seat, about=self.name, options=options)
         return True
+
+
+unique(Theater)
 
 
 def exchange(g: GameState, seat: int, other: int, give: str, take: str, ev: Events) -> None:

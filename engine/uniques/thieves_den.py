@@ -19,10 +19,11 @@ from ..events import Event
 from ..hooks import Events, Unique, select, unique
 from ..state import GameState, Turn, current_turn
 
+NAME = "Thieves' Den"  # a compiled card class's `name` is an attribute of its object, not of its class
 
-@unique
+
 class ThievesDen(Unique):
-    name = "Thieves' Den"
+    name = NAME
 
     def build_options(self, g: GameState, t: Turn, district: str, cost: int, in_city: bool) -> list[Build]:
         if in_city or district != self.name or cost < 1:
@@ -42,15 +43,18 @@ class ThievesDen(Unique):
         return None  # the build finishes once the cards are chosen
 
 
+unique(ThievesDen)
+
+
 @select("Thieves' Den")
 def pay_with_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
     t = current_turn(g)
     p = g.players[seat]
-    cost = build.cost_for(g, seat, ThievesDen.name)
+    cost = build.cost_for(g, seat, NAME)
     for c in cards:
         p.hand.remove(c)
     deck.to_bottom(g, list(cards))
     gold = cost - len(cards)
     p.gold -= gold
     ev.append(Event("thieves_den", seat=seat, count=len(cards), gold=gold, cards=list(cards), private=[seat]))
-    build.finish_build(g, t, ThievesDen.name, gold, ThievesDen.name, ev)
+    build.finish_build(g, t, NAME, gold, NAME, ev)

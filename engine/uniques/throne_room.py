@@ -10,10 +10,12 @@ from ..hooks import Events, Unique, unique
 from ..state import GameState
 
 
-@unique
 class ThroneRoom(Unique):
     name = "Throne Room"
 
     def on_crown_moved(self, g: GameState, seat: int, old: int, new: int, ev: Events) -> None:
         g.players[seat].gold += 1
         ev.append(Event("throne_room", seat=seat, player=new, gold=1))
+
+
+unique(ThroneRoom)

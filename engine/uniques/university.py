@@ -8,9 +8,11 @@ from ..hooks import ScoreCtx, Unique, unique
 from ..state import GameState
 
 
-@unique
 class University(Unique):
     name = "University"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         return 2
+
+
+unique(University)

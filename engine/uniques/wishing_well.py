@@ -11,10 +11,12 @@ from ..state import GameState
 from ._common import uniques_in_city
 
 
-@unique
 class WishingWell(Unique):
     name = "Wishing Well"
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:
         n = uniques_in_city(g, seat, ctx)
         return n - 1 if g.rules.edition == "2000" else n
+
+
+unique(WishingWell)

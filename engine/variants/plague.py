@@ -63,7 +63,6 @@ def sick_seat(g: GameState) -> int | None:
     return s.seat if s is not None else None
 
 
-@variant
 class Plague(Variant):
     name = "plague"
 
@@ -96,6 +95,9 @@ class Plague(Variant):
     def sample(self, view: View, g: GameState, rng: random.Random) -> None:
         if view.plague is not None:
             Sick(seat=view.plague).put(g)
+
+
+variant(Plague)
 
 
 @choice("plague")
