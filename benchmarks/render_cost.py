@@ -41,6 +41,7 @@ from server.config import ServerConfig
 from server.transport.app_setup import prepare_app
 from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
+from server.transport.input_budget import InputBudget
 from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate
 from ui.compat.served_app import queued_messages
@@ -116,7 +117,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         app = CitadelsApp(None, UiOptions(name=NAMES[seat], show_chat=True, show_scores_at_end=False))
         ch = NullChannel(sent)
-        prepare_app(app, info, functools.partial(SSHDriver, link=ch, limits=limits, color_system=colours))
+        prepare_app(
+            app,
+            info,
+            functools.partial(SSHDriver, link=ch, limits=limits, budget=InputBudget(limits), color_system=colours),
+        )
         tasks.append(
             asyncio.get_running_loop().create_task(
                 app.run_async(size=(w, h), mouse=True), context=contextvars.Context()
@@ -159,6 +164,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     gc.callbacks.append(count_collected)
     walls: list[float] = []
     bytes0 = sum(c.bytes for c in channels)
+    frames0 = sum(c.frames for c in channels)
     cpu0 = time.process_time()
     for move in measured:
         before = [c.frames for c in channels]
@@ -182,6 +188,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     cpu = (time.process_time() - cpu0) * 1000
     gc.callbacks.remove(count_collected)
     sent = sum(c.bytes for c in channels) - bytes0
+    frames = sum(c.frames for c in channels) - frames0
     # idle cost of the same sleeps
     cpu0 = time.process_time()
     for _ in measured:
@@ -204,6 +211,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_ms_per_move": round(per_move, 2),
         "cpu_ms_per_seat_update": round(per_move / args.seats, 2),
         "bytes_per_seat_update": round(sent / n / args.seats),
+        "frames_per_seat_update": round(frames / n / args.seats, 2),
         "wall_ms_to_last_frame_p50": round(statistics.median(walls), 1),
         "wall_ms_to_last_frame_p95": round(walls[int(0.95 * (n - 1))], 1),
         "gc_collected_per_move": round(collected[0] / n, 1),

@@ -22,10 +22,19 @@ from game_helpers import key_path
 from engine import view as engine_view
 from server.config import ServerConfig
 from server.serve import serve
-from server.tables import table as table_mod
 from ui.i18n import Catalogue
 from ui.lobby_link import TableSpec
-from ui.prompt_keys import Numbering
+
+# A baseline revision from before server/ was split in folders (ae6c508, issue 23's "today's main")
+# has server/table.py, and its screens numbered their entries without ui.prompt_keys. Asked of the
+# checkout's files, not by trying the import: an editable install of another checkout would answer it.
+if os.path.isdir(os.path.join(os.getcwd(), "server", "tables")):
+    from server.tables import table as table_mod
+else:
+    from server import table as table_mod  # type: ignore[no-redef]
+Numbering = None
+if os.path.exists(os.path.join(os.getcwd(), "ui", "prompt_keys.py")):
+    from ui.prompt_keys import Numbering  # type: ignore[assignment]
 
 args: dict = {}  # the spec, read when run as the main script
 cat = Catalogue("en")
@@ -47,8 +56,11 @@ def report(t):
     msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
     seat = st.pending.seat
     if st.phase != "over" and 0 <= seat < len(t.seats):
-        numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
-        keys, _ = key_path(engine_view(st, seat), cat, rng, numbers)
+        if Numbering is None:  # a baseline from before the numbering: its key_path takes none
+            keys, _ = key_path(engine_view(st, seat), cat, rng)
+        else:
+            numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
+            keys, _ = key_path(engine_view(st, seat), cat, rng, numbers)
         msg["seat"], msg["keys"] = seat, keys.hex()
     out(msg)
     state["hook_s"] += time.perf_counter() - t0
@@ -227,6 +239,13 @@ def multiprocessing_children():
     return multiprocessing.active_children()
 
 
+def per_address_tables() -> dict:
+    """Every simulated player connects from 127.0.0.1 (a field a baseline from before it has not)."""
+    if "max_tables_per_address" in ServerConfig.__struct_fields__:
+        return {"max_tables_per_address": 100000}
+    return {}
+
+
 def loopback_exempt() -> dict:
     """Every simulated player connects from 127.0.0.1, 10 at a time: exempt from the admission gate's
     per-source limits (a field since the gate came; a baseline revision from before has none)."""
@@ -243,12 +262,12 @@ async def main():
         max_sessions_per_address=100000,
         max_sessions=100000,
         max_tables=10000,
-        max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
         log_level="WARNING",
         bot_kind=args["bots"],
         gc_collect_interval_seconds=args["gc_interval"],
         gc_quiet_seconds=1.0,
         **loopback_exempt(),
+        **per_address_tables(),
         **args.get("overrides", {}),
     )
     stop = asyncio.Event()

@@ -26,6 +26,7 @@ of the changed regions' bounding box.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from textual._compositor import ChopsUpdate, Compositor
@@ -42,31 +43,21 @@ def _render_changed_rows(
     cuts = self.cuts
     chops: list[dict] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
+    changed_rows = sorted(row_spans)  # the rows the update sends (its regions' spans, row by row)
     for widget, (region, clip) in self.visible_widgets.items():  # front to back
         visible = intersection(region, clip)
-        vx, _vy, vw, vh = visible
+        vx, vy, vw, vh = visible
         if not (vw and vh):
-            continue
-        top = bottom = -1
-        for dirty in update_regions:
-            x, y, w, h = intersection(visible, dirty)
-            if w and h:
-                if top < 0 or y < top:
-                    top = y
-                if y + h > bottom:
-                    bottom = y + h
-        if top < 0:
             continue
         first_cut, last_cut = vx, vx + vw
         # The rows where this widget has a piece still empty that the update sends (a piece
         # overlapping a changed span, as `ChopsUpdate.render_segments` decides): rows where
         # widgets in front filled every such piece are skipped (the screen's background behind
-        # the panels; a tall panel beside the one that changed).
+        # the panels; a tall panel beside the one that changed). Only the changed rows within the
+        # widget's visible rows are looked at (not a loop over every changed region per widget).
         rows = []
-        for y in range(top, bottom):
-            spans = row_spans.get(y)
-            if spans is None:
-                continue
+        for y in changed_rows[bisect_left(changed_rows, vy) : bisect_left(changed_rows, vy + vh)]:
+            spans = row_spans[y]
             row_cuts = cuts[y]
             chops_line = chops[y]
             for i in range(len(row_cuts) - 1):

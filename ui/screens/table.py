@@ -49,10 +49,10 @@ class _Needs:
         view = screen._view
         self.seats = len(view.players) if view is not None else 0
         self.has_hand = view is not None and view.seat is not None
-        self._status = screen.query_one(StatusBar)
-        self._players = screen.query_one(PlayersPanel)
-        self._hand = screen.query_one(HandPanel)
-        self._prompt = screen.query_one(PromptPanel)
+        self._status = screen.status_bar
+        self._players = screen.players
+        self._hand = screen.hand
+        self._prompt = screen.prompt
 
     def status(self, width: int) -> int:
         return self._status.height_for(width)
@@ -112,6 +112,12 @@ class TableScreen(TableKeys):
         yield Static(id="small")
 
     def on_mount(self) -> None:
+        # the panels a view updates, found once (a look-up per panel per view cost 3 % of a move)
+        self.status_bar = self.query_one(StatusBar)
+        self.players = self.query_one(PlayersPanel)
+        self.hand = self.query_one(HandPanel)
+        self.prompt = self.query_one(PromptPanel)
+        self.log_view = self.query_one(LogView)
         self._win = (self.app.size.width, self.app.size.height)
         self.setup_keys()
         self._titles()
@@ -263,14 +269,14 @@ class TableScreen(TableKeys):
             self._early_rows.extend(rows)
             return
         cat = self.cat
-        self.query_one(StatusBar).show(view, cat)
-        self.query_one(PlayersPanel).show(view, cat, self.compact)
-        self.query_one(HandPanel).show(view, cat)
-        if self.query_one(PromptPanel).show(view, cat, roomy=not self.compact):
+        self.status_bar.show(view, cat)
+        self.players.show(view, cat, self.compact)
+        self.hand.show(view, cat)
+        if self.prompt.show(view, cat, roomy=not self.compact):
             self.update_keys()
             self._prompt_title()
         if rows:
-            self.query_one(LogView).add_rows(rows)
+            self.log_view.add_rows(rows)
         self.refresh_feedback()
         self._layout()
 
@@ -282,7 +288,7 @@ class TableScreen(TableKeys):
         if not self._ready:
             self._early_rows.extend(rows)
             return
-        self.query_one(LogView).add_rows(rows)
+        self.log_view.add_rows(rows)
 
     def chat_line(self, author: str, text: str, watching: bool = False, own: bool = False) -> None:
         if not self.show_chat:
@@ -327,10 +333,10 @@ class TableScreen(TableKeys):
         now = fb.now()
         view = self._view
         names = {p.seat: p.name for p in view.players} if view is not None else {}
-        self.query_one(PlayersPanel).set_marks(fb.seat_labels(self.cat, names, self.compact, now))
-        self.query_one(PromptPanel).set_clock(fb.turn_clock(self.cat, now))
+        self.players.set_marks(fb.seat_labels(self.cat, names, self.compact, now))
+        self.prompt.set_clock(fb.turn_clock(self.cat, now))
         spectator = view is not None and view.seat is None
-        self.query_one(StatusBar).set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
+        self.status_bar.set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
         self._chat_title()
         fb.schedule(self.refresh_feedback, now)
 

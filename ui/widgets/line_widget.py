@@ -33,7 +33,8 @@ from .line_frame import Frame, content_strip, frame_key, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
-    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+    # the same object is common: lines come from shared memos (a seat's lines, the log's rows)
+    return a is b or (a.plain == b.plain and a.spans == b.spans and a.style == b.style)
 
 
 class LineWidget(Widget):

@@ -47,6 +47,7 @@ class PlayersPanel(LineWidget):
         self._keys: dict[int, bytes] = {}
         self._data: dict[int, tuple] = {}
         self._seat_lines: dict[tuple[int, str, int], list[Text]] = {}  # (seat, form, width) -> lines
+        self._groups: dict[tuple, tuple[list, list[Text]]] = {}  # seats side by side, as last built
         self._order: list[int] = []
         self.compact = True
         self.form: str | None = None  # None: from `compact` (short / full)
@@ -175,17 +176,18 @@ class PlayersPanel(LineWidget):
             return [line for s in self._order for line in self._lines(s, width, form)]
         colw = (width - (n - 1)) // n
         rows: list[Text] = []
+        # Seats side by side: a row of seats whose lines did not change (the same cached lists) is
+        # not joined again, and its lines stay the same objects (compared by identity first).
+        groups: dict[tuple, tuple[list, list[Text]]] = {}
         for i in range(0, len(self._order), n):
             group = [self._lines(s, colw, form) for s in self._order[i : i + n]]
-            for j in range(max(len(g) for g in group)):
-                line = Text(end="")
-                for k, g in enumerate(group):
-                    cell = g[j].copy() if j < len(g) else Text(end="")
-                    if k < len(group) - 1:
-                        cell.truncate(colw, pad=True)
-                        cell.append(" ")
-                    line.append_text(cell)
-                rows.append(line)
+            key = (colw, *map(id, group))
+            entry = self._groups.get(key)
+            if entry is None:
+                entry = (group, _side_by_side(group, colw))  # the entry keeps the lists (their ids) alive
+            groups[key] = entry
+            rows.extend(entry[1])
+        self._groups = groups
         return rows
 
     def _lines(self, seat: int, width: int, form: str | None = None) -> list[Text]:
@@ -201,6 +203,21 @@ class PlayersPanel(LineWidget):
             lines = _seat_memo.put(shared_key, _make_lines(data, form, width))
         self._seat_lines[(seat, form, width)] = lines
         return lines
+
+
+def _side_by_side(group: list[list[Text]], colw: int) -> list[Text]:
+    """The lines of a few seats in columns of `colw` cells, one space between."""
+    rows: list[Text] = []
+    for j in range(max(len(g) for g in group)):
+        line = Text(end="")
+        for k, g in enumerate(group):
+            cell = g[j].copy() if j < len(g) else Text(end="")
+            if k < len(group) - 1:
+                cell.truncate(colw, pad=True)
+                cell.append(" ")
+            line.append_text(cell)
+        rows.append(line)
+    return rows
 
 
 def _head_lines(data: tuple, form: str, width: int) -> list[Text]:
