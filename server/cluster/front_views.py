@@ -4,9 +4,12 @@ listings (server/cluster/records.py), so that every node draws every table's lob
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from server.cluster.records import TableListing
+from server.lobby.lifetimes import OPEN_PHASES
+from server.lobby.snapshots import SharedRows
 from ui.lobby_link import LobbySnapshot, Room, RoomSeat, TableRow
 
 
@@ -24,6 +27,8 @@ class FrontViews:
         def present(self, listing: TableListing, key: str | None) -> bool: ...
 
         def same(self, a: str | None, b: str | None) -> bool: ...
+
+        def identity(self, key: str | None) -> str | None: ...
 
         def account_line(self, session: Any) -> str: ...
 
@@ -44,19 +49,36 @@ class FrontViews:
             spectators=listing.spectators,
         )
 
-    def snapshot(self, s: Any) -> LobbySnapshot:
+    def shared_rows(self) -> SharedRows:
+        """Every listing's row as a stranger sees it, in the lobby's order, and who sits where: once for a
+        broadcast to every session in the lobby (see server/lobby/snapshots.py)."""
+        rows: list[tuple[Any, TableRow]] = []
+        seated: dict[str, set[str]] = {}
+        for listing in sorted(self.listings.values(), key=lambda x: (x.updated, x.id)):
+            rows.append((listing, self.row(listing, None)))
+            for x in listing.seat_list:
+                if x.bot is None and x.key is not None:
+                    seated.setdefault(self.identity(x.key) or x.key, set()).add(listing.id)
+        return SharedRows(rows, seated, dict(self.listings), {i: n for n, i in enumerate(self.listings)})
+
+    def snapshot(self, s: Any, shared: SharedRows | None = None) -> LobbySnapshot:
         key = s.key
         mine = None if s.table is None else s.table.id
+        shared = shared or self.shared_rows()
+        # `seat_in` compares keys with `same` (two keys of one account are one player): by identity.
+        seats = shared.seated.get(self.identity(key) or key, ()) if key is not None else ()
         rows = []
-        for listing in sorted(self.listings.values(), key=lambda x: (x.updated, x.id)):
-            if listing.private and seat_in(listing, key, self.same) is None and listing.id != mine:
+        for listing, row in shared.rows:
+            seated = listing.id in seats
+            if listing.private and not seated and listing.id != mine:
                 continue
-            rows.append(self.row(listing, key))
+            rows.append(replace(row, yours=True) if seated else row)
         room = None
         t = s.table
         if t is not None and s.seat is not None and t.phase == "waiting":
             room = self._room(self.listings.get(t.id, t.listing), key)  # type: ignore[arg-type]
-        playing, _ = self.seat_of(key)
+        # as `self.seat_of(key)` (every listing asked again, per session)
+        playing = shared.seated_table(seats, lambda x: x.state in OPEN_PHASES, lambda x: x.saved)
         return LobbySnapshot(
             you=s.name,
             identity=self.account_line(s),

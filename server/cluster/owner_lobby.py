@@ -100,7 +100,7 @@ class ClusterLobby(Lobby):
         self.hooks.table_closed(t)
 
     # --- nobody's screen is drawn here --------------------------------------------------------------
-    def snapshot(self, session: Any) -> LobbySnapshot:
+    def snapshot(self, session: Any, shared: Any = None) -> LobbySnapshot:
         return EMPTY
 
     def _changed(self) -> None:
