@@ -43,7 +43,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -52,12 +51,13 @@ from pathlib import Path
 import asyncssh
 from server_scale_baseline import checkout, compare, this_tree
 from server_scale_churn import churn
-from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, rss_mb, split_tables
+from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, split_tables
 from server_scale_hard import hard_run
+from server_scale_link import SingleLink
 from server_scale_options import parse_args
+from server_scale_workers import WorkersLink
 
 REPO = Path(__file__).resolve().parents[1]
-SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
 CONNECT_BATCH = 10
 SEAT_BATCH = 6  # tables started at once
 
@@ -66,101 +66,55 @@ class Bench:
     def __init__(self, args: argparse.Namespace, repo: Path = REPO) -> None:
         self.args = args
         self.repo = repo  # the server's code: this tree, or a baseline's checkout
-        self.proc: asyncio.subprocess.Process | None = None
+        self.link: SingleLink | WorkersLink | None = None
         self.port = 0
-        self.replies: asyncio.Queue = asyncio.Queue()
         self.tables: dict[str, TableState] = {}
         self.moves = 0
+        self.remote_seats = 0
+        self.early: dict[str, dict] = {}  # the last report of a table not yet seated here
         self.rng = random.Random(11)
         self.tmp = Path(tempfile.mkdtemp(prefix="server-scale-"))
 
-    # --- the server process and its control pipe
+    # --- the server (one process, or `citadels serve --workers N`) and its control link
     async def start_server(self, bots: str) -> None:
-        spec = {
-            "keys": str(self.tmp / "keys"),
-            "saves": str(self.tmp / "saves"),
-            "bots": bots,
-            "gc_interval": self.args.gc_interval,
-            "overrides": json.loads(self.args.server_config),
-            "garbage_types": self.args.garbage_types,
-        }
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(SERVER_SCRIPT),
-            json.dumps(spec),
-            cwd=self.repo,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=1 << 20,
-        )
-        cpus = os.cpu_count() or 1
-        if cpus >= 2 and hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(self.proc.pid, {0})
-            os.sched_setaffinity(0, set(range(1, cpus)))
-            self.pinning = "server on CPU 0, clients on the others"
-        else:
-            self.pinning = "none (one CPU)"
-        self.pump = asyncio.create_task(self._pump())
-        ready = await asyncio.wait_for(self.reply("ready"), 60)
-        self.port = ready["port"]
+        kind = WorkersLink if self.args.workers else SingleLink
+        self.link = kind(self.args, self.repo, self.tmp, self._on_pub)
+        await self.link.start(bots)
+        self.port, self.pinning = self.link.port, self.link.pinning
 
-    async def _pump(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        while True:
-            line = await self.proc.stdout.readline()
-            if not line:
-                break
-            if not line.startswith(b"{"):
-                continue
-            msg = json.loads(line)
-            if msg["ev"] == "pub":
-                tb = self.tables.get(msg["t"])
-                if tb is None:
-                    continue
-                if msg["seq"] != tb.seq:
-                    self.moves += 1
-                tb.seq, tb.over = msg["seq"], msg["over"]
-                tb.seat = msg.get("seat")
-                tb.keys = bytes.fromhex(msg.get("keys", ""))
-                tb.pub_t = time.perf_counter()
-                tb.changed.set()
-            else:
-                await self.replies.put(msg)
+    @property
+    def proc(self) -> asyncio.subprocess.Process | None:
+        return self.link.proc
 
-    async def reply(self, ev: str) -> dict:
-        while True:
-            msg = await self.replies.get()
-            if msg["ev"] == "error":
-                raise RuntimeError(f"server: {msg}")
-            if msg["ev"] == ev:
-                return msg
+    def _on_pub(self, msg: dict) -> None:
+        tb = self.tables.get(msg["t"])
+        if tb is None:  # --workers: a table of the batch being seated published first
+            self.early[msg["t"]] = msg
+            return
+        if msg["seq"] != tb.seq:
+            self.moves += 1
+        tb.seq, tb.over = msg["seq"], msg["over"]
+        tb.seat = msg.get("seat")
+        tb.keys = bytes.fromhex(msg.get("keys", ""))
+        tb.pub_t = time.perf_counter()
+        tb.changed.set()
 
     async def request(self, ev: str, **req) -> dict:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(req) + "\n").encode())
-        await self.proc.stdin.drain()
-        return await asyncio.wait_for(self.reply(ev), 120)
+        return await self.link.request(ev, **req)
 
     async def stats(self, frozen: bool = False) -> dict:
         """The server's counters; `frozen` adds the frozen-object count (it blocks the server ~0.3 s at 300 players)."""
-        return await self.request("stats", cmd="stats", frozen=frozen)
+        return await self.link.stats(frozen)
 
     def rss(self) -> float:
-        return rss_mb(self.proc.pid)
+        return self.link.rss()
 
     def cpu(self) -> float:
-        return cpu_seconds(self.proc.pid)
+        return self.link.cpu()
 
     async def stop_server(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        if self.link is not None:
+            await self.link.stop()
 
     # --- players
     async def connect(self, count: int, prefix: str) -> tuple[list[Client], list[float]]:
@@ -190,11 +144,14 @@ class Bench:
                 for k in g:
                     by_key[k].want = b"Round"  # the table screen is up
                     by_key[k].arrived.clear()
-            reply = await self.request("seated", cmd="seat", groups=batch)
-            for t in reply["tables"]:
+            for t in await self.link.seat(batch):
                 tb = TableState(t["id"], [by_key[k] for k in t["keys"]])
                 self.tables[tb.id] = tb
                 made.append(tb)
+                if tb.id in self.early:
+                    self._on_pub(self.early.pop(tb.id))
+                if "workers" in t:  # --workers: the seats served by another worker than the table's
+                    self.remote_seats += sum(w != t["workers"][0] for w in t["workers"])
             for g in batch:
                 await asyncio.gather(*(by_key[k].wait_text(b"Round", 60) for k in g))
         await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
@@ -273,9 +230,7 @@ class Bench:
                 mover.send(tb.keys)
 
     async def request_keys(self, tb: TableState) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps({"cmd": "keys", "t": tb.id}) + "\n").encode())
-        await self.proc.stdin.drain()
+        self.link.request_keys(tb.id)
 
     def advance_pointer(self, run: dict) -> None:
         """Point the next probe at the next table, once the probe interval since the last try has passed."""
@@ -330,6 +285,7 @@ class Bench:
             "tables": tables,
         }
         st0 = await self.stats()
+        tree0 = self.link.breakdown()
         cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
         ccpu0 = cpu_seconds(os.getpid())
         tasks = [asyncio.create_task(self.drive(tb, run)) for tb in tables if not tb.over]
@@ -345,6 +301,7 @@ class Bench:
         elapsed = time.perf_counter() - t0
         cpu1, moves1 = self.cpu(), self.moves
         ccpu1 = cpu_seconds(os.getpid())
+        tree1 = self.link.breakdown()
         st1 = await self.stats()
         run["stop"] = True
         for t in tasks:
@@ -374,6 +331,16 @@ class Bench:
             "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
             "bench_hook_ms_per_move": round(hook / moves * 1000, 2) if moves else None,
             "client_cpu_percent": round((ccpu1 - ccpu0) / elapsed * 100, 1),
+            # --workers: each of the server's processes' share of a CPU over the window
+            **(
+                {
+                    "server_cpu_percent_by_process": {
+                        r: round((v[1] - tree0.get(r, v)[1]) / elapsed * 100, 1) for r, v in tree1.items()
+                    }
+                }
+                if tree1
+                else {}
+            ),
             "frames_dropped": st1["dropped_frames"],
             "gc_collections_by_generation": [b - a for a, b in zip(st0["gc"]["gen_stats"], st1["gc"]["gen_stats"])],
             "gc_pauses_over_10ms_in_window": st1["gc"]["pauses_over_10ms"],
@@ -394,6 +361,7 @@ class Bench:
     async def scale(self, levels: list[int], deadline: float) -> dict:
         args = self.args
         result: dict = {"benchmark": "server_scale", "rate_per_table": args.rate, "levels": []}
+        result["server"] = f"citadels serve --workers {args.workers}" if args.workers else "one process"
         await self.start_server("normal")
         result["pinning"] = self.pinning
         await asyncio.sleep(1.0)
@@ -432,6 +400,11 @@ class Bench:
                     "sessions": level,
                     "tables": len(live),
                     "server_sessions": st["sessions"],
+                    **({"sessions_by_worker": st["sessions_by_worker"]} if "sessions_by_worker" in st else {}),
+                    # --workers: seats whose player is served by another worker than the table's owner
+                    **({"seats_on_another_worker": self.remote_seats} if args.workers else {}),
+                    # --workers: [RSS MB, CPU s so far] of each of the server's processes
+                    **({"tree": self.link.breakdown()} if args.workers else {}),
                     "rss_mb": round(rss, 1),
                     "mb_per_session": round((rss - baseline) / level, 2),
                     "mb_per_added_session": round((rss - prev_rss) / (level - prev_n), 2),
@@ -475,7 +448,8 @@ def main() -> int:
     base = None
     if args.baseline:
         with checkout(REPO, args.baseline) as (folder, commit):
-            base = scale_run(args, folder, f"baseline {args.baseline} ({commit})")
+            single = argparse.Namespace(**{**vars(args), "workers": 0})  # the baseline: one process
+            base = scale_run(single, folder, f"baseline {args.baseline} ({commit})")
         print(json.dumps(base), flush=True)
     result = scale_run(args, REPO, f"this tree ({this_tree(REPO)})")
     print(json.dumps(result), flush=True)

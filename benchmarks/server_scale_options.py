@@ -55,5 +55,11 @@ def parse_args(description: str) -> argparse.Namespace:
     parser.add_argument(
         "--baseline", default="", help="first the same levels against this git revision's server (e.g. main)"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="the server is `citadels serve --workers N` (N processes on one port; 0: one process, the harness)",
+    )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
     return parser.parse_args()

@@ -36,9 +36,16 @@ hard = set()
 state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
 
 
-def out(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
+def _to_stdout(line: str) -> None:
+    sys.stdout.write(line)
     sys.stdout.flush()
+
+
+sink = [_to_stdout]  # where the reports go: stdout here; a worker's control socket (server_scale_worker.py)
+
+
+def out(obj):
+    sink[0](json.dumps(obj) + "\n")
 
 
 def report(t):
@@ -168,57 +175,69 @@ async def control(stop):
             stop.set()
             return
         req = json.loads(line)
-        cmd = req["cmd"]
-        try:
-            if cmd == "seat":
-                out({"ev": "seated", "tables": seat(req["groups"])})
-            elif cmd == "stats":
-                out(stats(req.get("frozen", False)))
-            elif cmd == "garbage":  # what a full collection would find: cycles left among frozen objects
-                t0 = time.perf_counter()
-                frozen = gc.get_freeze_count()
-                gc.unfreeze()
-                if args.get("garbage_types"):
-                    gc.set_debug(gc.DEBUG_SAVEALL)
-                found = gc.collect()
-                kinds = {}
-                if args.get("garbage_types"):
-                    gc.set_debug(0)
-                    for obj in gc.garbage:
-                        kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
-                        kinds[kind] = kinds.get(kind, 0) + 1
-                    gc.garbage.clear()
-                gc.freeze()
-                top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[: args.get("garbage_types", 0)])
-                out(
-                    {
-                        "ev": "garbage",
-                        "objects": found,
-                        "frozen_before": frozen,
-                        "ms": round((time.perf_counter() - t0) * 1000, 1),
-                        **({"types": top} if top else {}),
-                    }
-                )
-            elif cmd == "keys":
-                t = state["lobby"].tables.get(req["t"])
-                if t is not None and t.state is not None:
-                    report(t)
-            elif cmd == "hard":
-                if state["lobby"].pool is not None:
-                    await state["lobby"].pool.warm_up()
-                for _ in range(req["k"]):
-                    new_hard_table()
-                out({"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]})
-            elif cmd == "profile":
-                if req["on"]:
-                    state["profile"] = cProfile.Profile()
-                    state["profile"].enable()
-                else:
-                    state["profile"].disable()
-                    state["profile"].dump_stats(req["path"])
-                out({"ev": "profile"})
-        except Exception as e:
-            out({"ev": "error", "cmd": cmd, "error": repr(e)})
+        reply = await handle(req)
+        if reply is not None:
+            out(reply)
+
+
+async def handle(req):
+    """One control request: its reply (None for `keys`, whose answer is a `pub` report)."""
+    cmd = req["cmd"]
+    try:
+        if cmd == "seat":
+            return {"ev": "seated", "tables": seat(req["groups"])}
+        if cmd == "stats":
+            return stats(req.get("frozen", False))
+        if cmd == "garbage":
+            return garbage()
+        if cmd == "keys":
+            t = state["lobby"].tables.get(req["t"])
+            if t is not None and t.state is not None:
+                report(t)
+            return None
+        if cmd == "hard":
+            if state["lobby"].pool is not None:
+                await state["lobby"].pool.warm_up()
+            for _ in range(req["k"]):
+                new_hard_table()
+            return {"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]}
+        if cmd == "profile":
+            if req["on"]:
+                state["profile"] = cProfile.Profile()
+                state["profile"].enable()
+            else:
+                state["profile"].disable()
+                state["profile"].dump_stats(req["path"])
+            return {"ev": "profile"}
+        return {"ev": "error", "cmd": cmd, "error": "unknown command"}
+    except Exception as e:
+        return {"ev": "error", "cmd": cmd, "error": repr(e)}
+
+
+def garbage():
+    """What a full collection would find: cycles left among frozen objects."""
+    t0 = time.perf_counter()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    if args.get("garbage_types"):
+        gc.set_debug(gc.DEBUG_SAVEALL)
+    found = gc.collect()
+    kinds = {}
+    if args.get("garbage_types"):
+        gc.set_debug(0)
+        for obj in gc.garbage:
+            kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+            kinds[kind] = kinds.get(kind, 0) + 1
+        gc.garbage.clear()
+    gc.freeze()
+    top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[: args.get("garbage_types", 0)])
+    return {
+        "ev": "garbage",
+        "objects": found,
+        "frozen_before": frozen,
+        "ms": round((time.perf_counter() - t0) * 1000, 1),
+        **({"types": top} if top else {}),
+    }
 
 
 def multiprocessing_children():
