@@ -48,21 +48,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import asyncssh
 from server_scale_baseline import checkout, compare, this_tree
 from server_scale_churn import churn
-from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, split_tables
+from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, pct
 from server_scale_hard import hard_run
 from server_scale_link import SingleLink
 from server_scale_options import parse_args
+from server_scale_players import Players
 from server_scale_workers import WorkersLink
 
 REPO = Path(__file__).resolve().parents[1]
-CONNECT_BATCH = 10
-SEAT_BATCH = 6  # tables started at once
 
 
-class Bench:
+class Bench(Players):
     def __init__(self, args: argparse.Namespace, repo: Path = REPO) -> None:
         self.args = args
         self.repo = repo  # the server's code: this tree, or a baseline's checkout
@@ -115,47 +113,6 @@ class Bench:
     async def stop_server(self) -> None:
         if self.link is not None:
             await self.link.stop()
-
-    # --- players
-    async def connect(self, count: int, prefix: str) -> tuple[list[Client], list[float]]:
-        clients, ms = [], []
-        while len(clients) < count:
-            batch = min(CONNECT_BATCH, count - len(clients))
-            keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(batch)]
-            opened = await asyncio.gather(
-                *(open_client(self.port, f"{prefix}{len(clients) + i}", k) for i, k in enumerate(keys))
-            )
-            for c, t in opened:
-                clients.append(c)
-                ms.append(t)
-        return clients, ms
-
-    async def seat(self, clients: list[Client]) -> list[TableState]:
-        by_key = {c.key: c for c in clients}
-        sizes = split_tables(len(clients))
-        groups, i = [], 0
-        for size in sizes:
-            groups.append([c.key for c in clients[i : i + size]])
-            i += size
-        made = []
-        for b in range(0, len(groups), SEAT_BATCH):
-            batch = groups[b : b + SEAT_BATCH]
-            for g in batch:
-                for k in g:
-                    by_key[k].want = b"Round"  # the table screen is up
-                    by_key[k].arrived.clear()
-            for t in await self.link.seat(batch):
-                tb = TableState(t["id"], [by_key[k] for k in t["keys"]])
-                self.tables[tb.id] = tb
-                made.append(tb)
-                if tb.id in self.early:
-                    self._on_pub(self.early.pop(tb.id))
-                if "workers" in t:  # --workers: the seats served by another worker than the table's
-                    self.remote_seats += sum(w != t["workers"][0] for w in t["workers"])
-            for g in batch:
-                await asyncio.gather(*(by_key[k].wait_text(b"Round", 60) for k in g))
-        await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
-        return made
 
     # --- playing
     async def drive(self, tb: TableState, run: dict) -> None:
@@ -354,9 +311,6 @@ class Bench:
         await asyncio.sleep(seconds)
         return round((self.cpu() - c0) / seconds * 100, 1)
 
-    async def quiet_all(self, clients: list[Client]) -> None:
-        await asyncio.gather(*(c.quiet(0.3, 20) for c in clients))
-
     # --- runs
     async def scale(self, levels: list[int], deadline: float) -> dict:
         args = self.args
@@ -375,14 +329,13 @@ class Bench:
                 if started + args.level_budget > deadline:
                     result.setdefault("skipped", []).append(f"{level}: not enough time left in --timeout")
                     continue
-                new, first_ms = await self.connect(level - len(players), f"p{len(players)}-")
+                lobby0 = (await self.stats()).get("lobby_broadcasts") or {}
+                new, first_ms, arrival = await self.arrive(level - len(players), f"p{len(players)}-", started)
                 players += new
-                connected_s = time.monotonic() - started
-                if time.monotonic() - started > args.level_budget / 2:
-                    result.setdefault("skipped", []).append(f"{level}: connecting took {connected_s:.0f} s")
+                if arrival is None:
+                    result.setdefault("skipped", []).append(f"{level}: connecting took over half of --level-budget")
                     break
-                await self.seat(new)
-                seated_s = time.monotonic() - started - connected_s
+                connected_s, seated_s, connect_cpu_ms = arrival
                 await asyncio.sleep(args.gc_freeze_wait)
                 await self.quiet_all(players)
                 idle = await self.idle_cpu(args.idle_seconds)
@@ -412,7 +365,14 @@ class Bench:
                     "first_screen_ms_p50": pct(first_ms, 50),
                     "first_screen_ms_max": round(max(first_ms), 1),
                     "connect_s": round(connected_s, 1),
+                    "connect_cpu_ms_per_session_server_clients": connect_cpu_ms,
                     "seat_and_start_s": round(seated_s, 1),
+                    # the lobby's broadcasts while they arrived: how many, snapshots sent, seconds (all
+                    # workers), the longest one (ms, over the whole run)
+                    "lobby_broadcasts_arriving": {
+                        k: round(v - (0 if k == "max_ms" else lobby0.get(k, 0)), 2)
+                        for k, v in (st.get("lobby_broadcasts") or {}).items()
+                    },
                     **act,
                     "level_s": round(time.monotonic() - started, 1),
                 }

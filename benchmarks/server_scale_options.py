@@ -61,5 +61,11 @@ def parse_args(description: str) -> argparse.Namespace:
         default=0,
         help="the server is `citadels serve --workers N` (N processes on one port; 0: one process, the harness)",
     )
+    parser.add_argument(
+        "--seat-every",
+        type=int,
+        default=60,
+        help="players connect this many at a time, each group seated before the next connects (0: all, then seat)",
+    )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
     return parser.parse_args()

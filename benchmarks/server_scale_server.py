@@ -78,6 +78,32 @@ def publish(self, events, *args, **kw):
 
 table_mod.Table._publish = publish
 
+lobby_sends = {"broadcasts": 0, "updates": 0, "s": 0.0, "max_ms": 0.0}  # the lobby's coalesced broadcasts
+
+
+def _time_broadcasts():
+    """Time the lobby's broadcasts (a snapshot for each session in the lobby; a revision without
+    server/lobby/snapshots.py is left as it is)."""
+    try:
+        from server.lobby.snapshots import LobbyViews
+    except ImportError:
+        return
+    original = LobbyViews._broadcast
+
+    def timed(self):
+        t0 = time.perf_counter()
+        original(self)
+        dt = time.perf_counter() - t0
+        lobby_sends["broadcasts"] += 1
+        lobby_sends["updates"] += sum(1 for x in self.sessions if not x.at_table)
+        lobby_sends["s"] += dt
+        lobby_sends["max_ms"] = max(lobby_sends["max_ms"], dt * 1000)
+
+    LobbyViews._broadcast = timed
+
+
+_time_broadcasts()
+
 
 class Dummy:  # the creator of a bot table: never connected
     guest = False
@@ -163,6 +189,7 @@ def stats(frozen=False):
         "hard_tables": len(hard),
         "hard_games_started": state["hard_started"],
         "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
+        "lobby_broadcasts": {k: round(v, 3) for k, v in lobby_sends.items()},
         "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats()),
     }
 
