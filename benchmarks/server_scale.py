@@ -3,6 +3,7 @@
     python benchmarks/server_scale.py 10 50 100 200 300 [--rate 0.2] [--tries 100] [--churn 1000]
     python benchmarks/server_scale.py --hard-tables 4 --human-tables 3 [--tries 100]
     python benchmarks/server_scale.py 300 1000 --baseline main --level-budget 900 --timeout 2400
+    python benchmarks/server_scale.py 300 1000 --workers 2 --churn 0 --baseline ae6c508 --level-budget 900 --timeout 3000
 
 The server (`server.serve.serve`: lobby, table actors, saves, the real `ServerApp`) runs in a
 subprocess on 127.0.0.1 (a free port, fresh keys and saves folders), pinned to CPU 0; the clients
@@ -14,8 +15,13 @@ The control pipe also reports each table's publishes (sequence number, the seat 
 keys that choose a command on its menu, computed from that seat's view as the screen does); the time
 the server spends on that report is measured and left out of "CPU per move".
 
-Levels grow in one server: for each N the clients joining connect (10 at once), are seated at
-tables of 5 and 6, and the games start; then: RSS and MB per session (above the server's RSS with no
+--workers N: the server is `citadels serve --workers N` itself (the parent, its nats-server, N
+workers on one port), with the same hooks in each worker (benchmarks/server_scale_workers.py says
+how, and how the clients and the server share the CPUs); CPU and RSS are the whole process tree's.
+
+Levels grow in one server: for each N the clients joining arrive --seat-every at a time (connected,
+10 at once; then seated at tables of 5 and 6 and the games started; then the next group: a lobby of
+hundreds of idle sessions at once is not what is measured); then: RSS and MB per session (above the server's RSS with no
 session), idle CPU over a quiet window (everyone connected, nobody moving), and an active window:
 at every table the seat to move presses its keys after a think time (exponential, mean 1/rate s,
 at least 0.3 s), and one table at a time (round-robin over the tables) is a probe: its mover
@@ -32,6 +38,7 @@ with K tables of 5 hard bots playing (each decision searched in the pool, 300 ms
 
 --baseline REV: the same levels first against REV's server (a git worktree of it, this harness;
 benchmarks/server_scale_baseline.py), then this tree's; a third JSON line compares them per level.
+REV's side is always one process (a revision before --workers has none), this tree's has --workers.
 
 Prints one JSON line per run.
 """
@@ -307,9 +314,12 @@ class Bench(Players):
         }
 
     async def idle_cpu(self, seconds: float) -> float:
-        c0 = self.cpu()
+        c0, tree0 = self.cpu(), self.link.breakdown()
         await asyncio.sleep(seconds)
-        return round((self.cpu() - c0) / seconds * 100, 1)
+        c1, tree1 = self.cpu(), self.link.breakdown()
+        # --workers: each process's share of a CPU in the quiet window
+        self.idle_by_process = {r: round((v[1] - tree0.get(r, v)[1]) / seconds * 100, 1) for r, v in tree1.items()}
+        return round((c1 - c0) / seconds * 100, 1)
 
     # --- runs
     async def scale(self, levels: list[int], deadline: float) -> dict:
@@ -362,6 +372,7 @@ class Bench(Players):
                     "mb_per_session": round((rss - baseline) / level, 2),
                     "mb_per_added_session": round((rss - prev_rss) / (level - prev_n), 2),
                     "idle_cpu_percent": idle,
+                    **({"idle_cpu_percent_by_process": self.idle_by_process} if args.workers else {}),
                     "first_screen_ms_p50": pct(first_ms, 50),
                     "first_screen_ms_max": round(max(first_ms), 1),
                     "connect_s": round(connected_s, 1),
@@ -369,6 +380,9 @@ class Bench(Players):
                     "seat_and_start_s": round(seated_s, 1),
                     # the lobby's broadcasts while they arrived: how many, snapshots sent, seconds (all
                     # workers), the longest one (ms, over the whole run)
+                    # the server's event loop woken late since the start (the longest; how often over 250 ms
+                    # and 1 s); --workers: leases lost (a worker stalled past its lease's deadline)
+                    "loop_lag_so_far": st.get("loop_lag"),
                     "lobby_broadcasts_arriving": {
                         k: round(v - (0 if k == "max_ms" else lobby0.get(k, 0)), 2)
                         for k, v in (st.get("lobby_broadcasts") or {}).items()

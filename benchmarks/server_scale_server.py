@@ -78,6 +78,21 @@ def publish(self, events, *args, **kw):
 
 table_mod.Table._publish = publish
 
+loop_lag = {"max_ms": 0.0, "over_250ms": 0, "over_1s": 0}  # the event loop's lateness, whole run
+
+
+async def watch_loop(period: float = 0.05) -> None:
+    """How late the loop wakes a sleeper: a stall (one long step, or the process not scheduled)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t0 = loop.time()
+        await asyncio.sleep(period)
+        late = loop.time() - t0 - period
+        loop_lag["max_ms"] = max(loop_lag["max_ms"], late * 1000)
+        loop_lag["over_250ms"] += late > 0.25
+        loop_lag["over_1s"] += late > 1.0
+
+
 lobby_sends = {"broadcasts": 0, "updates": 0, "s": 0.0, "max_ms": 0.0}  # the lobby's coalesced broadcasts
 
 
@@ -190,6 +205,7 @@ def stats(frozen=False):
         "hard_games_started": state["hard_started"],
         "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
         "lobby_broadcasts": {k: round(v, 3) for k, v in lobby_sends.items()},
+        "loop_lag": {k: round(v, 1) for k, v in loop_lag.items()},
         "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats()),
     }
 
@@ -302,6 +318,7 @@ async def main():
     def ready(server, lobby):
         state["server"], state["lobby"] = server, lobby
         out({"ev": "ready", "port": server.port})
+        state["lag"] = asyncio.get_running_loop().create_task(watch_loop())
         asyncio.get_running_loop().create_task(control(stop))
 
     await serve(config, [], ready=ready, stop=stop)

@@ -40,6 +40,15 @@ _run_until_stopped = serve_node_mod._run_until_stopped
 async def _run_with_control(node, server, ready, stop):  # type: ignore[no-untyped-def]
     """serve_node's own wait for a signal, with the control socket open meanwhile."""
     harness.state["server"], harness.state["lobby"], harness.state["node"] = server, node.desk.lobby, node
+    harness.state["lag"] = asyncio.get_running_loop().create_task(harness.watch_loop())
+    lost = node.leases.on_lost
+
+    def lease_lost(table_id: str, reason: str) -> None:
+        harness.loop_lag["leases_lost"] = harness.loop_lag.get("leases_lost", 0) + 1
+        if lost is not None:
+            lost(table_id, reason)
+
+    node.leases.on_lost = lease_lost
     path = Path(CONTROL) / f"{node.node_id}.sock"
     path.unlink(missing_ok=True)
     listener = await asyncio.start_unix_server(_client, path=str(path), limit=1 << 20)

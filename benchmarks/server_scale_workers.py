@@ -257,6 +257,9 @@ class WorkersLink:
             self.proc.kill()
             await self.proc.wait()
         self.errors.close()
+        logs = (self.tmp / "parent.err").read_text(errors="replace").splitlines()
+        if logs:  # warnings and errors only (log_level WARNING): what went wrong, if anything
+            print("the server's log (last 60 lines):", *logs[-60:], sep="\n  ", file=sys.stderr, flush=True)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
