@@ -340,7 +340,11 @@ class Bench(Players):
                     result.setdefault("skipped", []).append(f"{level}: not enough time left in --timeout")
                     continue
                 lobby0 = (await self.stats()).get("lobby_broadcasts") or {}
-                new, first_ms, arrival = await self.arrive(level - len(players), f"p{len(players)}-", started)
+                try:
+                    new, first_ms, arrival = await self.arrive(level - len(players), f"p{len(players)}-", started)
+                except RuntimeError as e:  # a table that never started (its screen): the run stops, reported
+                    result["failed"] = f"{level}: {e}"[:2000]
+                    break
                 players += new
                 if arrival is None:
                     result.setdefault("skipped", []).append(f"{level}: connecting took over half of --level-budget")

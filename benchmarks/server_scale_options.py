@@ -62,6 +62,11 @@ def parse_args(description: str) -> argparse.Namespace:
         help="the server is `citadels serve --workers N` (N processes on one port; 0: one process, the harness)",
     )
     parser.add_argument(
+        "--cluster-config",
+        default="{}",
+        help="--workers: JSON object of the [cluster] table's settings (e.g. lease timings; experiments)",
+    )
+    parser.add_argument(
         "--seat-every",
         type=int,
         default=60,

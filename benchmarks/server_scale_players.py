@@ -101,8 +101,10 @@ class Players:
                     tb = next(t for t in made if late[0] in t.clients)
                     seat = tb.clients.index(late[0])
                     where = f" (worker {tb.workers[seat]}, the table's {tb.workers[0]})" if tb.workers else ""
+                    lag = (await self.link.stats()).get("loop_lag")
                     raise RuntimeError(
-                        f"no table screen after 60 s: {len(late)} of table {tb.id}; seat {seat}{where}: {late[0].screen()!r}"
+                        f"no table screen after 60 s: {len(late)} of table {tb.id}; seat {seat}{where}; "
+                        f"the server's loop lag so far {lag}: {late[0].screen()!r}"
                     )
         await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
         return made

@@ -86,7 +86,8 @@ class WorkersLink:
         control = self.tmp / "ctl"
         control.mkdir(parents=True)
         config = self.tmp / "server.toml"
-        config.write_text(toml(workers_config(spec)))
+        cluster = json.loads(self.args.cluster_config)  # the [cluster] table (lease timings...): experiments
+        config.write_text(toml(workers_config(spec)) + (f"\n[cluster]\n{toml(cluster)}" if cluster else ""))
         cpus = os.cpu_count() or 1
         everything = set(range(cpus))
         if hasattr(os, "sched_setaffinity"):
@@ -258,6 +259,8 @@ class WorkersLink:
             await self.proc.wait()
         self.errors.close()
         logs = (self.tmp / "parent.err").read_text(errors="replace").splitlines()
+        if "Stopping..." in logs:
+            logs = logs[: logs.index("Stopping...")]  # what the stop itself logs is no news
         if logs:  # warnings and errors only (log_level WARNING): what went wrong, if anything
             print("the server's log (last 60 lines):", *logs[-60:], sep="\n  ", file=sys.stderr, flush=True)
         shutil.rmtree(self.tmp, ignore_errors=True)
