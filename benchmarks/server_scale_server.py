@@ -17,15 +17,25 @@ import time
 
 sys.path.insert(0, os.getcwd())  # run with the repository as the working folder
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
-from game_helpers import key_path
+# An editable install's finder would resolve a module this revision lacks from the installed tree (a
+# baseline's `server.tables` from the main checkout): only the working folder's code is imported.
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+from game_helpers import key_path  # noqa: E402
 
-from engine import view as engine_view
-from server.config import ServerConfig
-from server.serve import serve
-from server.tables import table as table_mod
-from ui.i18n import Catalogue
-from ui.lobby_link import TableSpec
-from ui.prompt_keys import Numbering
+from engine import view as engine_view  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
+from server.serve import serve  # noqa: E402
+from ui.i18n import Catalogue  # noqa: E402
+from ui.lobby_link import TableSpec  # noqa: E402
+
+try:
+    from server.tables import table as table_mod
+except ImportError:  # a revision before server/tables/ (e.g. ae6c508)
+    from server import table as table_mod  # type: ignore[no-redef]
+try:
+    from ui.prompt_keys import Numbering
+except ImportError:  # a revision whose menus number their entries from 1 each time
+    Numbering = None
 
 args: dict = {}  # the spec, read when run as the main script
 cat = Catalogue("en")
@@ -54,8 +64,11 @@ def report(t):
     msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
     seat = st.pending.seat
     if st.phase != "over" and 0 <= seat < len(t.seats):
-        numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
-        keys, _ = key_path(engine_view(st, seat), cat, rng, numbers)
+        if Numbering is None:
+            keys, _ = key_path(engine_view(st, seat), cat, rng)
+        else:
+            numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
+            keys, _ = key_path(engine_view(st, seat), cat, rng, numbers)
         msg["seat"], msg["keys"] = seat, keys.hex()
     out(msg)
     state["hook_s"] += time.perf_counter() - t0
@@ -289,28 +302,32 @@ def multiprocessing_children():
     return multiprocessing.active_children()
 
 
-def loopback_exempt() -> dict:
-    """Every simulated player connects from 127.0.0.1, 10 at a time: exempt from the admission gate's
-    per-source limits (a field since the gate came; a baseline revision from before has none)."""
-    if "admission_exempt" in ServerConfig.__struct_fields__:
-        return {"admission_exempt": ["127.0.0.0/8"]}
-    return {}
+def known(settings: dict) -> dict:
+    """The settings this revision's ServerConfig has (a baseline from before a limit or the admission
+    gate has fewer: its server has no such limit to lift)."""
+    return {k: v for k, v in settings.items() if k in ServerConfig.__struct_fields__}
 
 
 async def main():
     config = ServerConfig(
-        port=0,
-        keys_dir=args["keys"],
-        saves_dir=args["saves"],
-        max_sessions_per_address=100000,
-        max_sessions=100000,
-        max_tables=10000,
-        max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
-        log_level="WARNING",
-        bot_kind=args["bots"],
-        gc_collect_interval_seconds=args["gc_interval"],
-        gc_quiet_seconds=1.0,
-        **loopback_exempt(),
+        **known(
+            dict(
+                port=0,
+                keys_dir=args["keys"],
+                saves_dir=args["saves"],
+                max_sessions_per_address=100000,
+                max_sessions=100000,
+                max_tables=10000,
+                max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
+                log_level="WARNING",
+                bot_kind=args["bots"],
+                gc_collect_interval_seconds=args["gc_interval"],
+                gc_quiet_seconds=1.0,
+                # every simulated player connects from 127.0.0.1, 10 at a time: exempt from the admission gate's
+                # per-source limits
+                admission_exempt=["127.0.0.0/8"],
+            )
+        ),
         **args.get("overrides", {}),
     )
     stop = asyncio.Event()
