@@ -103,10 +103,12 @@ class WorkersLink:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=self.errors,
+            preexec_fn=_die_with_us,
         )
         try:
             await asyncio.wait_for(self._started(), 120)
         except (TimeoutError, EOFError) as e:
+            await self.stop()
             raise RuntimeError(f"citadels serve --workers did not start: {self.log_tail()}") from e
         for k in range(1, self.n + 1):
             name = f"w{k}"
@@ -142,8 +144,8 @@ class WorkersLink:
                 return
 
     def log_tail(self) -> str:
-        self.errors.flush()
-        return (self.tmp / "parent.err").read_text(errors="replace")[-2000:]
+        path = self.tmp / "parent.err"
+        return path.read_text(errors="replace")[-2000:] if path.exists() else ""
 
     async def _pump(self, name: str) -> None:
         reader = self.conns[name][0]
@@ -173,7 +175,7 @@ class WorkersLink:
     async def request(self, ev: str, **req) -> dict:
         """A request of the single-process harness, asked of every worker and merged."""
         if req["cmd"] == "profile" and not req["on"]:
-            got = {n: await self.ask(n, **req, path=f"{req['path']}.{n}") for n in sorted(self.conns)}
+            got = {n: await self.ask(n, **{**req, "path": f"{req['path']}.{n}"}) for n in sorted(self.conns)}
         else:
             got = await self.ask_all(**req)
         return merge(list(got.values()), list(got))
@@ -247,11 +249,12 @@ class WorkersLink:
         return dict(sorted(out.items()))
 
     async def stop(self) -> None:
-        if self.proc is None:
+        if self.proc is None or self.errors.closed:
             return
         for _, writer in self.conns.values():
             writer.close()
-        self.proc.send_signal(signal.SIGTERM)
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
         try:
             await asyncio.wait_for(self.proc.wait(), 40)
         except TimeoutError:
@@ -264,6 +267,15 @@ class WorkersLink:
         if logs:  # warnings and errors only (log_level WARNING): what went wrong, if anything
             print("the server's log (last 60 lines):", *logs[-60:], sep="\n  ", file=sys.stderr, flush=True)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _die_with_us() -> None:
+    """The server's parent is stopped by the kernel if the benchmark dies (its workers and its
+    nats-server then stop with it, as they do when a parent dies)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
 def merge(replies: list[dict], names: list[str], longest: bool = False) -> dict:
