@@ -73,4 +73,9 @@ def parse_args(description: str) -> argparse.Namespace:
         help="players connect this many at a time, each group seated before the next connects (0: all, then seat)",
     )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.workers == 1 or args.workers < 0:
+        parser.error("--workers: 0 (one process, the harness) or 2 and more (`--workers 1` is one process too)")
+    if 0 < args.seat_every < 20:
+        parser.error("--seat-every: 0, or at least 20 (a group must split into tables of 5 and 6)")
+    return args
