@@ -67,6 +67,11 @@ def parse_args(description: str) -> argparse.Namespace:
         help="--workers: JSON object of the [cluster] table's settings (e.g. lease timings; experiments)",
     )
     parser.add_argument(
+        "--local-tables",
+        action="store_true",
+        help="--workers experiment: seat each table's players from one worker (no seat through the cluster)",
+    )
+    parser.add_argument(
         "--seat-every",
         type=int,
         default=60,

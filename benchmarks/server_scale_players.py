@@ -73,11 +73,12 @@ class Players:
 
     async def seat(self, clients: list[Client]) -> list[TableState]:
         by_key = {c.key: c for c in clients}
-        sizes = split_tables(len(clients))
-        groups, i = [], 0
-        for size in sizes:
-            groups.append([c.key for c in clients[i : i + size]])
-            i += size
+        groups = await self._local_groups(clients) if self.args.local_tables else None
+        if groups is None:
+            groups, i = [], 0
+            for size in split_tables(len(clients)):
+                groups.append([c.key for c in clients[i : i + size]])
+                i += size
         made = []
         for b in range(0, len(groups), SEAT_BATCH):
             batch = groups[b : b + SEAT_BATCH]
@@ -108,6 +109,23 @@ class Players:
                     )
         await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
         return made
+
+    async def _local_groups(self, clients: list[Client]) -> list[list[str]] | None:
+        """--local-tables (an experiment): each table's players all on one worker, if each worker's
+        share of the group splits into tables of 5 and 6 (else None: seated as they came)."""
+        where = {k: n for n, r in (await self.link.ask_all(cmd="sessions")).items() for k in r["keys"]}
+        groups = []
+        for worker in sorted(set(where.values())):
+            mine = [c.key for c in clients if where.get(c.key) == worker]
+            try:
+                sizes = split_tables(len(mine)) if mine else []
+            except SystemExit:
+                return None
+            i = 0
+            for size in sizes:
+                groups.append(mine[i : i + size])
+                i += size
+        return groups
 
     async def quiet_all(self, clients: list[Client]) -> None:
         await asyncio.gather(*(c.quiet(0.3, 20) for c in clients))
