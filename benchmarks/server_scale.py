@@ -3,6 +3,7 @@
     python benchmarks/server_scale.py 10 50 100 200 300 [--rate 0.2] [--tries 100] [--churn 1000]
     python benchmarks/server_scale.py --hard-tables 4 --human-tables 3 [--tries 100]
     python benchmarks/server_scale.py 300 1000 --baseline main --level-budget 900 --timeout 2400
+    python benchmarks/server_scale.py 300 1000 --workers 2 --churn 0 --baseline ae6c508 --level-budget 900 --timeout 3000
 
 The server (`server.serve.serve`: lobby, table actors, saves, the real `ServerApp`) runs in a
 subprocess on 127.0.0.1 (a free port, fresh keys and saves folders), pinned to CPU 0; the clients
@@ -14,8 +15,13 @@ The control pipe also reports each table's publishes (sequence number, the seat 
 keys that choose a command on its menu, computed from that seat's view as the screen does); the time
 the server spends on that report is measured and left out of "CPU per move".
 
-Levels grow in one server: for each N the clients joining connect (10 at once), are seated at
-tables of 5 and 6, and the games start; then: RSS and MB per session (above the server's RSS with no
+--workers N: the server is `citadels serve --workers N` itself (the parent, its nats-server, N
+workers on one port), with the same hooks in each worker (benchmarks/server_scale_workers.py says
+how, and how the clients and the server share the CPUs); CPU and RSS are the whole process tree's.
+
+Levels grow in one server: for each N the clients joining arrive --seat-every at a time (connected,
+10 at once; then seated at tables of 5 and 6 and the games started; then the next group: a lobby of
+hundreds of idle sessions at once is not what is measured); then: RSS and MB per session (above the server's RSS with no
 session), idle CPU over a quiet window (everyone connected, nobody moving), and an active window:
 at every table the seat to move presses its keys after a think time (exponential, mean 1/rate s,
 at least 0.3 s), and one table at a time (round-robin over the tables) is a probe: its mover
@@ -32,6 +38,7 @@ with K tables of 5 hard bots playing (each decision searched in the pool, 300 ms
 
 --baseline REV: the same levels first against REV's server (a git worktree of it, this harness;
 benchmarks/server_scale_baseline.py), then this tree's; a third JSON line compares them per level.
+REV's side is always one process (a revision before --workers has none), this tree's has --workers.
 
 Prints one JSON line per run.
 """
@@ -43,162 +50,76 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import asyncssh
 from server_scale_baseline import checkout, compare, this_tree
 from server_scale_churn import churn
-from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, open_client, pct, rss_mb, split_tables
+from server_scale_clients import ESC, Client, TableState, cpu_seconds, machine, pct
 from server_scale_hard import hard_run
+from server_scale_link import SingleLink
 from server_scale_options import parse_args
+from server_scale_players import Players
+from server_scale_workers import WorkersLink
 
 REPO = Path(__file__).resolve().parents[1]
-SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
-CONNECT_BATCH = 10
-SEAT_BATCH = 6  # tables started at once
 
 
-class Bench:
+class Bench(Players):
     def __init__(self, args: argparse.Namespace, repo: Path = REPO) -> None:
         self.args = args
         self.repo = repo  # the server's code: this tree, or a baseline's checkout
-        self.proc: asyncio.subprocess.Process | None = None
+        self.link: SingleLink | WorkersLink | None = None
         self.port = 0
-        self.replies: asyncio.Queue = asyncio.Queue()
         self.tables: dict[str, TableState] = {}
         self.moves = 0
+        self.remote_seats = 0
+        self.early: dict[str, dict] = {}  # the last report of a table not yet seated here
         self.rng = random.Random(11)
         self.tmp = Path(tempfile.mkdtemp(prefix="server-scale-"))
 
-    # --- the server process and its control pipe
+    # --- the server (one process, or `citadels serve --workers N`) and its control link
     async def start_server(self, bots: str) -> None:
-        spec = {
-            "keys": str(self.tmp / "keys"),
-            "saves": str(self.tmp / "saves"),
-            "bots": bots,
-            "gc_interval": self.args.gc_interval,
-            "overrides": json.loads(self.args.server_config),
-            "garbage_types": self.args.garbage_types,
-        }
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(SERVER_SCRIPT),
-            json.dumps(spec),
-            cwd=self.repo,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=1 << 20,
-        )
-        cpus = os.cpu_count() or 1
-        if cpus >= 2 and hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(self.proc.pid, {0})
-            os.sched_setaffinity(0, set(range(1, cpus)))
-            self.pinning = "server on CPU 0, clients on the others"
-        else:
-            self.pinning = "none (one CPU)"
-        self.pump = asyncio.create_task(self._pump())
-        ready = await asyncio.wait_for(self.reply("ready"), 60)
-        self.port = ready["port"]
+        kind = WorkersLink if self.args.workers else SingleLink
+        self.link = kind(self.args, self.repo, self.tmp, self._on_pub)
+        await self.link.start(bots)
+        self.port, self.pinning = self.link.port, self.link.pinning
 
-    async def _pump(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        while True:
-            line = await self.proc.stdout.readline()
-            if not line:
-                break
-            if not line.startswith(b"{"):
-                continue
-            msg = json.loads(line)
-            if msg["ev"] == "pub":
-                tb = self.tables.get(msg["t"])
-                if tb is None:
-                    continue
-                if msg["seq"] != tb.seq:
-                    self.moves += 1
-                tb.seq, tb.over = msg["seq"], msg["over"]
-                tb.seat = msg.get("seat")
-                tb.keys = bytes.fromhex(msg.get("keys", ""))
-                tb.pub_t = time.perf_counter()
-                tb.changed.set()
-            else:
-                await self.replies.put(msg)
+    @property
+    def proc(self) -> asyncio.subprocess.Process | None:
+        return self.link.proc
 
-    async def reply(self, ev: str) -> dict:
-        while True:
-            msg = await self.replies.get()
-            if msg["ev"] == "error":
-                raise RuntimeError(f"server: {msg}")
-            if msg["ev"] == ev:
-                return msg
+    def _on_pub(self, msg: dict) -> None:
+        tb = self.tables.get(msg["t"])
+        if tb is None:  # --workers: a table of the batch being seated published first
+            self.early[msg["t"]] = msg
+            return
+        if msg["seq"] != tb.seq:
+            self.moves += 1
+        tb.seq, tb.over = msg["seq"], msg["over"]
+        tb.seat = msg.get("seat")
+        tb.keys = bytes.fromhex(msg.get("keys", ""))
+        tb.pub_t = time.perf_counter()
+        tb.changed.set()
 
     async def request(self, ev: str, **req) -> dict:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(req) + "\n").encode())
-        await self.proc.stdin.drain()
-        return await asyncio.wait_for(self.reply(ev), 120)
+        return await self.link.request(ev, **req)
 
     async def stats(self, frozen: bool = False) -> dict:
         """The server's counters; `frozen` adds the frozen-object count (it blocks the server ~0.3 s at 300 players)."""
-        return await self.request("stats", cmd="stats", frozen=frozen)
+        return await self.link.stats(frozen)
 
     def rss(self) -> float:
-        return rss_mb(self.proc.pid)
+        return self.link.rss()
 
     def cpu(self) -> float:
-        return cpu_seconds(self.proc.pid)
+        return self.link.cpu()
 
     async def stop_server(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    # --- players
-    async def connect(self, count: int, prefix: str) -> tuple[list[Client], list[float]]:
-        clients, ms = [], []
-        while len(clients) < count:
-            batch = min(CONNECT_BATCH, count - len(clients))
-            keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(batch)]
-            opened = await asyncio.gather(
-                *(open_client(self.port, f"{prefix}{len(clients) + i}", k) for i, k in enumerate(keys))
-            )
-            for c, t in opened:
-                clients.append(c)
-                ms.append(t)
-        return clients, ms
-
-    async def seat(self, clients: list[Client]) -> list[TableState]:
-        by_key = {c.key: c for c in clients}
-        sizes = split_tables(len(clients))
-        groups, i = [], 0
-        for size in sizes:
-            groups.append([c.key for c in clients[i : i + size]])
-            i += size
-        made = []
-        for b in range(0, len(groups), SEAT_BATCH):
-            batch = groups[b : b + SEAT_BATCH]
-            for g in batch:
-                for k in g:
-                    by_key[k].want = b"Round"  # the table screen is up
-                    by_key[k].arrived.clear()
-            reply = await self.request("seated", cmd="seat", groups=batch)
-            for t in reply["tables"]:
-                tb = TableState(t["id"], [by_key[k] for k in t["keys"]])
-                self.tables[tb.id] = tb
-                made.append(tb)
-            for g in batch:
-                await asyncio.gather(*(by_key[k].wait_text(b"Round", 60) for k in g))
-        await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
-        return made
+        if self.link is not None:
+            await self.link.stop()
 
     # --- playing
     async def drive(self, tb: TableState, run: dict) -> None:
@@ -273,9 +194,7 @@ class Bench:
                 mover.send(tb.keys)
 
     async def request_keys(self, tb: TableState) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps({"cmd": "keys", "t": tb.id}) + "\n").encode())
-        await self.proc.stdin.drain()
+        self.link.request_keys(tb.id)
 
     def advance_pointer(self, run: dict) -> None:
         """Point the next probe at the next table, once the probe interval since the last try has passed."""
@@ -330,6 +249,7 @@ class Bench:
             "tables": tables,
         }
         st0 = await self.stats()
+        tree0 = self.link.breakdown()
         cpu0, moves0, t0 = self.cpu(), self.moves, time.perf_counter()
         ccpu0 = cpu_seconds(os.getpid())
         tasks = [asyncio.create_task(self.drive(tb, run)) for tb in tables if not tb.over]
@@ -345,6 +265,7 @@ class Bench:
         elapsed = time.perf_counter() - t0
         cpu1, moves1 = self.cpu(), self.moves
         ccpu1 = cpu_seconds(os.getpid())
+        tree1 = self.link.breakdown()
         st1 = await self.stats()
         run["stop"] = True
         for t in tasks:
@@ -374,6 +295,16 @@ class Bench:
             "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
             "bench_hook_ms_per_move": round(hook / moves * 1000, 2) if moves else None,
             "client_cpu_percent": round((ccpu1 - ccpu0) / elapsed * 100, 1),
+            # --workers: each of the server's processes' share of a CPU over the window
+            **(
+                {
+                    "server_cpu_percent_by_process": {
+                        r: round((v[1] - tree0.get(r, v)[1]) / elapsed * 100, 1) for r, v in tree1.items()
+                    }
+                }
+                if tree1
+                else {}
+            ),
             "frames_dropped": st1["dropped_frames"],
             "gc_collections_by_generation": [b - a for a, b in zip(st0["gc"]["gen_stats"], st1["gc"]["gen_stats"])],
             "gc_pauses_over_10ms_in_window": st1["gc"]["pauses_over_10ms"],
@@ -383,17 +314,18 @@ class Bench:
         }
 
     async def idle_cpu(self, seconds: float) -> float:
-        c0 = self.cpu()
+        c0, tree0 = self.cpu(), self.link.breakdown()
         await asyncio.sleep(seconds)
-        return round((self.cpu() - c0) / seconds * 100, 1)
-
-    async def quiet_all(self, clients: list[Client]) -> None:
-        await asyncio.gather(*(c.quiet(0.3, 20) for c in clients))
+        c1, tree1 = self.cpu(), self.link.breakdown()
+        # --workers: each process's share of a CPU in the quiet window
+        self.idle_by_process = {r: round((v[1] - tree0.get(r, v)[1]) / seconds * 100, 1) for r, v in tree1.items()}
+        return round((c1 - c0) / seconds * 100, 1)
 
     # --- runs
     async def scale(self, levels: list[int], deadline: float) -> dict:
         args = self.args
         result: dict = {"benchmark": "server_scale", "rate_per_table": args.rate, "levels": []}
+        result["server"] = f"citadels serve --workers {args.workers}" if args.workers else "one process"
         await self.start_server("normal")
         result["pinning"] = self.pinning
         await asyncio.sleep(1.0)
@@ -407,14 +339,17 @@ class Bench:
                 if started + args.level_budget > deadline:
                     result.setdefault("skipped", []).append(f"{level}: not enough time left in --timeout")
                     continue
-                new, first_ms = await self.connect(level - len(players), f"p{len(players)}-")
-                players += new
-                connected_s = time.monotonic() - started
-                if time.monotonic() - started > args.level_budget / 2:
-                    result.setdefault("skipped", []).append(f"{level}: connecting took {connected_s:.0f} s")
+                lobby0 = (await self.stats()).get("lobby_broadcasts") or {}
+                try:
+                    new, first_ms, arrival = await self.arrive(level - len(players), f"p{len(players)}-", started)
+                except RuntimeError as e:  # a table that never started (its screen): the run stops, reported
+                    result["failed"] = f"{level}: {e}"[:2000]
                     break
-                await self.seat(new)
-                seated_s = time.monotonic() - started - connected_s
+                players += new
+                if arrival is None:
+                    result.setdefault("skipped", []).append(f"{level}: connecting took over half of --level-budget")
+                    break
+                connected_s, seated_s, connect_cpu_ms = arrival
                 await asyncio.sleep(args.gc_freeze_wait)
                 await self.quiet_all(players)
                 idle = await self.idle_cpu(args.idle_seconds)
@@ -432,14 +367,30 @@ class Bench:
                     "sessions": level,
                     "tables": len(live),
                     "server_sessions": st["sessions"],
+                    **({"sessions_by_worker": st["sessions_by_worker"]} if "sessions_by_worker" in st else {}),
+                    # --workers: seats whose player is served by another worker than the table's owner
+                    **({"seats_on_another_worker": self.remote_seats} if args.workers else {}),
+                    # --workers: [RSS MB, CPU s so far] of each of the server's processes
+                    **({"tree": self.link.breakdown()} if args.workers else {}),
                     "rss_mb": round(rss, 1),
                     "mb_per_session": round((rss - baseline) / level, 2),
                     "mb_per_added_session": round((rss - prev_rss) / (level - prev_n), 2),
                     "idle_cpu_percent": idle,
+                    **({"idle_cpu_percent_by_process": self.idle_by_process} if args.workers else {}),
                     "first_screen_ms_p50": pct(first_ms, 50),
                     "first_screen_ms_max": round(max(first_ms), 1),
                     "connect_s": round(connected_s, 1),
+                    "connect_cpu_ms_per_session_server_clients": connect_cpu_ms,
                     "seat_and_start_s": round(seated_s, 1),
+                    # the lobby's broadcasts while they arrived: how many, snapshots sent, seconds (all
+                    # workers), the longest one (ms, over the whole run)
+                    # the server's event loop woken late since the start (the longest; how often over 250 ms
+                    # and 1 s); --workers: leases lost (a worker stalled past its lease's deadline)
+                    "loop_lag_so_far": st.get("loop_lag"),
+                    "lobby_broadcasts_arriving": {
+                        k: round(v - (0 if k == "max_ms" else lobby0.get(k, 0)), 2)
+                        for k, v in (st.get("lobby_broadcasts") or {}).items()
+                    },
                     **act,
                     "level_s": round(time.monotonic() - started, 1),
                 }
@@ -452,10 +403,15 @@ class Bench:
                 result["churn"] = "skipped: not enough time left in --timeout"
             # The pauses above never scanned the frozen heap; this one does (not part of any figure
             # above): garbage cycles that only a full collection would free, over the whole run.
-            garbage = await self.request("garbage", cmd="garbage")
-            result["cyclic_garbage_at_end"] = {
-                k: garbage[k] for k in ("objects", "frozen_before", "ms", "types") if k in garbage
-            }
+            # With --workers only if asked (--garbage-types): at 1,000 sessions it pauses each worker
+            # ~5 s, past its table leases (they lapse and the tables move: the log fills with it).
+            if args.workers and not args.garbage_types:
+                result["cyclic_garbage_at_end"] = "skipped with --workers (--garbage-types N runs it)"
+            else:
+                garbage = await self.request("garbage", cmd="garbage")
+                result["cyclic_garbage_at_end"] = {
+                    k: garbage[k] for k in ("objects", "frozen_before", "ms", "types") if k in garbage
+                }
             result["moves_total"] = self.moves
         finally:
             for c in players:
@@ -475,7 +431,8 @@ def main() -> int:
     base = None
     if args.baseline:
         with checkout(REPO, args.baseline) as (folder, commit):
-            base = scale_run(args, folder, f"baseline {args.baseline} ({commit})")
+            single = argparse.Namespace(**{**vars(args), "workers": 0})  # the baseline: one process
+            base = scale_run(single, folder, f"baseline {args.baseline} ({commit})")
         print(json.dumps(base), flush=True)
     result = scale_run(args, REPO, f"this tree ({this_tree(REPO)})")
     print(json.dumps(result), flush=True)

@@ -125,6 +125,10 @@ class Client:
             await asyncio.sleep(seconds - idle + 0.005)
         return False
 
+    def screen(self) -> str:
+        """The end of what arrived since the text awaited was set (its escape sequences left out)."""
+        return _ANSI.sub(b"", bytes(self.tail[-3000:])).decode("utf-8", "replace")[-600:]
+
     def send(self, data: bytes) -> None:
         self.process.stdin.write(data)
 
@@ -165,6 +169,7 @@ class TableState:
         self.pub_t = 0.0
         self.changed = asyncio.Event()
         self.pointed = asyncio.Event()
+        self.workers: list[str] | None = None  # --workers: each seat's worker (the first's owns the table)
 
 
 def machine() -> dict:

@@ -55,5 +55,32 @@ def parse_args(description: str) -> argparse.Namespace:
     parser.add_argument(
         "--baseline", default="", help="first the same levels against this git revision's server (e.g. main)"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="the server is `citadels serve --workers N` (N processes on one port; 0: one process, the harness)",
+    )
+    parser.add_argument(
+        "--cluster-config",
+        default="{}",
+        help="--workers: JSON object of the [cluster] table's settings (e.g. lease timings; experiments)",
+    )
+    parser.add_argument(
+        "--local-tables",
+        action="store_true",
+        help="--workers experiment: seat each table's players from one worker (no seat through the cluster)",
+    )
+    parser.add_argument(
+        "--seat-every",
+        type=int,
+        default=60,
+        help="players connect this many at a time, each group seated before the next connects (0: all, then seat)",
+    )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.workers == 1 or args.workers < 0:
+        parser.error("--workers: 0 (one process, the harness) or 2 and more (`--workers 1` is one process too)")
+    if 0 < args.seat_every < 20:
+        parser.error("--seat-every: 0, or at least 20 (a group must split into tables of 5 and 6)")
+    return args

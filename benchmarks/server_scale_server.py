@@ -17,24 +17,25 @@ import time
 
 sys.path.insert(0, os.getcwd())  # run with the repository as the working folder
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
-from game_helpers import key_path
+# An editable install's finder would resolve a module this revision lacks from the installed tree (a
+# baseline's `server.tables` from the main checkout): only the working folder's code is imported.
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+from game_helpers import key_path  # noqa: E402
 
-from engine import view as engine_view
-from server.config import ServerConfig
-from server.serve import serve
-from ui.i18n import Catalogue
-from ui.lobby_link import TableSpec
+from engine import view as engine_view  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
+from server.serve import serve  # noqa: E402
+from ui.i18n import Catalogue  # noqa: E402
+from ui.lobby_link import TableSpec  # noqa: E402
 
-# A baseline revision from before server/ was split in folders (ae6c508, issue 23's "today's main")
-# has server/table.py, and its screens numbered their entries without ui.prompt_keys. Asked of the
-# checkout's files, not by trying the import: an editable install of another checkout would answer it.
-if os.path.isdir(os.path.join(os.getcwd(), "server", "tables")):
+try:
     from server.tables import table as table_mod
-else:
+except ImportError:  # a revision before server/tables/ (e.g. ae6c508)
     from server import table as table_mod  # type: ignore[no-redef]
-Numbering = None
-if os.path.exists(os.path.join(os.getcwd(), "ui", "prompt_keys.py")):
-    from ui.prompt_keys import Numbering  # type: ignore[assignment]
+try:
+    from ui.prompt_keys import Numbering
+except ImportError:  # a revision whose menus number their entries from 1 each time
+    Numbering = None
 
 args: dict = {}  # the spec, read when run as the main script
 cat = Catalogue("en")
@@ -45,9 +46,16 @@ hard = set()
 state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
 
 
-def out(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
+def _to_stdout(line: str) -> None:
+    sys.stdout.write(line)
     sys.stdout.flush()
+
+
+sink = [_to_stdout]  # where the reports go: stdout here; a worker's control socket (server_scale_worker.py)
+
+
+def out(obj):
+    sink[0](json.dumps(obj) + "\n")
 
 
 def report(t):
@@ -56,7 +64,7 @@ def report(t):
     msg = {"ev": "pub", "t": t.id, "seq": st.seq, "over": st.phase == "over"}
     seat = st.pending.seat
     if st.phase != "over" and 0 <= seat < len(t.seats):
-        if Numbering is None:  # a baseline from before the numbering: its key_path takes none
+        if Numbering is None:
             keys, _ = key_path(engine_view(st, seat), cat, rng)
         else:
             numbers = key_numbers.setdefault((t.id, seat), Numbering())  # as the seat's screen numbers its entries
@@ -82,6 +90,47 @@ def publish(self, events, *args, **kw):
 
 
 table_mod.Table._publish = publish
+
+loop_lag = {"max_ms": 0.0, "over_250ms": 0, "over_1s": 0}  # the event loop's lateness, whole run
+
+
+async def watch_loop(period: float = 0.05) -> None:
+    """How late the loop wakes a sleeper: a stall (one long step, or the process not scheduled)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t0 = loop.time()
+        await asyncio.sleep(period)
+        late = loop.time() - t0 - period
+        loop_lag["max_ms"] = max(loop_lag["max_ms"], late * 1000)
+        loop_lag["over_250ms"] += late > 0.25
+        loop_lag["over_1s"] += late > 1.0
+
+
+lobby_sends = {"broadcasts": 0, "updates": 0, "s": 0.0, "max_ms": 0.0}  # the lobby's coalesced broadcasts
+
+
+def _time_broadcasts():
+    """Time the lobby's broadcasts (a snapshot for each session in the lobby; a revision without
+    server/lobby/snapshots.py is left as it is)."""
+    try:
+        from server.lobby.snapshots import LobbyViews
+    except ImportError:
+        return
+    original = LobbyViews._broadcast
+
+    def timed(self):
+        t0 = time.perf_counter()
+        original(self)
+        dt = time.perf_counter() - t0
+        lobby_sends["broadcasts"] += 1
+        lobby_sends["updates"] += sum(1 for x in self.sessions if not x.at_table)
+        lobby_sends["s"] += dt
+        lobby_sends["max_ms"] = max(lobby_sends["max_ms"], dt * 1000)
+
+    LobbyViews._broadcast = timed
+
+
+_time_broadcasts()
 
 
 class Dummy:  # the creator of a bot table: never connected
@@ -168,6 +217,8 @@ def stats(frozen=False):
         "hard_tables": len(hard),
         "hard_games_started": state["hard_started"],
         "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
+        "lobby_broadcasts": {k: round(v, 3) for k, v in lobby_sends.items()},
+        "loop_lag": {k: round(v, 1) for k, v in loop_lag.items()},
         "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats()),
     }
 
@@ -180,57 +231,69 @@ async def control(stop):
             stop.set()
             return
         req = json.loads(line)
-        cmd = req["cmd"]
-        try:
-            if cmd == "seat":
-                out({"ev": "seated", "tables": seat(req["groups"])})
-            elif cmd == "stats":
-                out(stats(req.get("frozen", False)))
-            elif cmd == "garbage":  # what a full collection would find: cycles left among frozen objects
-                t0 = time.perf_counter()
-                frozen = gc.get_freeze_count()
-                gc.unfreeze()
-                if args.get("garbage_types"):
-                    gc.set_debug(gc.DEBUG_SAVEALL)
-                found = gc.collect()
-                kinds = {}
-                if args.get("garbage_types"):
-                    gc.set_debug(0)
-                    for obj in gc.garbage:
-                        kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
-                        kinds[kind] = kinds.get(kind, 0) + 1
-                    gc.garbage.clear()
-                gc.freeze()
-                top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[: args.get("garbage_types", 0)])
-                out(
-                    {
-                        "ev": "garbage",
-                        "objects": found,
-                        "frozen_before": frozen,
-                        "ms": round((time.perf_counter() - t0) * 1000, 1),
-                        **({"types": top} if top else {}),
-                    }
-                )
-            elif cmd == "keys":
-                t = state["lobby"].tables.get(req["t"])
-                if t is not None and t.state is not None:
-                    report(t)
-            elif cmd == "hard":
-                if state["lobby"].pool is not None:
-                    await state["lobby"].pool.warm_up()
-                for _ in range(req["k"]):
-                    new_hard_table()
-                out({"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]})
-            elif cmd == "profile":
-                if req["on"]:
-                    state["profile"] = cProfile.Profile()
-                    state["profile"].enable()
-                else:
-                    state["profile"].disable()
-                    state["profile"].dump_stats(req["path"])
-                out({"ev": "profile"})
-        except Exception as e:
-            out({"ev": "error", "cmd": cmd, "error": repr(e)})
+        reply = await handle(req)
+        if reply is not None:
+            out(reply)
+
+
+async def handle(req):
+    """One control request: its reply (None for `keys`, whose answer is a `pub` report)."""
+    cmd = req["cmd"]
+    try:
+        if cmd == "seat":
+            return {"ev": "seated", "tables": seat(req["groups"])}
+        if cmd == "stats":
+            return stats(req.get("frozen", False))
+        if cmd == "garbage":
+            return garbage()
+        if cmd == "keys":
+            t = state["lobby"].tables.get(req["t"])
+            if t is not None and t.state is not None:
+                report(t)
+            return None
+        if cmd == "hard":
+            if state["lobby"].pool is not None:
+                await state["lobby"].pool.warm_up()
+            for _ in range(req["k"]):
+                new_hard_table()
+            return {"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]}
+        if cmd == "profile":
+            if req["on"]:
+                state["profile"] = cProfile.Profile()
+                state["profile"].enable()
+            else:
+                state["profile"].disable()
+                state["profile"].dump_stats(req["path"])
+            return {"ev": "profile"}
+        return {"ev": "error", "cmd": cmd, "error": "unknown command"}
+    except Exception as e:
+        return {"ev": "error", "cmd": cmd, "error": repr(e)}
+
+
+def garbage():
+    """What a full collection would find: cycles left among frozen objects."""
+    t0 = time.perf_counter()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    if args.get("garbage_types"):
+        gc.set_debug(gc.DEBUG_SAVEALL)
+    found = gc.collect()
+    kinds = {}
+    if args.get("garbage_types"):
+        gc.set_debug(0)
+        for obj in gc.garbage:
+            kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+            kinds[kind] = kinds.get(kind, 0) + 1
+        gc.garbage.clear()
+    gc.freeze()
+    top = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[: args.get("garbage_types", 0)])
+    return {
+        "ev": "garbage",
+        "objects": found,
+        "frozen_before": frozen,
+        "ms": round((time.perf_counter() - t0) * 1000, 1),
+        **({"types": top} if top else {}),
+    }
 
 
 def multiprocessing_children():
@@ -239,35 +302,32 @@ def multiprocessing_children():
     return multiprocessing.active_children()
 
 
-def per_address_tables() -> dict:
-    """Every simulated player connects from 127.0.0.1 (a field a baseline from before it has not)."""
-    if "max_tables_per_address" in ServerConfig.__struct_fields__:
-        return {"max_tables_per_address": 100000}
-    return {}
-
-
-def loopback_exempt() -> dict:
-    """Every simulated player connects from 127.0.0.1, 10 at a time: exempt from the admission gate's
-    per-source limits (a field since the gate came; a baseline revision from before has none)."""
-    if "admission_exempt" in ServerConfig.__struct_fields__:
-        return {"admission_exempt": ["127.0.0.0/8"]}
-    return {}
+def known(settings: dict) -> dict:
+    """The settings this revision's ServerConfig has (a baseline from before a limit or the admission
+    gate has fewer: its server has no such limit to lift)."""
+    return {k: v for k, v in settings.items() if k in ServerConfig.__struct_fields__}
 
 
 async def main():
     config = ServerConfig(
-        port=0,
-        keys_dir=args["keys"],
-        saves_dir=args["saves"],
-        max_sessions_per_address=100000,
-        max_sessions=100000,
-        max_tables=10000,
-        log_level="WARNING",
-        bot_kind=args["bots"],
-        gc_collect_interval_seconds=args["gc_interval"],
-        gc_quiet_seconds=1.0,
-        **loopback_exempt(),
-        **per_address_tables(),
+        **known(
+            dict(
+                port=0,
+                keys_dir=args["keys"],
+                saves_dir=args["saves"],
+                max_sessions_per_address=100000,
+                max_sessions=100000,
+                max_tables=10000,
+                max_tables_per_address=100000,  # every simulated player connects from 127.0.0.1
+                log_level="WARNING",
+                bot_kind=args["bots"],
+                gc_collect_interval_seconds=args["gc_interval"],
+                gc_quiet_seconds=1.0,
+                # every simulated player connects from 127.0.0.1, 10 at a time: exempt from the admission gate's
+                # per-source limits
+                admission_exempt=["127.0.0.0/8"],
+            )
+        ),
         **args.get("overrides", {}),
     )
     stop = asyncio.Event()
@@ -275,6 +335,7 @@ async def main():
     def ready(server, lobby):
         state["server"], state["lobby"] = server, lobby
         out({"ev": "ready", "port": server.port})
+        state["lag"] = asyncio.get_running_loop().create_task(watch_loop())
         asyncio.get_running_loop().create_task(control(stop))
 
     await serve(config, [], ready=ready, stop=stop)
