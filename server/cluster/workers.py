@@ -298,7 +298,7 @@ class WorkerPool:
             keys_dir=str(Path(self.config.keys_dir).resolve()),
             database=self.database,
         )
-        cluster = {"namespace": "citadels", **self.cluster_table, "node_id": f"w{k}", "shared_dir": str(self.saves)}
+        cluster = worker_cluster_table(k, self.cluster_table, self.saves)
         path = folder / "worker.toml"
         path.write_text(_toml_file(settings, cluster))
         args = [sys.executable, "-m", "cli.main", "serve", "--config", str(path), "--cluster", self.nats_url]
@@ -382,6 +382,26 @@ class WorkerPool:
 
 
 _stderr_lock = threading.Lock()
+
+
+# Workers share one machine: a table's lease and a node's heartbeat are written less often and last
+# longer than between machines (3 s and 4 s by default). Under load (2 workers and nats-server on 2
+# busy cores) renewals took over 2.5 s and tables were dropped by the dozen while every loop was at
+# most 0.78 s late (docs/performance.md); a dead worker is seen by its parent at once and restarted, so
+# the cost is a crashed worker's tables waiting up to 12 s for another to take them. A host's [cluster]
+# table still decides.
+WORKER_TIMINGS = {
+    "lease_ttl_seconds": 12.0,
+    "lease_renew_seconds": 3.0,
+    "lease_margin_seconds": 1.0,
+    "heartbeat_seconds": 2.0,
+    "node_ttl_seconds": 8.0,
+}
+
+
+def worker_cluster_table(k: int, host_table: dict[str, Any], saves: Path) -> dict[str, Any]:
+    """The [cluster] table of worker `k`: the workers' timings, then the host's settings, then its name."""
+    return {"namespace": "citadels", **WORKER_TIMINGS, **host_table, "node_id": f"w{k}", "shared_dir": str(saves)}
 
 
 def _copy_log(pipe: IO[bytes], log: IO[bytes], worker: str, json_lines: bool) -> None:
