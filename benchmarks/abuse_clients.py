@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 import asyncssh
 from server_scale import Bench
-from server_scale_clients import _ANSI, LOBBY_TEXT, Client
+from server_scale_clients import _ANSI, LOBBY_TEXT, Client, pin_server
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -129,13 +128,7 @@ class AbuseBench(Bench):
                 stderr=err,
                 limit=1 << 20,
             )
-        cpus = os.cpu_count() or 1
-        if cpus >= 2 and hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(self.proc.pid, {0})
-            os.sched_setaffinity(0, set(range(1, cpus)))
-            self.pinning = "server on CPU 0; benchmark clients and attackers (niced) on the others"
-        else:
-            self.pinning = "none (one CPU)"
+        self.pinning = pin_server(self.proc.pid, "benchmark clients and attackers (niced)").replace(", ", "; ", 1)
         self.pump = asyncio.create_task(self._pump())
         ready = await asyncio.wait_for(self.reply("ready"), 60)
         self.port = ready["port"]

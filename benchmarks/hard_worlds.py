@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from engine_trees import ROOT, git, run_child
 
 # Run with one tree first on sys.path: plays the games, prints one JSON line of per-search records.
 CHILD = r"""
@@ -74,23 +74,7 @@ print(json.dumps({"searches": searches, "digest": h.hexdigest(), "failures": len
 
 
 def _child(tree: Path, players: int, games: int, seed: int, budget: float) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    args = [str(tree), str(players), str(games), str(seed), str(budget)]
-    proc = subprocess.run(
-        [sys.executable, "-P", "-c", CHILD, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tempfile.gettempdir(),
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"the engine of {tree} failed:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    return run_child(tree, CHILD, str(players), str(games), str(seed), str(budget))
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -122,10 +106,10 @@ def per_tree(rows: list[list]) -> dict:
 
 
 def measure(rev: str, players: list[int], games: int, rounds: int, budget: float, seed: int) -> dict:
-    sha = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    sha = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     tmp = Path(tempfile.mkdtemp(prefix="hard-worlds-"))
     base = tmp / "baseline"
-    _git("worktree", "add", "--detach", "--quiet", str(base), sha)
+    git("worktree", "add", "--detach", "--quiet", str(base), sha)
     trees = {"baseline": base, "working_tree": ROOT}
     out: dict = {}
     try:
@@ -160,7 +144,7 @@ def measure(rev: str, players: list[int], games: int, rounds: int, budget: float
         "seed": seed,
         "baseline_rev": rev,
         "baseline_sha": sha[:12],
-        "working_tree_head": _git("rev-parse", "--short=12", "HEAD"),
+        "working_tree_head": git("rev-parse", "--short=12", "HEAD"),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
         **out,
     }

@@ -172,6 +172,17 @@ class TableState:
         self.workers: list[str] | None = None  # --workers: each seat's worker (the first's owns the table)
 
 
+def pin_server(pid: int, clients: str = "clients") -> str:
+    """The server on CPU 0 and this process (the clients) on the others, where the machine has two
+    CPUs or more; returns how they share the CPUs, for the JSON line."""
+    cpus = os.cpu_count() or 1
+    if cpus >= 2 and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(pid, {0})
+        os.sched_setaffinity(0, set(range(1, cpus)))
+        return f"server on CPU 0, {clients} on the others"
+    return "none (one CPU)"
+
+
 def machine() -> dict:
     import textual
 

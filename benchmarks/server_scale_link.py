@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from server_scale_clients import cpu_seconds, rss_mb
+from server_scale_clients import cpu_seconds, pin_server, rss_mb
 
 SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
 
@@ -48,13 +47,7 @@ class SingleLink:
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 20,
         )
-        cpus = os.cpu_count() or 1
-        if cpus >= 2 and hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(self.proc.pid, {0})
-            os.sched_setaffinity(0, set(range(1, cpus)))
-            self.pinning = "server on CPU 0, clients on the others"
-        else:
-            self.pinning = "none (one CPU)"
+        self.pinning = pin_server(self.proc.pid)
         self.pump = asyncio.create_task(self._pump())
         ready = await asyncio.wait_for(self.reply("ready"), 60)
         self.port = ready["port"]

@@ -36,7 +36,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from engine_trees import ROOT, git, run_child
 
 # Run in a subprocess whose sys.path starts with one tree: plays the games and prints one JSON line.
 CHILD = r"""
@@ -68,22 +68,7 @@ print(json.dumps(out))
 
 
 def _child(tree: Path, players: int, games: int, seed: int, digest: bool) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.run(
-        [sys.executable, "-P", "-c", CHILD, str(tree), str(players), str(games), str(seed), "1" if digest else "0"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tempfile.gettempdir(),
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"the engine of {tree} failed:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    return run_child(tree, CHILD, str(players), str(games), str(seed), "1" if digest else "0")
 
 
 def _compiled_copy(dest: Path) -> Path:
@@ -108,10 +93,10 @@ def _compiled_copy(dest: Path) -> Path:
 
 
 def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled: bool = False) -> dict:
-    sha = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    sha = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     tmp = Path(tempfile.mkdtemp(prefix="sim-throughput-"))
     base = tmp / "baseline"
-    _git("worktree", "add", "--detach", "--quiet", str(base), sha)
+    git("worktree", "add", "--detach", "--quiet", str(base), sha)
     try:
         trees = {"baseline": base, "working_tree": ROOT}
         if compiled:
@@ -160,7 +145,7 @@ def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled
         "rounds": rounds,
         "baseline_rev": rev,
         "baseline_sha": sha[:12],
-        "working_tree_head": _git("rev-parse", "--short=12", "HEAD"),
+        "working_tree_head": git("rev-parse", "--short=12", "HEAD"),
         "identical": digests["baseline"]["digest"] == digests["working_tree"]["digest"],
         "commands_per_game": round(runs["baseline"][0]["commands"] / games, 1),
         **out,
