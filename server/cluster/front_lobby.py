@@ -38,7 +38,7 @@ from server.cluster.records import TableListing
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
 from server.lobby.join_codes import Attempts, normal_code
-from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, address_of, check_origins
+from server.lobby.lifetimes import OPEN_PHASES, TableOrigin, address_of, check_origins, first_seat
 from server.lobby.saved_games import NO_SUCH_SAVE
 from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
@@ -98,16 +98,12 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
 
     def seat_of(self, key: str) -> tuple[TableListing | None, int | None]:
         """The table where `key` has a seat (a saved game waiting for it only if it has no other)."""
-        later: tuple[TableListing | None, int | None] = (None, None)
-        for listing in self.listings.values():
-            if listing.state in OPEN_PHASES:
-                seat = _seat_of(listing, key, self.same)
-                if seat is not None:
-                    if not listing.saved:
-                        return listing, seat
-                    if later[0] is None:
-                        later = (listing, seat)
-        return later
+        seats = (
+            (x, s)
+            for x in self.listings.values()
+            if x.state in OPEN_PHASES and (s := _seat_of(x, key, self.same)) is not None
+        )
+        return first_seat(seats, lambda ls: ls[0].saved) or (None, None)
 
     def present(self, listing: TableListing, key: str | None) -> bool:
         if key is None:

@@ -59,7 +59,7 @@ class FrontViews:
             for x in listing.seat_list:
                 if x.bot is None and x.key is not None:
                     seated.setdefault(self.identity(x.key) or x.key, set()).add(listing.id)
-        return SharedRows(rows, seated, dict(self.listings), {i: n for n, i in enumerate(self.listings)})
+        return SharedRows(rows, seated, dict(self.listings))
 
     def snapshot(self, s: Any, shared: SharedRows | None = None) -> LobbySnapshot:
         key = s.key

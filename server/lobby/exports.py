@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.savefile import SaveError, game_key, read_summary
 from server.logging_setup import log_event
+from server.storage.folder_sweep import claim_export_name
 
 log = logging.getLogger("citadels.server.lobby.lobby")
 
@@ -138,15 +139,10 @@ class ExportIndex:
         """Claim `name` or the next free "name-N" by creating the file (empty) exclusively; OSError."""
         assert self.folder is not None
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        for n in range(1, 1000):
-            candidate = name if n == 1 else f"{name[:55]}-{n}"
-            try:
-                fd = os.open(self.folder / f"{candidate}.save", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                continue
-            os.close(fd)
-            return candidate
-        raise OSError(f"too many saved games called {name}")
+        claimed = claim_export_name(self.folder, name)
+        if claimed is None:
+            raise OSError(f"too many saved games called {name}")
+        return claimed
 
     def release(self, name: str) -> None:
         """Give back a name claimed for an export that failed (the empty file goes)."""

@@ -20,9 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from server.lobby.errors import LobbyError
 from server.logging_setup import log_event
@@ -33,6 +33,20 @@ from ui.lobby_link import LobbyUpdate
 log = logging.getLogger("citadels.server.lobby.lobby")
 
 OPEN_PHASES = ("waiting", "playing")
+
+T = TypeVar("T")
+
+
+def first_seat(seats: Iterable[T], saved: Callable[[T], bool]) -> T | None:
+    """Of the open tables where a person has a seat, in the lobby's order, the one that is theirs: the
+    first, a saved game waiting for its players only if there is no other."""
+    later = None
+    for seat in seats:
+        if not saved(seat):
+            return seat
+        if later is None:
+            later = seat
+    return later
 
 
 @dataclass

@@ -42,7 +42,7 @@ from server.lobby.accounts import Accounts
 from server.lobby.errors import LobbyError
 from server.lobby.exports import ExportIndex, Exports
 from server.lobby.join_codes import Attempts, JoinCodes
-from server.lobby.lifetimes import TableLifetimes, TableOrigin, address_of
+from server.lobby.lifetimes import OPEN_PHASES, TableLifetimes, TableOrigin, address_of, first_seat
 from server.lobby.saved_games import SavedGames
 from server.lobby.seating import Seating
 from server.lobby.snapshots import LobbyViews
@@ -137,16 +137,8 @@ class Lobby(Accounts, SavedGames, Exports, TableLifetimes, JoinCodes, Seating, L
 
     def seat_of(self, key: str) -> tuple[Table | None, int | None]:
         """The table where `key` has a seat (a saved game waiting for it only if it has no other)."""
-        later = None
-        for t in self.tables.values():
-            if t.phase in ("waiting", "playing"):
-                s = t.seat_of(key)
-                if s is not None:
-                    if t.id in self.loaded and later is None:
-                        later = (t, s)
-                    elif t.id not in self.loaded:
-                        return t, s
-        return later or (None, None)
+        seats = ((t, s) for t in self.tables.values() if t.phase in OPEN_PHASES and (s := t.seat_of(key)) is not None)
+        return first_seat(seats, lambda ts: ts[0].id in self.loaded) or (None, None)
 
     def connected(self, key: str | None) -> bool:
         return key is not None and any(self.same(s.key, key) for s in self.sessions)

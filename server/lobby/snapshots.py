@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.bots.registry import KINDS
@@ -19,6 +19,7 @@ from engine.cards.districts import UNIQUE_DISTRICTS
 from engine.cards.editions import OLDER_ONLY
 from engine.cards.lineups import PRESETS
 from engine.rules import RULESETS, VARIANTS
+from server.lobby.lifetimes import OPEN_PHASES, first_seat
 from server.tables.table import TIMER_MODES, Table
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, Room, RoomSeat, RuleChoice, TableRow
 
@@ -29,22 +30,16 @@ class SharedRows:
 
     rows: list[tuple[Any, TableRow]]  # (table or listing, its row with yours=False), in the lobby's order
     seated: dict[str, set[str]]  # a person's identity -> the ids of the tables where they have a seat
-    tables: dict[str, Any]  # id -> table or listing
-    position: dict[str, int]  # id -> its place in the order the lobby's `seat_of` looks at them
+    tables: dict[str, Any]  # id -> table or listing, in the order the lobby's `seat_of` looks at them
+    position: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", {i: n for n, i in enumerate(self.tables)})
 
     def seated_table(self, ids: Iterable[str], open_: Callable[[Any], bool], saved: Callable[[Any], bool]) -> Any:
-        """What the lobby's `seat_of` finds among the tables `ids` (a person's): the first open one in its
-        order, a saved game waiting for its players only if there is no other; None if none."""
-        later = None
-        for i in sorted(ids, key=self.position.__getitem__):
-            t = self.tables[i]
-            if not open_(t):
-                continue
-            if not saved(t):
-                return t
-            if later is None:
-                later = t
-        return later
+        """What the lobby's `seat_of` finds among the tables `ids` (a person's), without asking every table."""
+        ordered = (self.tables[i] for i in sorted(ids, key=self.position.__getitem__))
+        return first_seat((t for t in ordered if open_(t)), saved)
 
 
 # Lobby updates are coalesced: one snapshot per session at most this often, whatever changed.
@@ -94,8 +89,7 @@ class LobbyViews:
             for s in t.seats:
                 if s.bot is None and s.key is not None:
                     seated.setdefault(self.identity(s.key) or s.key, set()).add(t.id)  # type: ignore[attr-defined]
-        tables = {t.id: t for t, _ in rows}
-        return SharedRows(rows, seated, tables, {i: n for n, i in enumerate(tables)})
+        return SharedRows(rows, seated, {t.id: t for t, _ in rows})
 
     def snapshot(self, session: Any, shared: SharedRows | None = None) -> LobbySnapshot:
         key = session.key
@@ -114,7 +108,7 @@ class LobbyViews:
             room = self._room(t, key)
         # as `self.seat_of(key)` (every table asked again, per session: most of a broadcast's time)
         loaded = self.loaded  # type: ignore[attr-defined]
-        playing = shared.seated_table(mine, lambda t: t.phase in ("waiting", "playing"), lambda t: t.id in loaded)
+        playing = shared.seated_table(mine, lambda t: t.phase in OPEN_PHASES, lambda t: t.id in loaded)
         return LobbySnapshot(
             you=session.name,
             identity=self.account_line(session),  # type: ignore[attr-defined]

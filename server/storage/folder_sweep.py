@@ -78,20 +78,21 @@ def sweep_old_exports(saves: Path) -> int:
                 if path.stat().st_size == 0:  # a name claimed for an export that never came
                     continue
                 into.mkdir(mode=0o700, parents=True, exist_ok=True)
-                target = _free_name(into, path.stem)
-                if target is None:
+                name = claim_export_name(into, path.stem)
+                if name is None:
                     continue
-                os.replace(path, target)  # over the empty file claimed for it
+                os.replace(path, into / f"{name}.save")  # over the empty file claimed for it
                 moved += 1
     return moved
 
 
-def _free_name(into: Path, stem: str) -> Path | None:
-    """Claim `stem` or the next free "stem-N" in `into` by creating it exclusively (as an export does)."""
+def claim_export_name(folder: Path, name: str) -> str | None:
+    """Claim `name` or the next free "name-N" among the exports in `folder` by creating its file (empty)
+    exclusively: two processes saving under one name at once both keep their game. None: 999 taken."""
     for n in range(1, 1000):
-        candidate = into / (f"{stem}.save" if n == 1 else f"{stem[:55]}-{n}.save")
+        candidate = name if n == 1 else f"{name[:55]}-{n}"
         try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(folder / f"{candidate}.save", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
             continue
         os.close(fd)
