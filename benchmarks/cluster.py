@@ -54,11 +54,9 @@ from server.transport.hostkey import load_or_create_host_key
 from tests.cluster.harness import ESC, GameFollower, NodeProcess, Player, saved_game, write_save
 
 DEFAULT_TIMINGS = dict(
-    lease_ttl_seconds=3.0,
-    lease_renew_seconds=1.0,
     lease_margin_seconds=0.5,
     heartbeat_seconds=1.0,
-    node_ttl_seconds=4.0,
+    node_ttl_seconds=3.0,
     drain_grace_seconds=5.0,
 )
 
@@ -212,7 +210,7 @@ class Bench:
             "sessions_per_node_after": sessions_after,
             "cpu_per_move_ms": {k: round(v * 1000 / max(1, moves_in_window), 2) for k, v in cpu.items()},
             "cpus": os.cpu_count(),
-            "lease_ttl_s": DEFAULT_TIMINGS["lease_ttl_seconds"],
+            "node_ttl_s": DEFAULT_TIMINGS["node_ttl_seconds"],
         }
 
     async def sessions(self, conn: ClusterConnection) -> dict[str, int]:

@@ -47,6 +47,7 @@ from server.cluster.config import cluster_config
 from server.cluster.connection import ClusterConnection, barrier
 from server.cluster.leases import LeaseManager
 from server.cluster.natsd import NatsServer
+from server.cluster.nodes import NodeRegistry
 from server.cluster.subjects import seat_token
 from server.cluster.table_log import TableLog
 
@@ -69,7 +70,7 @@ def game(table_id: str, players: int, seed: int):
 
 
 async def connect(url: str, namespace: str, node: str) -> ClusterConnection:
-    config = cluster_config(url, namespace=namespace, node_id=node, lease_ttl_seconds=30.0, lease_renew_seconds=5.0)
+    config = cluster_config(url, namespace=namespace, node_id=node, node_ttl_seconds=30.0, heartbeat_seconds=5.0)
     return await ClusterConnection.connect(config)
 
 
@@ -80,7 +81,7 @@ def owner_process(url: str, namespace: str, players: int, ready: multiprocessing
 
 async def _owner(url: str, namespace: str, players: int, ready) -> None:
     conn = await connect(url, namespace, "owner")
-    lease = await LeaseManager(conn).acquire("remote")
+    lease = await LeaseManager(conn, await NodeRegistry(conn).start()).acquire("remote")
     assert lease is not None
     log = await TableLog.create(conn, game("remote", players, seed=7), lease)
     tokens = [seat_token(conn.subject_secret, "remote", s, f"SHA256:bench-{s}") for s in range(players)]
@@ -124,7 +125,7 @@ async def main(moves: int, players: int) -> dict:
             await asyncio.sleep(0.01)
 
         # Same node: the owner here.
-        lease = await LeaseManager(conn).acquire("local")
+        lease = await LeaseManager(conn, await NodeRegistry(conn).start()).acquire("local")
         local = await TableLog.create(conn, game("local", players, seed=7), lease)
         local_screen: asyncio.Queue[bytes] = asyncio.Queue()
 

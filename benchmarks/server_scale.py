@@ -352,6 +352,12 @@ class Bench(Players):
                 connected_s, seated_s, connect_cpu_ms = arrival
                 await asyncio.sleep(args.gc_freeze_wait)
                 await self.quiet_all(players)
+                # a mark for whoever watches the run (a sampling profiler attached to the workers)
+                print(
+                    json.dumps({"phase": "idle", "sessions": level, "seconds": args.idle_seconds}),
+                    file=sys.stderr,
+                    flush=True,
+                )
                 idle = await self.idle_cpu(args.idle_seconds)
                 rss = self.rss()
                 st = await self.stats(frozen=True)

@@ -10,7 +10,7 @@
 - ``subjects``: every stream, bucket, subject and key name, and the per-seat tokens.
 - ``records``: what the buckets hold (msgspec Structs).
 - ``kvutil``: create-if-absent, compare-and-set and watching over nats-py's key-value API.
-- ``leases``: table ownership (a key with a TTL per table; renew, release, lose on expiry).
+- ``leases``: table ownership (a key per table, held by its node's heartbeat; release, lose when the node's life ends).
 - ``table_log``: a table's commands as a JetStream stream (append before effect, fenced by the
   stream's expected last sequence; replay; export to a save file).
 - ``directory``: the cluster-wide table list and join codes.

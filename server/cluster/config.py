@@ -4,11 +4,12 @@
 comes from the config file's ``[cluster]`` table or the defaults below. Every refusal is a
 `ClusterConfigError` with one line naming what is wrong.
 
-The timings bound failover: a node that dies stops renewing its leases, which lapse
-``lease_ttl_seconds`` after its last renewal (plus up to ~0.25 s for the server to expire the
-key); the node that sees the lapse then replays the table's log. A live owner renews every
-``lease_renew_seconds`` and stops acting on a lease it could not renew before its own, more
-cautious, deadline (``lease_ttl_seconds - lease_margin_seconds`` after it asked).
+The timings bound failover: a node's tables are held by its heartbeat (server/cluster/leases.py).
+A node that dies stops writing it; its key lapses ``node_ttl_seconds`` after the last heartbeat
+(plus up to ~0.25 s for the server to expire the key); the nodes that see the lapse then take its
+tables and replay their logs. A live node writes its heartbeat every ``heartbeat_seconds`` and
+stops acting for its tables when none was stored before its own, more cautious, deadline
+(``node_ttl_seconds - lease_margin_seconds`` after it asked).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from server.cluster.subjects import BadName, check_namespace, check_node_id
 
 PositiveFloat = Annotated[float, Meta(gt=0)]
 SCHEMES = ("nats", "tls")
+RETIRED = frozenset({"lease_ttl_seconds", "lease_renew_seconds"})
 
 
 class ClusterConfigError(ValueError):
@@ -41,11 +43,9 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     node_id: str = ""  # unique per node; "" = <hostname>-<pid>
     credentials_file: str | None = None  # a NATS .creds file (user JWT + NKey seed)
 
-    lease_ttl_seconds: PositiveFloat = 3.0
-    lease_renew_seconds: PositiveFloat = 1.0
-    lease_margin_seconds: PositiveFloat = 0.5
     heartbeat_seconds: PositiveFloat = 1.0
-    node_ttl_seconds: PositiveFloat = 4.0
+    node_ttl_seconds: PositiveFloat = 3.0
+    lease_margin_seconds: PositiveFloat = 0.5  # a node gives its tables up this long before its key can lapse
 
     replicas: Annotated[int, Meta(ge=1, le=5)] = 1  # JetStream replicas (3 with a 3-server NATS cluster)
     storage: Literal["file", "memory"] = "file"
@@ -101,12 +101,10 @@ def check(config: ClusterConfig) -> ClusterConfig:
     except BadName as error:
         raise ClusterConfigError(str(error)) from None
     parse_servers(",".join(config.servers))
-    if config.lease_renew_seconds * 2 > config.lease_ttl_seconds:
-        raise ClusterConfigError("lease_renew_seconds must be at most half of lease_ttl_seconds (a renewal may fail)")
-    if config.lease_margin_seconds + config.lease_renew_seconds >= config.lease_ttl_seconds:
-        raise ClusterConfigError("lease_margin_seconds + lease_renew_seconds must stay below lease_ttl_seconds")
     if config.heartbeat_seconds * 2 > config.node_ttl_seconds:
         raise ClusterConfigError("heartbeat_seconds must be at most half of node_ttl_seconds")
+    if config.lease_margin_seconds + config.heartbeat_seconds >= config.node_ttl_seconds:
+        raise ClusterConfigError("lease_margin_seconds + heartbeat_seconds must stay below node_ttl_seconds")
     if config.credentials_file and not Path(config.credentials_file).is_file():
         raise ClusterConfigError(f"credentials_file {config.credentials_file!r}: no such file")
     return config
@@ -116,6 +114,9 @@ def cluster_config(servers: str | list[str], **settings: Any) -> ClusterConfig:
     """A checked ClusterConfig from the ``--cluster`` URLs and any settings (a config file's table)."""
     urls = parse_servers(servers) if isinstance(servers, str) else parse_servers(",".join(servers))
     known = set(ClusterConfig.__struct_fields__) - {"servers"}
+    # Settings of the per-table leases before 2026-11-26 (renewed each on its own): a node's tables
+    # are held by its heartbeat now. Accepted and ignored, so that older config files still load.
+    settings = {key: value for key, value in settings.items() if key not in RETIRED}
     for key in settings:
         if key not in known:
             raise ClusterConfigError(f"unknown cluster setting {key!r}")

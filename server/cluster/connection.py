@@ -2,13 +2,13 @@
 
     conn = await ClusterConnection.connect(config)   # connects, then makes what is missing
     conn.js, conn.names, conn.node, conn.subject_secret
-    kv = conn.bucket("leases")                       # a nats-py KeyValue
+    kv = conn.bucket("owners")                       # a nats-py KeyValue
     await conn.close()
 
 Making the streams and buckets is idempotent: every node does it at start, the first one
 creates them, the others find them (and update them when the settings changed, e.g. more
 replicas). A connection lost later is retried forever by nats-py; what that means for
-leases (they lapse) is the lease module's business.
+the node's tables (its life may end) is the business of the nodes and leases modules.
 """
 
 from __future__ import annotations
@@ -122,14 +122,10 @@ class ClusterConnection:
         """Each bucket's settings, by short name."""
         c, n = self.config, self.names
         common: dict[str, Any] = dict(history=1, storage=self._storage(), replicas=c.replicas)
-        # Leases and nodes expire; a marker then tells every watcher at once (fast failover).
+        # A node's key expires; a marker then tells every watcher at once (fast failover). A table's
+        # owner key lasts as long as the life it names (server/cluster/leases.py): no TTL.
         return {
-            "leases": KeyValueConfig(
-                bucket=n.leases_bucket,
-                ttl=c.lease_ttl_seconds,
-                limit_marker_ttl=max(1.0, c.lease_ttl_seconds),
-                **common,
-            ),
+            "owners": KeyValueConfig(bucket=n.owners_bucket, **common),
             "nodes": KeyValueConfig(
                 bucket=n.nodes_bucket,
                 ttl=c.node_ttl_seconds,
@@ -200,7 +196,7 @@ class ClusterConnection:
         return entry.value
 
     def bucket(self, short: str) -> KeyValue:
-        """A bucket by short name: leases, nodes, tables, identity, counters, cluster."""
+        """A bucket by short name: owners, nodes, tables, identity, counters, cluster."""
         try:
             return self._buckets[short]
         except KeyError:

@@ -64,8 +64,8 @@ class FrontLink:
         cfg = node.conn.config
         self.timeout = cfg.request_timeout_seconds
         # How long a session's call or command keeps trying while its table changes owner: a lapse
-        # (lease_ttl + ~0.25 s), a takeover (~20 ms), and a margin.
-        self.patience = cfg.lease_ttl_seconds + 4.0
+        # (node_ttl + ~0.25 s), a takeover (~20 ms), and a margin.
+        self.patience = cfg.node_ttl_seconds + 4.0
         self._feeds: dict[str, Feed] = {}
         self._feed_of: dict[Any, str] = {}  # session -> the subject it listens on
         self._inbox: Any = None

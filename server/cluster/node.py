@@ -8,10 +8,11 @@
     await node.stop()
 
 Ownership: a table is this node's from its creation (or loading) here, or from a takeover
-(server/cluster/takeover.py) when its lease lapsed: every node watches the leases, and each
-lapse of a listed table not closed is a table to take. A lease lost (not renewed in time,
-taken by another) or a log append refused drops the table here at once, silently: the node
-that takes it next replays its log, and its sessions follow (they resume with the new owner).
+(server/cluster/takeover.py) when its lease was released or the life of the node holding it
+ended: every node watches the leases and the nodes, and each listed table not closed that is
+freed so is a table to take. A lease lost (this node's life ended: no heartbeat stored in time)
+or a log append refused drops the table here at once, silently: the node that takes it next
+replays its log, and its sessions follow (they resume with the new owner).
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ class ClusterNode:
         self.node_id = conn.node
         self.sender = Sender(conn.nc)
         self.sender.start()
-        self.leases = LeaseManager(conn, on_lost=self._lease_lost)
+        self.nodes = NodeRegistry(conn, address=self.address, counts=self._counts)
+        self.leases = LeaseManager(conn, self.nodes, on_lost=self._lease_lost)
         self.directory = await TableDirectory(conn).start()
         records = self.shared or Path(self.files.root) / "cluster"  # finished/ and closed/ games
         self.store = ClusterStore(conn, self.acquire, records, self._failed)
@@ -112,10 +114,9 @@ class ClusterNode:
         self.link.front = self.front
         await self.link.start()
         await self.front.start_accounts()
-        self.nodes = NodeRegistry(conn, address=self.address, counts=self._counts)
         await self.nodes.start()
         self.nodes.on_change.append(self._node_changed)
-        self.leases.start()
+        self.nodes.on_life_end.append(self._life_ended)
         self._lapses = await self.leases.watch_lapses(self._lapsed)
         self._control = await conn.nc.subscribe(self.names.node_control(self.node_id), cb=self._on_control)
         await barrier(conn.nc)
@@ -231,18 +232,28 @@ class ClusterNode:
         if record is None and node != self.node_id:
             self.desk.node_gone(node)
 
+    def _life_ended(self, node: str) -> None:
+        """A node's life ended (its key lapsed, or it came back anew): its tables are free to take
+        (each taken only if its lease still names a life that ended: `LeaseManager.acquire`)."""
+        for listing in list(self.directory.tables.values()):
+            if listing.owner == node:
+                self._lapsed(listing.id)
+
     async def _sweep_orphans(self) -> None:
-        """Tables listed under no live owner and no lease (their lapse went unheard: this node was
-        starting, NATS restarted): taken over like any lapse."""
+        """Tables listed under no live owner and held by no live node (their lapse went unheard: this
+        node was starting, NATS restarted; or ours, dropped when our life ended): taken over like
+        any lapse."""
         while True:
             await asyncio.sleep(ORPHAN_SWEEP_SECONDS)
             if self.draining or self.stopping:
                 continue
             for listing in list(self.directory.tables.values()):
-                if listing.id in self.desk.lobby.tables or self.nodes.is_live(listing.owner):
+                if listing.id in self.desk.lobby.tables:
                     continue
+                if listing.owner != self.node_id and self.nodes.is_live(listing.owner):
+                    continue  # a live node's (one of ours not run here: our old life's, dropped)
                 try:
-                    if await self.leases.holder(listing.id) is None:
+                    if not await self.leases.held_by_live(listing.id):
                         await take_over(self, listing.id)
                 except TRANSIENT:
                     break

@@ -4,8 +4,16 @@ A node writes its `NodeRecord` at start (refused while another live node has the
 and rewrites it every ``heartbeat_seconds`` with its counts and whether it drains. A node that
 stops (cleanly: its key is deleted; killed: the key expires ``node_ttl_seconds`` later) drops
 out of every node's ``live`` map, which the watch keeps current; ``on_change(node, record or
-None)`` tells the rest of the node (counters ignore a dead node's counts, failover looks for
-its tables).
+None)`` tells the rest of the node (counters ignore a dead node's counts).
+
+The heartbeat is also what holds the node's tables (server/cluster/leases.py): each record
+carries the node's ``life``, a token drawn when it joins, and a lease names the life that took
+it. A life ends when the node's key goes (deleted, expired) or when the node comes back under
+a new life; ``on_life_end(node)`` then tells every node (failover takes that node's tables). A
+node judges its own life by its monotonic clock: past ``deadline`` (``node_ttl_seconds -
+lease_margin_seconds`` after the last heartbeat that was stored was *asked*, before the server
+can expire the key) it acts for none of its tables, ``on_own_life_lost(reason)`` is called once,
+and it comes back under a new life.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import time
 from collections.abc import Callable
 
@@ -54,6 +63,14 @@ class NodeRegistry:
         self.draining = False
         self.live: dict[str, NodeRecord] = {}
         self.on_change: list[Callable[[str, NodeRecord | None], None]] = []
+        self.on_life_end: list[Callable[[str], None]] = []  # another node's (or our old) life ended
+        self.on_own_life_lost: list[Callable[[str], None]] = []  # this node's life ended (why)
+        self.on_beat: list[Callable[[float], None]] = []  # our life is held until this monotonic time
+        self.life = _new_life()
+        self.deadline = 0.0  # monotonic: past it this node must not act for its tables
+        self.joined = asyncio.Event()
+        cfg = conn.config
+        self._lifetime = cfg.node_ttl_seconds - cfg.lease_margin_seconds
         self._revision = 0
         self._watch: kvutil.Watch | None = None
         self._task: asyncio.Task[None] | None = None
@@ -69,6 +86,7 @@ class NodeRegistry:
             sessions=sessions,
             tables=tables,
             version=self.version,
+            life=self.life,
         )
 
     async def start(self) -> NodeRegistry:
@@ -76,8 +94,10 @@ class NodeRegistry:
         key = self.conn.names.node_key(self.node)
         deadline = time.monotonic() + self.conn.config.node_ttl_seconds + 1.5
         while True:
+            asked = time.monotonic()
             try:
                 self._revision = await kvutil.create(self.kv, key, encode(self.record()))
+                self._held(asked)
                 break
             except kvutil.Exists:
                 if time.monotonic() > deadline:
@@ -87,7 +107,8 @@ class NodeRegistry:
                 await asyncio.sleep(0.25)
         self._watch = await kvutil.Watch(self.kv, ">", self._heard, "nodes", self.conn.reconnects).start()
         self._task = asyncio.get_running_loop().create_task(self._beat(), name="citadels-heartbeat")
-        log_event(log, logging.INFO, "node joined", node=self.node, address=self.address)
+        self.joined.set()
+        log_event(log, logging.INFO, "node joined", node=self.node, address=self.address, life=self.life)
         return self
 
     def _heard(self, key: str, value: bytes | None, revision: int) -> None:
@@ -97,6 +118,7 @@ class NodeRegistry:
                 record = _record.decode(value)
             except (msgspec.DecodeError, msgspec.ValidationError) as error:
                 log_event(log, logging.WARNING, "unreadable node record", node=key, error=str(error))
+        previous = self.live.get(key)
         if record is None:
             if self.live.pop(key, None) is None:
                 return
@@ -104,18 +126,42 @@ class NodeRegistry:
             self.live[key] = record
         for callback in list(self.on_change):
             callback(key, record)
+        if previous is not None and (record is None or record.life != previous.life):
+            for ended in list(self.on_life_end):
+                ended(key)
+
+    def _held(self, asked: float) -> None:
+        """A heartbeat was stored: our life (and every lease of it) holds until the new deadline."""
+        self.deadline = asked + self._lifetime
+        for callback in list(self.on_beat):
+            callback(self.deadline)
+
+    def _lose_life(self, reason: str) -> None:
+        """Our life is over (the key lapsed, or no heartbeat was stored in time): the tables of this
+        life are not ours any more; the next heartbeat starts a new life."""
+        self.deadline = 0.0
+        self.life = _new_life()
+        log_event(log, logging.WARNING, "node life lost", node=self.node, reason=reason)
+        for callback in list(self.on_own_life_lost):
+            callback(reason)
 
     async def beat(self) -> None:
         """One heartbeat now (also after a change worth telling at once: draining)."""
         key = self.conn.names.node_key(self.node)
-        value = encode(self.record())
+        if self.deadline and time.monotonic() >= self.deadline:
+            self._lose_life("expired")  # too late: the server may have let our key go already
+        asked = time.monotonic()
         try:
-            self._revision = await kvutil.update(self.kv, key, value, last=self._revision)
+            self._revision = await kvutil.update(self.kv, key, encode(self.record()), last=self._revision)
         except kvutil.Conflict:
             # Our record lapsed (the node was paused past the TTL) and may have been replaced:
-            # come back under a fresh revision; our leases have lapsed too and say so themselves.
+            # our tables are being taken; come back under a new life.
             log_event(log, logging.WARNING, "node record lapsed; rejoining", node=self.node)
-            self._revision = await kvutil.create(self.kv, key, value)
+            if self.deadline:
+                self._lose_life("lapsed")
+            asked = time.monotonic()
+            self._revision = await kvutil.create(self.kv, key, encode(self.record()))
+        self._held(asked)
 
     async def _beat(self) -> None:
         every = self.conn.config.heartbeat_seconds
@@ -125,8 +171,30 @@ class NodeRegistry:
                 await self.beat()
             except (kvutil.Exists, *kvutil.TRANSIENT) as error:  # type: ignore[misc]
                 log_event(log, logging.WARNING, "heartbeat failed", node=self.node, error=type(error).__name__)
+                if self.deadline and time.monotonic() >= self.deadline:
+                    self._lose_life("expired")
             except Exception as error:  # the heartbeat must go on
                 log_event(log, logging.ERROR, "heartbeat failed", node=self.node, error=repr(error))
+
+    def alive(self, node: str, life: str) -> bool:
+        """Whether that life of that node is the one this node knows live (its watch's view)."""
+        if node == self.node:
+            return life == self.life and time.monotonic() < self.deadline
+        record = self.live.get(node)
+        return record is not None and record.life == life
+
+    async def alive_now(self, node: str, life: str) -> bool:
+        """Whether that life of that node lasts, read from the bucket now (not the watch's view,
+        which may lag): before taking a table from it."""
+        if node == self.node:
+            return self.alive(node, life)
+        current = await kvutil.get(self.kv, self.conn.names.node_key(node))
+        if current.value is None:
+            return False
+        try:
+            return _record.decode(current.value).life == life
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False
 
     async def set_draining(self, draining: bool = True) -> None:
         self.draining = draining
@@ -148,3 +216,7 @@ class NodeRegistry:
         with contextlib.suppress(kvutil.Conflict, *kvutil.TRANSIENT):
             await kvutil.delete(self.kv, self.conn.names.node_key(self.node), last=self._revision)
         log_event(log, logging.INFO, "node left", node=self.node)
+
+
+def _new_life() -> str:
+    return secrets.token_hex(6)

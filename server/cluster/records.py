@@ -3,8 +3,8 @@
 Only public or node-private facts go here, never a hand, a face-down card or the deck: the
 directory is what the lobby shows, the identity registry says which key sits where. Times are
 Unix seconds (wall clock), for people reading them; nothing depends on clocks agreeing across
-nodes (leases expire by the NATS server's clock, and an owner judges its own lease with its
-monotonic clock).
+nodes (a node's key expires by the NATS server's clock, and an owner judges its own life, and so
+its leases, with its monotonic clock).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ class LeaseRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
     node: Name
     table: Name
-    since: float  # when this node acquired it (renewals keep it)
+    since: float  # when this node acquired it
+    life: Name = ""  # the owner's life (NodeRecord.life) when it acquired: held while that life lasts
 
 
 class NodeRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -37,6 +38,9 @@ class NodeRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     sessions: int = 0
     tables: int = 0
     version: Name = ""
+    # A token drawn each time the node (re)joins: its leases are held while this life lasts. A node
+    # whose key lapsed and that comes back is a new life; its old tables are free to take.
+    life: Name = ""
 
 
 class SeatListing(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

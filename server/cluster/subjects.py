@@ -4,7 +4,7 @@ One namespace (``citadels`` by default) prefixes them all, so that several clust
 tests) can share one NATS without seeing each other::
 
     stream   <ns>_log                      subjects <ns>.log.<table>       each table's command log
-    bucket   <ns>_leases   key <table>                                     who owns a table (TTL)
+    bucket   <ns>_owners   key <table>                                     who owns a table (its node's life)
     bucket   <ns>_nodes    key <node>                                      live nodes (TTL, heartbeats)
     bucket   <ns>_tables   keys table.<table>, code.<CODE>                 the table directory, join codes
     bucket   <ns>_identity keys seat.<key-id>, live.<key-id>               seat bindings, live sessions
@@ -107,8 +107,9 @@ class Names:
 
     # -- buckets ------------------------------------------------------------------------------------
     @property
-    def leases_bucket(self) -> str:
-        return f"{self.namespace}_leases"
+    def owners_bucket(self) -> str:
+        # not <ns>_leases: that bucket (a TTL per table, renewed) belongs to versions before 2026-11-26
+        return f"{self.namespace}_owners"
 
     @property
     def nodes_bucket(self) -> str:

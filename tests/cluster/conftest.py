@@ -10,6 +10,7 @@ and config tests need neither and always run.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
@@ -108,11 +109,14 @@ async def connect(nats_server: Any, namespace: str) -> AsyncIterator[ConnFactory
 
     yield make
     for conn in conns:
+        for registry in getattr(conn, "test_registries", []):  # tests.cluster.helpers.lease_manager
+            with contextlib.suppress(Exception):
+                await registry.stop()
         await conn.close()
 
 
-# Fast leases for tests: a lapse is seen in about 1.3 s.
-FAST_LEASES = dict(lease_ttl_seconds=1.0, lease_renew_seconds=0.25, lease_margin_seconds=0.25)
+# Fast heartbeats for tests (they hold the leases): a node's end is seen in about 1.3 s.
+FAST_LEASES = dict(heartbeat_seconds=0.25, node_ttl_seconds=1.0, lease_margin_seconds=0.25)
 FAST_NODES = dict(heartbeat_seconds=0.25, node_ttl_seconds=1.0)
 
 

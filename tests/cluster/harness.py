@@ -42,10 +42,8 @@ _ANSI = re.compile(
 )
 CONNECT_LINE = re.compile(rb"Connect with: ssh (?:-p (\d+) )?")
 
-# Fast settings for tests: a lapse is heard ~1.3 s after the owner's last renewal.
+# Fast settings for tests: a node's end is heard ~1.3 s after its last heartbeat.
 FAST_CLUSTER = dict(
-    lease_ttl_seconds=1.0,
-    lease_renew_seconds=0.25,
     lease_margin_seconds=0.25,
     heartbeat_seconds=0.25,
     node_ttl_seconds=1.0,

@@ -11,6 +11,8 @@ from engine import GameState, apply, legal_commands, new_game
 from engine.bots.random_bot import RandomBot
 from engine.commands import Command
 from engine.savefile import Save, new_save
+from server.cluster.leases import LeaseManager, LostHandler
+from server.cluster.nodes import NodeRegistry
 from tests.saves.games import T0, first_game, seats_for
 
 T = TypeVar("T")
@@ -24,6 +26,22 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, what: 
             raise AssertionError(f"{what} not reached within {timeout} s")
         await asyncio.sleep(0.01)
     return time.monotonic() - start
+
+
+async def lease_manager(conn, on_lost: LostHandler | None = None) -> LeaseManager:
+    """A node's leases, held by its heartbeat: a started NodeRegistry on the same connection
+    (stopped by the ``connect`` fixture when the test ends)."""
+    registry = await NodeRegistry(conn).start()
+    conn.test_registries = [*getattr(conn, "test_registries", []), registry]
+    return LeaseManager(conn, registry, on_lost)
+
+
+def pause_node(leases: LeaseManager) -> None:
+    """As if the node were killed or paused: its heartbeat stops, nothing is deleted; its key (and
+    with it every lease it holds) lapses ``node_ttl_seconds`` later."""
+    task = leases.registry._task
+    assert task is not None
+    task.cancel()
 
 
 def new_table(table_id: str = "t1", players: int = 4, seed: int = 1) -> Save:

@@ -25,12 +25,13 @@ def test_urls_are_parsed_and_checked() -> None:
 
 
 def test_settings_are_checked_together() -> None:
-    config = cluster_config("nats://a:4222", node_id="n1", lease_ttl_seconds=6, lease_renew_seconds=2)
+    config = cluster_config("nats://a:4222", node_id="n1", heartbeat_seconds=2, node_ttl_seconds=6)
     assert config.node() == "n1" and config.servers == ["nats://a:4222"]
+    # The settings of the per-table leases before 2026-11-26: an older config file still loads.
+    assert cluster_config("nats://a:4222", lease_ttl_seconds=6, lease_renew_seconds=2).node_ttl_seconds == 3.0
     assert cluster_config("nats://a:4222").node()  # a default id: host-pid
     for settings, why in [
-        (dict(lease_ttl_seconds=1.0, lease_renew_seconds=0.9), "at most half"),
-        (dict(lease_ttl_seconds=2.0, lease_renew_seconds=1.0, lease_margin_seconds=1.0), "below lease_ttl"),
+        (dict(heartbeat_seconds=1.0, node_ttl_seconds=2.0, lease_margin_seconds=1.0), "below node_ttl"),
         (dict(heartbeat_seconds=3.0, node_ttl_seconds=4.0), "heartbeat_seconds"),
         (dict(node_id="bad id"), "node id"),
         (dict(namespace="Bad"), "namespace"),

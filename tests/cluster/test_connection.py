@@ -18,13 +18,13 @@ async def test_every_node_finds_the_same_buckets_and_secret(connect) -> None:
     b = await connect("node-b")
     assert a.subject_secret == b.subject_secret and len(a.subject_secret) == 32
     names = {info.config.name for info in await a.js.streams_info()}
-    assert {a.names.log_stream, "KV_" + a.names.leases_bucket, "KV_" + a.names.identity_bucket} <= names
+    assert {a.names.log_stream, "KV_" + a.names.owners_bucket, "KV_" + a.names.identity_bucket} <= names
 
 
 async def test_a_node_with_new_settings_updates_the_buckets(connect) -> None:
-    await connect("node-a", lease_ttl_seconds=3.0, lease_renew_seconds=1.0)
-    b = await connect("node-b", lease_ttl_seconds=5.0, lease_renew_seconds=1.0)
-    info = await b.js.stream_info("KV_" + b.names.leases_bucket)
+    await connect("node-a", node_ttl_seconds=3.0)
+    b = await connect("node-b", node_ttl_seconds=5.0)
+    info = await b.js.stream_info("KV_" + b.names.nodes_bucket)
     assert info.config.max_age == 5.0
 
 

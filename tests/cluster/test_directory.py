@@ -9,11 +9,10 @@ import time
 import pytest
 
 from server.cluster.directory import NotOwner, TableDirectory
-from server.cluster.leases import LeaseManager
 from server.cluster.records import TableListing
 
 from .conftest import FAST_LEASES
-from .helpers import wait_until
+from .helpers import lease_manager, wait_until
 
 
 async def test_a_listing_written_on_one_node_is_seen_on_the_others(connect) -> None:
@@ -24,7 +23,7 @@ async def test_a_listing_written_on_one_node_is_seen_on_the_others(connect) -> N
     dir_b = await TableDirectory(conn_b).start()
     dir_b.on_change.append(lambda table, listing: seen.append((table, listing)))
     try:
-        lease = await LeaseManager(conn_a).acquire("t1")
+        lease = await (await lease_manager(conn_a)).acquire("t1")
         listing = TableListing(id="t1", name="Ana's table", taken=2, seats=4, owner="node-a", updated=time.time())
         await dir_a.publish(listing, lease)
         await wait_until(lambda: dir_b.get("t1") == listing, what="the listing on node b")
@@ -48,7 +47,7 @@ async def test_a_listing_written_on_one_node_is_seen_on_the_others(connect) -> N
 async def test_only_the_owner_lists_a_table(connect) -> None:
     conn = await connect("node-a", **FAST_LEASES)
     directory = TableDirectory(conn)
-    leases = LeaseManager(conn)
+    leases = await lease_manager(conn)
     other = await leases.acquire("t2")
     with pytest.raises(NotOwner):
         await directory.publish(TableListing(id="t1", name="x"), other)

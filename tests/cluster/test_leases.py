@@ -1,26 +1,26 @@
-"""Table leases in a JetStream key-value bucket with a TTL, with a real nats-server: one
-winner among contenders, renewal keeps a lease, expiry and release hand it over, an owner
-gives up (locally) before anyone else can take it, and a draining node takes none."""
+"""Table leases held by their node's heartbeat, with a real nats-server: one winner among
+contenders, a lease that lasts with no write of its own, a node's end (killed, or back under a
+new life) that frees its tables for another while the old owner gives up (locally) first,
+release, and a draining node that takes none."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 
-import pytest
-
+from server.cluster import kvutil
 from server.cluster.leases import LeaseManager
 
 from .conftest import FAST_LEASES
-from .helpers import take_when_lapsed, wait_until
+from .helpers import lease_manager, pause_node, take_when_lapsed, wait_until
 
 
-async def _managers(connect, *nodes: str, **settings):
+async def _managers(connect, *nodes: str, **settings) -> list[LeaseManager]:
     out = []
     for node in nodes:
         conn = await connect(node, **{**FAST_LEASES, **settings})
         lost: list[tuple[str, str]] = []
-        manager = LeaseManager(conn, on_lost=lambda table, why, lost=lost: lost.append((table, why)))
+        manager = await lease_manager(conn, on_lost=lambda table, why, lost=lost: lost.append((table, why)))
         manager.lost_calls = lost  # type: ignore[attr-defined]
         out.append(manager)
     return out
@@ -36,44 +36,56 @@ async def test_of_several_contenders_exactly_one_wins(connect) -> None:
         assert holder is not None and holder.node == winners[0] and holder.table == table
 
 
-@pytest.mark.slow  # three TTLs of renewals in real time (the other lease tests keep the TTL in the fast tier)
-async def test_renewal_keeps_the_lease_past_its_ttl(connect) -> None:
+async def test_a_lease_lasts_while_its_node_beats_with_no_write_of_its_own(connect) -> None:
     a, b = await _managers(connect, "node-a", "node-b")
     lease = await a.acquire("t1")
-    a.start()
-    try:
-        await asyncio.sleep(3 * a.ttl)
-        assert lease.valid() and await b.acquire("t1") is None
-        assert (await b.holder("t1")).node == "node-a"
-    finally:
-        await a.stop(release=True)
+    key = a.conn.names.lease_key("t1")
+    revision = (await kvutil.get(a.kv, key)).revision
+    await asyncio.sleep(3 * a.conn.config.node_ttl_seconds)
+    assert lease.valid() and await b.acquire("t1") is None and await b.held_by_live("t1")
+    assert (await kvutil.get(a.kv, key)).revision == revision == lease.revision  # never rewritten
 
 
-async def test_expiry_hands_the_table_over_and_the_old_owner_learns_it_lost(connect) -> None:
-    a, b = await _managers(connect, "node-a", "node-b")
-    lease_a = await a.acquire("t1")  # a never renews: as if it died
-    freed: list[str] = []
-    watch = await b.watch_lapses(freed.append)
-    try:
-        took = await wait_until(lambda: "t1" in freed, timeout=a.ttl + 2, what="the lapse")
-        assert took < a.ttl + 1.0
-        # The old owner had given up by its own clock before the server let the lease go.
-        assert not lease_a.valid()
-        lease_b = await b.acquire("t1")
-        assert lease_b is not None and (await a.holder("t1")).node == "node-b"
-        assert not await a.renew(lease_a)
-        assert a.lost_calls == [("t1", "expired")]
-    finally:
-        await watch.stop()
-
-
-async def test_a_renewal_after_someone_else_took_it_is_refused(connect) -> None:
+async def test_a_dead_nodes_tables_are_taken_and_it_had_given_them_up_first(connect) -> None:
     a, b = await _managers(connect, "node-a", "node-b")
     lease_a = await a.acquire("t1")
-    await take_when_lapsed(b, "t1")  # a paused: the server lets the lease lapse
-    lease_a.deadline = time.monotonic() + 60  # a's clock stood still: it still believes
-    assert not await a.renew(lease_a)
-    assert lease_a.lost == "taken" and a.lost_calls == [("t1", "taken")] and "t1" not in a.held
+    ended: list[str] = []
+    b.registry.on_life_end.append(ended.append)
+    pause_node(a)
+    ttl = a.conn.config.node_ttl_seconds
+    took = await wait_until(lambda: "node-a" in ended, timeout=ttl + 2, what="node-a's end")
+    assert took < ttl + 1.0
+    # The old owner had stopped acting by its own clock before the server let its key go.
+    assert not lease_a.valid()
+    lease_b = await b.acquire("t1")
+    assert lease_b is not None and lease_b.revision > lease_a.revision  # a new fencing token
+    assert (await a.holder("t1")).node == "node-b"
+
+
+async def test_a_node_back_under_a_new_life_has_lost_its_old_tables(connect) -> None:
+    a, b = await _managers(connect, "node-a", "node-b")
+    lease_a = await a.acquire("t1")
+    old_life = a.registry.life
+    # a paused past its TTL: its key lapsed on the server (here: deleted under it)
+    await kvutil.delete(a.registry.kv, a.conn.names.node_key("node-a"))
+    await a.registry.beat()  # a wakes up: its heartbeat finds its record gone
+    assert a.registry.life != old_life and lease_a.lost == "lapsed"
+    assert a.lost_calls == [("t1", "lapsed")] and "t1" not in a.held
+    assert not await b.held_by_live("t1")  # the key still names a, but an ended life
+    lease_b = await b.acquire("t1")
+    assert lease_b is not None
+    # a, alive again under its new life, takes nothing back from b
+    assert await a.acquire("t1") is None
+
+
+async def test_a_node_whose_heartbeat_fails_past_its_deadline_gives_its_tables_up(connect) -> None:
+    (a,) = await _managers(connect, "node-a")
+    lease = await a.acquire("t1")
+    a.registry.deadline = time.monotonic() - 0.01  # no heartbeat stored in time
+    await a.registry.beat()
+    assert lease.lost == "expired" and a.lost_calls == [("t1", "expired")]
+    again = await a.acquire("t1")  # the key names our ended life: free, for us too
+    assert again is not None and again.revision > lease.revision
 
 
 async def test_a_released_table_is_free_at_once(connect) -> None:
@@ -82,11 +94,9 @@ async def test_a_released_table_is_free_at_once(connect) -> None:
     watch = await b.watch_lapses(freed.append)
     try:
         lease = await a.acquire("t1")
-        started = time.monotonic()
         await a.release(lease)
         await wait_until(lambda: "t1" in freed, timeout=2, what="the release")
         assert await b.acquire("t1") is not None
-        assert time.monotonic() - started < a.ttl  # no waiting for the TTL
         assert a.lost_calls == []  # a release is not a loss
     finally:
         await watch.stop()
@@ -95,8 +105,9 @@ async def test_a_released_table_is_free_at_once(connect) -> None:
 async def test_releasing_a_lease_someone_else_holds_now_deletes_nothing(connect) -> None:
     a, b = await _managers(connect, "node-a", "node-b")
     lease_a = await a.acquire("t1")
+    pause_node(a)
     await take_when_lapsed(b, "t1")
-    lease_a.deadline = time.monotonic() + 60
+    lease_a.deadline = time.monotonic() + 60  # a's clock stood still: it still believes
     await a.release(lease_a)
     assert (await a.holder("t1")).node == "node-b"
 
@@ -108,10 +119,12 @@ async def test_a_draining_node_takes_no_new_lease(connect) -> None:
     assert await a.holder("t1") is None
 
 
-async def test_stopping_without_release_lets_the_leases_lapse(connect) -> None:
+async def test_a_node_that_leaves_without_releasing_frees_its_tables_at_once(connect) -> None:
     a, b = await _managers(connect, "node-a", "node-b")
     await a.acquire("t1")
-    a.start()
     await a.stop(release=False)
-    assert await b.acquire("t1") is None  # still held until the TTL runs out
-    await take_when_lapsed(b, "t1", timeout=a.ttl + 2)
+    assert await b.acquire("t1") is None  # held while a's life lasts
+    started = time.monotonic()
+    await a.registry.stop()  # its key deleted: no TTL to wait for
+    await take_when_lapsed(b, "t1", timeout=2)
+    assert time.monotonic() - started < a.conn.config.node_ttl_seconds

@@ -95,8 +95,8 @@ def test_workers_lease_and_heartbeat_timings_are_for_one_machine_and_the_host_de
     table = worker_cluster_table(2, {}, tmp_path)
     node = cluster_config("nats://127.0.0.1:4222", **table)  # checked as a worker checks its own
     assert node.node_id == "w2" and node.shared_dir == str(tmp_path)
-    assert node.lease_ttl_seconds == WORKER_TIMINGS["lease_ttl_seconds"] > 3.0  # longer than between machines
-    assert node.node_ttl_seconds == WORKER_TIMINGS["node_ttl_seconds"] > 4.0
-    host = worker_cluster_table(1, {"lease_ttl_seconds": 4.0, "lease_renew_seconds": 1.0}, tmp_path)
+    assert node.node_ttl_seconds == WORKER_TIMINGS["node_ttl_seconds"] > 4.0  # longer than between machines
+    assert node.heartbeat_seconds == WORKER_TIMINGS["heartbeat_seconds"] > 1.0
+    host = worker_cluster_table(1, {"node_ttl_seconds": 6.0, "heartbeat_seconds": 1.0}, tmp_path)
     mine = cluster_config("nats://127.0.0.1:4222", **host)
-    assert (mine.lease_ttl_seconds, mine.lease_renew_seconds, mine.node_id) == (4.0, 1.0, "w1")
+    assert (mine.node_ttl_seconds, mine.heartbeat_seconds, mine.node_id) == (6.0, 1.0, "w1")

@@ -28,7 +28,7 @@ def test_every_name_is_valid_and_namespaced() -> None:
         assert subject.startswith("prod.") and all(SUBJECT_TOKEN.match(part) for part in subject.split("."))
     for stream in (
         names.log_stream,
-        names.leases_bucket,
+        names.owners_bucket,
         names.nodes_bucket,
         names.tables_bucket,
         names.identity_bucket,

@@ -11,18 +11,17 @@ import nats.errors
 import pytest
 
 from engine.savefile import dumps
-from server.cluster.leases import LeaseManager
 from server.cluster.natsd import NatsServer
 from server.cluster.table_log import Fenced, LogError, TableExists, TableLog
 from server.storage.savelog import read_save_file
 
 from .conftest import FAST_LEASES
-from .helpers import Bots, new_table, take_when_lapsed
+from .helpers import Bots, lease_manager, new_table, pause_node, take_when_lapsed
 
 
 async def _owner(connect, node: str, table_id: str = "t1", **settings):
     conn = await connect(node, **{**FAST_LEASES, **settings})
-    leases = LeaseManager(conn)
+    leases = await lease_manager(conn)
     return conn, leases
 
 
@@ -48,7 +47,8 @@ async def test_a_new_owner_replays_and_the_stale_owner_is_refused(connect) -> No
     bots = Bots(4)
     for _ in range(10):
         await log_a.record(bots.step(log_a.state))
-    # Node A stops renewing (paused); its lease lapses on the server and B takes the table.
+    # Node A stops beating (paused); its life ends on the server and B takes the table.
+    pause_node(leases_a)
     lease_b = await take_when_lapsed(leases_b, "t1")
     assert lease_b.revision > lease_a.revision
     log_b = await TableLog.open(conn_b, "t1", lease_b)
@@ -201,9 +201,9 @@ async def test_no_acknowledged_command_is_lost_when_nats_server_is_killed(connec
         from server.cluster.config import cluster_config
         from server.cluster.connection import ClusterConnection
 
-        config = cluster_config(server.url, node_id="node-a", lease_ttl_seconds=30.0)
+        config = cluster_config(server.url, node_id="node-a", node_ttl_seconds=30.0)
         conn = await ClusterConnection.connect(config)
-        leases = LeaseManager(conn)
+        leases = await lease_manager(conn)
         lease = await leases.acquire("t1")
         log = await TableLog.create(conn, new_table("t1"), lease)
         bots = Bots(4)
@@ -217,6 +217,7 @@ async def test_no_acknowledged_command_is_lost_when_nats_server_is_killed(connec
             await log.record(bots.step(log.state))
         copy = await TableLog.read(conn, "t1")
         assert copy.log[:30] == acknowledged and copy.log == log.save.log
+        await leases.registry.stop()
         await conn.close()
     finally:
         server.stop()
