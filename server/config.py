@@ -99,8 +99,19 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
 
     # SSH connection limits. Sessions (authenticated connections) are counted per address and in all;
     # connections still logging in are counted apart (the admission block below).
-    keepalive_interval_seconds: PositiveFloat = 30.0
+    # SSH keepalives: a request to a silent client every keepalive_interval_seconds, dropped after
+    # keepalive_count_max unanswered. Unset: 300 s, or 30 s behind a balancer (proxy_protocol), where
+    # the kernel's probes below reach the balancer, not the player (server/transport/tcp_probes.py).
+    keepalive_interval_seconds: PositiveFloat | None = None
     keepalive_count_max: PositiveInt = 3
+    # The kernel's TCP probes on each accepted connection (cost the server nothing): a silent peer is
+    # probed after tcp_keepalive_idle_seconds, then every tcp_keepalive_interval_seconds, and dropped
+    # after tcp_keepalive_count unanswered (60 s); data unacknowledged for tcp_user_timeout_seconds
+    # drops it too. 0 for any of them: the system's default.
+    tcp_keepalive_idle_seconds: NonNegativeInt = 30
+    tcp_keepalive_interval_seconds: NonNegativeInt = 10
+    tcp_keepalive_count: NonNegativeInt = 3
+    tcp_user_timeout_seconds: NonNegativeInt = 60
     max_sessions_per_address: PositiveInt = 5
     max_sessions: PositiveInt = 500
 
@@ -253,6 +264,12 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # measured left in frozen cycles); forcing a full collection with 300 live
     # pauses the loop 2-3 s.
     gc_full_collect_after_departures: NonNegativeInt = 0
+
+    def ssh_keepalive_seconds(self) -> float:
+        """The SSH keepalive's interval: as set, else 30 s behind a balancer and 300 s direct."""
+        if self.keepalive_interval_seconds is not None:
+            return self.keepalive_interval_seconds
+        return 30.0 if self.proxy_protocol else 300.0
 
     def __post_init__(self) -> None:
         if self.startups_begin > self.max_startups:

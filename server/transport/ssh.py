@@ -53,6 +53,7 @@ from server.transport.input_pipeline import PEOPLE
 from server.transport.listening import Prepared, StartError, _listen, prepare_start
 from server.transport.session import ServerStopping, SessionInfo, SSHSession
 from server.transport.session_texts import STOPPING_MESSAGE
+from server.transport.tcp_probes import probe_dead_peers
 
 __all__ = [
     "Prepared",
@@ -184,6 +185,7 @@ class Server:
             conn.setblocking(False)
             if size:
                 conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
+        probe_dead_peers(conn, self.config)
         factory = self._conn_factory
 
         def make() -> asyncio.Protocol:
@@ -294,7 +296,7 @@ class Server:
             # The admission's grace closes startups first (and counts them); asyncssh's own
             # timer is a backstop.
             login_timeout=config.login_timeout_seconds + 5,
-            keepalive_interval=config.keepalive_interval_seconds,
+            keepalive_interval=config.ssh_keepalive_seconds(),
             keepalive_count_max=config.keepalive_count_max,
             window=config.input_window_bytes,
             host=config.host,

@@ -64,7 +64,12 @@ def test_config_defaults():
     assert config.allow_guests is True and config.json_logs is False
     assert config.idle_wait_seconds == 60
     assert config.login_timeout_seconds == 10  # the login grace (issue 18: about 10 s)
-    assert (config.keepalive_interval_seconds, config.keepalive_count_max) == (30, 3)
+    assert (config.ssh_keepalive_seconds(), config.keepalive_count_max) == (300, 3)  # the kernel probes first
+    assert (config.tcp_keepalive_idle_seconds, config.tcp_keepalive_interval_seconds, config.tcp_keepalive_count) == (
+        30,
+        10,
+        3,
+    )
     assert (config.max_sessions_per_address, config.max_sessions) == (5, 500)
     assert 2 <= config.max_concurrent_app_starts <= 4
 
