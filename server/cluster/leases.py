@@ -103,7 +103,14 @@ class LeaseManager:
                 revision = await kvutil.update(self.kv, key, record, last=current.revision)
             except kvutil.Conflict:
                 return None  # another node took it first
-            log_event(log, logging.INFO, "lease taken from an ended life", table=table_id, previous=holder)
+            log_event(
+                log,
+                logging.INFO,
+                "lease taken from an ended life",
+                table=table_id,
+                previous=holder.node if holder else None,
+                previous_life=holder.life if holder else None,
+            )
         if life != self.registry.life or not time.monotonic() < self.registry.deadline:
             # our own life ended while we asked: the key names a dead life, free for anyone
             return None
