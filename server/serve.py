@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,9 +37,10 @@ from server.logging_setup import configure_logging, log_event
 from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
+from server.serving import on_stop_signals, print_connect
 from server.storage.folder_sweep import report_sweep
 from server.storage.persistence import PersistenceError, SaveStore
-from server.transport.ssh import Prepared, StartError, _display_host, prepare_start, start_server
+from server.transport.ssh import Prepared, StartError, prepare_start, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -93,10 +93,7 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
                 admin = await start_admin(config.saves_dir, lobby, server)
             except OSError as e:
                 print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
-        host = _display_host(config.host)
-        print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
-        port_part = "" if server.port == 22 else f"-p {server.port} "
-        print(f"Connect with: ssh {port_part}{host}", flush=True)
+        print_connect(server, config.host)
         if admin is not None:
             print(f"Host tools: citadels admin --saves-dir {config.saves_dir} --help", flush=True)
         if players is not None:
@@ -123,23 +120,10 @@ async def serve(config: ServerConfig, load: list[str], ready: Any = None, stop: 
 
 
 async def _run_until_stopped(server: Any, lobby: Lobby, ready: Any, stop: asyncio.Event | None) -> None:
-    loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for signum in signals:
-        try:
-            loop.add_signal_handler(signum, stop.set)
-        except (RuntimeError, ValueError):  # not the main thread (tests)
-            pass
-    if ready is not None:
-        ready(server, lobby)
-    try:
+    with on_stop_signals(stop.set):
+        if ready is not None:
+            ready(server, lobby)
         await stop.wait()
         print("Stopping...", file=sys.stderr, flush=True)
         await server.close()
-    finally:
-        for signum in signals:
-            try:
-                loop.remove_signal_handler(signum)
-            except (RuntimeError, ValueError):
-                pass

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,9 +33,10 @@ from server.logging_setup import configure_logging, log_event
 from server.players.migrate import SchemaError
 from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
+from server.serving import on_stop_signals, print_connect
 from server.storage.persistence import PersistenceError, SaveStore
 from server.transport.session import set_session_prefix
-from server.transport.ssh import StartError, _display_host, start_server
+from server.transport.ssh import StartError, start_server
 
 log = logging.getLogger("citadels.server")
 
@@ -111,9 +111,7 @@ async def serve_node(
             except OSError as e:
                 admin = None
                 print(f"warning: no admin socket (citadels admin will not work): {e}", file=sys.stderr, flush=True)
-        print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
-        port_part = "" if server.port == 22 else f"-p {server.port} "
-        print(f"Connect with: ssh {port_part}{_display_host(config.host)}", flush=True)
+        print_connect(server, config.host)
         print(f"Cluster node {node.node_id} (namespace {cluster.namespace})", flush=True)
         if players is not None:  # shared by the nodes: accounts, names, key codes, finished games
             print(f"Players database: {players.where}", flush=True)
@@ -134,24 +132,17 @@ async def serve_node(
 
 
 async def _run_until_stopped(node: ClusterNode, server: Any, ready: Any, stop: asyncio.Event | None) -> None:
-    loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     now = asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
 
-    def on_signal() -> None:
+    def on_signal() -> None:  # a second signal: stop without waiting for the drain
         if stop.is_set():
             now.set()
         stop.set()
 
-    for signum in signals:
-        try:
-            loop.add_signal_handler(signum, on_signal)
-        except (RuntimeError, ValueError):  # not the main thread (tests)
-            pass
-    if ready is not None:
-        ready(server, node)
-    try:
+    with on_stop_signals(on_signal):
+        if ready is not None:
+            ready(server, node)
         await stop.wait()
         print("Draining...", file=sys.stderr, flush=True)
         drain = asyncio.ensure_future(node.drain(node.cluster.drain_grace_seconds))
@@ -162,12 +153,6 @@ async def _run_until_stopped(node: ClusterNode, server: Any, ready: Any, stop: a
             drain.cancel()
         print("Stopping...", file=sys.stderr, flush=True)
         await server.close()
-    finally:
-        for signum in signals:
-            try:
-                loop.remove_signal_handler(signum)
-            except (RuntimeError, ValueError):
-                pass
 
 
 def _stop_accepting(server: Any) -> None:

@@ -119,8 +119,8 @@ def _check(config: ServerConfig, saves: Path, database: str) -> Checked:
     from server.players.migrate import SchemaError
     from server.players.url import DatabaseURLError
     from server.storage.persistence import PersistenceError, SaveStore
+    from server.transport.client_env import display_host
     from server.transport.listening import StartError
-    from server.transport.ssh import _display_host
 
     try:
         Bans(saves / "bans.json")
@@ -130,7 +130,7 @@ def _check(config: ServerConfig, saves: Path, database: str) -> Checked:
             _prepare_players_database(database)
     except (BanError, PersistenceError, StartError, DatabaseURLError, SchemaError) as e:
         return Checked(error=str(e))
-    return Checked(fingerprint=fingerprint, port=port, host=_display_host(config.host), single_games=single)
+    return Checked(fingerprint=fingerprint, port=port, host=display_host(config.host), single_games=single)
 
 
 def _check_in_child(config: ServerConfig, saves: Path, database: str) -> Checked:

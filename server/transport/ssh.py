@@ -29,7 +29,6 @@ import contextlib
 import contextvars
 import functools
 import logging
-import signal
 import socket
 import sys
 import time
@@ -44,7 +43,6 @@ from server.config import ServerConfig
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
 from server.transport.admission import Admission, Startup, source_of
-from server.transport.client_env import display_host as _display_host
 from server.transport.connection import ConnectionHandler
 from server.transport.gate import Acceptor
 from server.transport.gc_tuning import GcTuner
@@ -464,19 +462,13 @@ def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:
 
 
 async def _serve(config: ServerConfig, app_factory: AppFactory) -> int:
+    from server.serving import on_stop_signals, print_connect
+
     server = await start_server(config, app_factory)
-    print(f"Host key fingerprint: {server.host_key_fingerprint}", flush=True)
-    print(f"Connect with: ssh -p {server.port} {_display_host(config.host)}", flush=True)
-    loop = asyncio.get_running_loop()
+    print_connect(server, config.host)
     stop = asyncio.Event()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for signum in signals:
-        loop.add_signal_handler(signum, stop.set)
-    try:
+    with on_stop_signals(stop.set):
         await stop.wait()
         print("Stopping...", file=sys.stderr, flush=True)
         await server.close()
-    finally:
-        for signum in signals:
-            loop.remove_signal_handler(signum)
     return 0
