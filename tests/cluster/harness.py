@@ -32,14 +32,12 @@ from engine.setup import new_game
 from engine.view import redact_events
 from tests.saves.games import T0, first_game
 from tests.server.game_helpers import key_path
+from tests.ssh_terminal import plain
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 
 REPO = Path(__file__).resolve().parents[2]
 DOWN, ENTER, ESC = b"\x1b[B", b"\r", b"\x1b"
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]"
-)
 CONNECT_LINE = re.compile(rb"Connect with: ssh (?:-p (\d+) )?")
 
 # Fast settings for tests: a node's end is heard ~1.3 s after its last heartbeat.
@@ -62,10 +60,6 @@ NODE_SETTINGS = dict(
     key_rate_per_second=1e6,
     key_burst=1_000_000,
 )
-
-
-def plain(data: bytes) -> str:
-    return _ANSI.sub("", data.decode("utf-8", "replace"))
 
 
 def _toml(value: Any) -> str:

@@ -4,7 +4,6 @@ fresh keys folder) and real asyncssh clients with their own keys."""
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,18 +15,8 @@ from server.config import ServerConfig
 from server.transport.demo_app import DemoApp
 from server.transport.session import SessionInfo
 from server.transport.ssh import Server, start_server
-
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC
-    r"|\x1b[PX^_][^\x1b]*\x1b\\"  # DCS and friends
-    r"|\x1b[()][0-9A-Za-z]"  # charset
-    r"|\x1b[=>78NOMDEHc]"
-)
-
-
-def _strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text)
+from tests import ssh_terminal
+from tests.ssh_terminal import Terminal
 
 
 class GuestClient(asyncssh.SSHClient):
@@ -38,65 +27,6 @@ class GuestClient(asyncssh.SSHClient):
 
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str, prompts: Any) -> list[str]:
         return [""] * len(prompts)
-
-
-class Terminal:
-    """A PTY session seen from the client: collects output, waits for text."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess) -> None:
-        self.conn = conn
-        self.process = process
-        self.raw = bytearray()
-        self._mark = 0
-
-    def mark(self) -> None:
-        """Later waits only look at output received after this point."""
-        self._mark = len(self.raw)
-
-    def text(self, since_mark: bool = True) -> str:
-        data = bytes(self.raw[self._mark :] if since_mark else self.raw)
-        return _strip_ansi(data.decode("utf-8", "replace"))
-
-    async def read_some(self, timeout: float = 0.2) -> bool:
-        """Read what is available; False at end of output."""
-        try:
-            chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
-        except TimeoutError:
-            return True
-        if not chunk:
-            return False
-        self.raw.extend(chunk)
-        return True
-
-    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            plain = self.text()
-            if text in plain:
-                return plain
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not seen within {timeout}s; last output: {plain[-600:]!r}")
-            if not await self.read_some():
-                plain = self.text()
-                if text in plain:
-                    return plain
-                raise AssertionError(f"output ended before {text!r}; last output: {plain[-600:]!r}")
-
-    async def read_to_end(self, timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while await self.read_some():
-            if time.monotonic() > deadline:
-                raise AssertionError("output did not end in time")
-        return self.text()
-
-    def send(self, data: bytes | str) -> None:
-        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
-
-    def resize(self, width: int, height: int) -> None:
-        self.process.change_terminal_size(width, height)
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 async def _wait_until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
@@ -119,7 +49,7 @@ def wait_until() -> Callable[..., Any]:
 
 @pytest.fixture
 def strip_ansi() -> Callable[[str], str]:
-    return _strip_ansi
+    return ssh_terminal.strip_ansi
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from server.config import ServerConfig
 from server.lobby.lobby import Lobby
 from server.storage.persistence import SaveStore
 from server.transport.ssh import start_server
+from tests.ssh_terminal import ANSI, Terminal, plain
 from ui.i18n import Catalogue, _load
 from ui.prompt_keys import ENTER as KEY_ENTER
 from ui.prompt_keys import Numbering, key_bytes, place_of, turn_of
@@ -40,14 +41,6 @@ END = b"\x1b[F"
 ENTER = b"\r"
 ESC = b"\x1b"
 CTRL_Q = b"\x11"
-
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78NOMDEHc]"
-)
-
-
-def plain(data: bytes) -> str:
-    return _ANSI.sub("", data.decode("utf-8", "replace"))
 
 
 @dataclass
@@ -221,7 +214,7 @@ def plain_offsets(raw: bytes, positions: list[int]) -> list[int]:
     pieces count as text, and the offsets drift past the text they stand for (up to beyond its end).
     """
     full = raw.decode("utf-8", "replace")
-    spans = [m.span() for m in _ANSI.finditer(full)]
+    spans = [m.span() for m in ANSI.finditer(full)]
     starts = [a for a, _b in spans]
     removed = [0]
     for a, b in spans:
@@ -430,50 +423,6 @@ async def drain(screens: list[Screen]) -> None:
                 live.remove(s)
 
 
-class SshTerminal:
-    """A PTY session seen from an asyncssh client (as conftest's Terminal, for tests that connect
-    without the fixtures: to a server in a subprocess)."""
-
-    def __init__(self, conn: Any, process: Any) -> None:
-        self.conn = conn
-        self.process = process
-        self.raw = bytearray()
-        self._mark = 0
-
-    def mark(self) -> None:
-        self._mark = len(self.raw)
-
-    def text(self, since_mark: bool = True) -> str:
-        return plain(bytes(self.raw[self._mark :] if since_mark else self.raw))
-
-    async def read_some(self, timeout: float = 0.2) -> bool:
-        try:
-            chunk = await asyncio.wait_for(self.process.stdout.read(65536), timeout)
-        except TimeoutError:
-            return True
-        if not chunk:
-            return False
-        self.raw.extend(chunk)
-        return True
-
-    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            now = self.text()
-            if text in now:
-                return now
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not seen within {timeout}s; last output: {now[-600:]!r}")
-            if not await self.read_some():
-                raise AssertionError(f"output ended before {text!r}; last output: {self.text()[-600:]!r}")
-
-    def send(self, data: bytes | str) -> None:
-        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
-
-    def close(self) -> None:
-        self.conn.close()
-
-
 def close_with_session(conn: Any, process: Any) -> asyncio.Task[None]:
     """Close the connection once its session has ended, as OpenSSH's client does (a server that
     stops then sees its connections leave after their goodbye, instead of waiting out its grace
@@ -504,4 +453,4 @@ async def ssh_connect(port: int, key: Any, username: str, size: tuple[int, int] 
     )
     proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
     close_with_session(conn, proc)
-    return Screen(SshTerminal(conn, proc))
+    return Screen(Terminal(conn, proc))

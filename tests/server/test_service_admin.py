@@ -13,8 +13,10 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from game_helpers import Screen, SshTerminal, close_with_session, create_table
+from game_helpers import Screen, close_with_session, create_table
 from test_service_recovery import start_serve, stop
+
+from tests.ssh_terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,7 +56,7 @@ async def client(port: int, username: str, key=None, addr: str = "127.0.0.1") ->
     conn = await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, **options), 10)
     proc = await conn.create_process(term_type="xterm-256color", term_size=(120, 40), encoding=None)
     close_with_session(conn, proc)
-    return Screen(SshTerminal(conn, proc))
+    return Screen(Terminal(conn, proc))
 
 
 async def refused_login(port: int, username: str, key=None, addr: str = "127.0.0.1") -> None:
