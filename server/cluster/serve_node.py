@@ -83,7 +83,9 @@ async def serve_node(
             config, cluster, store, pool=pool, bans=bans, address=f"{config.host}:{config.port}", players=players
         )
         await node.start()
-        set_session_prefix(f"{node.node_id}.")
+        # The node's first life too: a node (a worker) started again under its id must not hand out its
+        # previous run's session ids (a guest's seat key is "guest:<session id>": a new guest would get it).
+        set_session_prefix(f"{node.node_id}.{node.nodes.life[:6]}.")
         if players is not None:
             await players.start()  # games recorded while the database was away, from an earlier run
     except BaseException:

@@ -56,8 +56,9 @@ log = logging.getLogger("citadels.server.transport.session")
 EARLY_INPUT_BYTES = 4096
 
 _session_ids = itertools.count(1)
-# A cluster node's sessions are "<node>.s<n>" (set_session_prefix): unique across the nodes, so a guest's
-# identity ("guest:<session id>") and `citadels admin kick <session>` name one session of the cluster.
+# A cluster node's sessions are "<node>.<life>.s<n>" (set_session_prefix): unique across the nodes and
+# their restarts, so a guest's identity ("guest:<session id>") and `citadels admin kick <session>` name
+# one session of the cluster.
 _session_prefix = ""
 
 

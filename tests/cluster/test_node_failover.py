@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 
 import pytest
@@ -144,3 +145,24 @@ def _gaps(follower: GameFollower, since: int) -> list[float]:
 
 def _movers(follower: GameFollower, since: int) -> list[int]:
     return [c.seat for c in follower.commands[since:]]
+
+
+@pytest.mark.slow  # a node process killed and started again under its id
+async def test_a_node_started_again_under_its_id_never_reuses_a_session_id(cluster, tmp_path) -> None:
+    """A guest's seat key is "guest:<session id>": a node (a worker) restarted under its id must not
+    hand a new guest the id of a guest of its previous run, whose seat may still be listed."""
+    first = await cluster.node("n1")
+    ana = Player("ana")
+    await ana.connect(first.port)
+    await ana.wait_for("New table")
+    first.kill()
+    await first.wait()
+    again = await cluster.node("n1")
+    bob = Player("bob")
+    await bob.connect(again.port)
+    await bob.wait_for("New table")
+    await wait_until(lambda: again.log.count("session started") >= 2, what="both runs' sessions in the log")
+    ids = re.findall(r"session started session=(\S+)", again.log)
+    assert len(ids) == 2 and ids[0] != ids[1], ids
+    assert all(i.startswith("n1.") and i.endswith(".s1") for i in ids), ids  # each run's first session
+    bob.close()
