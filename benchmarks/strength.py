@@ -183,6 +183,9 @@ def run_chunk(argv: list[str]) -> int:
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "run":
         return run_chunk(argv[1:])
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv else 2
     return merge(argv)
 
 
