@@ -71,7 +71,8 @@ class GameServer:
         self.store.unlock()
 
 
-async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
+def machine_speed_config(tmp_path, **overrides: Any) -> ServerConfig:
+    """A test server's settings: a free port, fresh folders, and games at machine speed."""
     settings: dict[str, Any] = dict(
         port=0,
         keys_dir=str(tmp_path / "keys"),
@@ -80,14 +81,19 @@ async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
         bot_delay_seconds=0.0,
         max_concurrent_app_starts=8,
         # These games are played at machine speed (bots without delay, keys at once): a whole game
-        # in seconds charges each session ~15 % of a core, far past a person's input budget.
+        # in seconds charges each session ~15 % of a core, far past a person's input budget (whose
+        # defaults tests/server/test_people_input.py and test_transport_fair_input.py test).
         input_cpu_share=1.0,
         # and their keys come faster than a person's key rate (dropped past it, with a notice)
         key_rate_per_second=1e6,
         key_burst=1_000_000,
     )
     settings.update(overrides)
-    config = ServerConfig(**settings)
+    return ServerConfig(**settings)
+
+
+async def start_game_server(tmp_path, **overrides: Any) -> GameServer:
+    config = machine_speed_config(tmp_path, **overrides)
     store = SaveStore(config.saves_dir)
     store.lock()
     lobby = Lobby(config, store)

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncssh
-from game_helpers import DOWN, ENTER, HOME, GameServer, Screen, wait_until
+from game_helpers import DOWN, ENTER, HOME, GameServer, Screen, machine_speed_config, wait_until
 from textual.widgets import Input
 
 from server.app import make_app_factory
-from server.config import ServerConfig
 from server.lobby.lobby import Lobby
 from server.players.service import PlayersService
 from server.storage.persistence import SaveStore
@@ -48,22 +47,7 @@ class PlayersServer(GameServer):
 
 
 async def start_players_server(tmp_path, **overrides: Any) -> PlayersServer:
-    settings: dict[str, Any] = dict(
-        port=0,
-        keys_dir=str(tmp_path / "keys"),
-        saves_dir=str(tmp_path / "saves"),
-        gc_tuning=False,
-        bot_delay_seconds=0.0,
-        max_concurrent_app_starts=8,
-        # Whole games played at machine speed (as in game_helpers): far past a person's input
-        # budget, whose defaults tests/server/test_people_input.py and test_transport_fair_input.py test.
-        input_cpu_share=1.0,
-        # and their keys come faster than a person's key rate (dropped past it, with a notice)
-        key_rate_per_second=1e6,
-        key_burst=1_000_000,
-    )
-    settings.update(overrides)
-    config = ServerConfig(**settings)
+    config = machine_speed_config(tmp_path, **overrides)
     store = SaveStore(config.saves_dir)
     store.lock()
     players = PlayersService.open(config, outbox_retry=(0.05, 0.3))
