@@ -3,7 +3,9 @@
 cProfile times calls in wall time and triples the cost of Python calls; on a shared machine a
 `socket.send` or a poll includes time the process was not running. This sampler takes the main
 thread's stack every `interval` seconds of the process's own CPU time (ITIMER_PROF: user + system,
-a SIGPROF each time), so a stack's share of the samples is its share of the CPU. A C call (a
+a SIGPROF each time; the kernel delivers them at its tick, so 2 ms asked gave one every 4 ms on the
+2-CPU machine), so a stack's share of the samples is its share of the CPU: scale the samples to the
+CPU measured, not to the interval. A C call (a
 cipher, a send) is counted in the Python frame that made it: the handler runs when it returns.
 
 `dump(path)` writes folded stacks, one a line, root first: `func (file:line);...;func (file:line) N`
@@ -45,6 +47,6 @@ class CpuSampler:
             return f"{c.co_qualname} ({c.co_filename}:{c.co_firstlineno})"
 
         with open(path, "w") as f:
-            f.write(f"# cpu samples every {self.interval * 1000:g} ms of CPU\n")
+            f.write(f"# cpu samples, one per {self.interval * 1000:g} ms of CPU asked (or per tick, if longer)\n")
             for codes, n in self.counts.most_common():
                 f.write(";".join(name(c) for c in reversed(codes)) + f" {n}\n")

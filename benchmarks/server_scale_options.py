@@ -52,7 +52,7 @@ def parse_args(description: str) -> argparse.Namespace:
     parser.add_argument(
         "--cpu-samples",
         action="store_true",
-        help="--profile: stacks sampled every 2 ms of the server's CPU time (folded text), not cProfile",
+        help="--profile: stacks sampled in the server's own CPU time (SIGPROF; folded text), not cProfile",
     )
     parser.add_argument(
         "--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables"
