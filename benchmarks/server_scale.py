@@ -294,6 +294,19 @@ class Bench(Players):
             "server_cpu_percent": round((cpu1 - cpu0) / elapsed * 100, 1),
             "cpu_per_move_ms": round((cpu1 - cpu0 - hook) / moves * 1000, 1) if moves else None,
             "bench_hook_ms_per_move": round(hook / moves * 1000, 2) if moves else None,
+            # what a move made the server do (view updates taken in by screens, frames and KB sent)
+            **(
+                {
+                    name: round((st1["work"][k] - st0["work"][k]) / moves / scale, 2)
+                    for name, k, scale in (
+                        ("view_updates_per_move", "view_updates", 1),
+                        ("frames_per_move", "frames", 1),
+                        ("kb_sent_per_move", "bytes", 1000),
+                    )
+                }
+                if moves and "work" in st0
+                else {}
+            ),
             "client_cpu_percent": round((ccpu1 - ccpu0) / elapsed * 100, 1),
             # --workers: each of the server's processes' share of a CPU over the window
             **(
@@ -364,7 +377,7 @@ class Bench(Players):
                 live = [t for t in self.tables.values() if not t.over]
                 profiling = bool(args.profile) and level == levels[-1]
                 if profiling:
-                    await self.request("profile", cmd="profile", on=True)
+                    await self.request("profile", cmd="profile", on=True, cpu=args.cpu_samples)
                 act = await self.active(live, args.tries, args.min_window, args.max_window)
                 if profiling:
                     await self.request("profile", cmd="profile", on=False, path=str(Path(args.profile).resolve()))

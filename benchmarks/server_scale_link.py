@@ -47,7 +47,7 @@ class SingleLink:
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 20,
         )
-        self.pinning = pin_server(self.proc.pid)
+        self.pinning = "none (--no-pin)" if self.args.no_pin else pin_server(self.proc.pid)
         self.pump = asyncio.create_task(self._pump())
         ready = await asyncio.wait_for(self.reply("ready"), 60)
         self.port = ready["port"]

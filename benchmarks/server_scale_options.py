@@ -50,6 +50,11 @@ def parse_args(description: str) -> argparse.Namespace:
         "--profile", default="", help="cProfile the server during the last level's window into this file"
     )
     parser.add_argument(
+        "--cpu-samples",
+        action="store_true",
+        help="--profile: stacks sampled in the server's own CPU time (SIGPROF; folded text), not cProfile",
+    )
+    parser.add_argument(
         "--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables"
     )
     parser.add_argument(
@@ -76,6 +81,11 @@ def parse_args(description: str) -> argparse.Namespace:
         type=int,
         default=60,
         help="players connect this many at a time, each group seated before the next connects (0: all, then seat)",
+    )
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="one process: do not pin the server and the clients apart (experiment: share the CPUs as --workers does)",
     )
     parser.add_argument("--human-tables", type=int, default=3, help="tables of 5 people measured in the hard-bot run")
     args = parser.parse_args()

@@ -20,11 +20,13 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "server"))
 # An editable install's finder would resolve a module this revision lacks from the installed tree (a
 # baseline's `server.tables` from the main checkout): only the working folder's code is imported.
 sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+from cpu_sampler import CpuSampler  # noqa: E402
 from game_helpers import key_path  # noqa: E402
 
 from engine import view as engine_view  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 from server.serve import serve  # noqa: E402
+from ui import CitadelsApp  # noqa: E402
 from ui.i18n import Catalogue  # noqa: E402
 from ui.lobby_link import TableSpec  # noqa: E402
 
@@ -90,6 +92,17 @@ def publish(self, events, *args, **kw):
 
 
 table_mod.Table._publish = publish
+
+views_taken = [0]  # view updates taken in by the screens (CitadelsApp.on_view_update), all sessions
+_on_view_update = CitadelsApp.on_view_update
+
+
+def on_view_update(self, msg):
+    views_taken[0] += 1
+    return _on_view_update(self, msg)
+
+
+CitadelsApp.on_view_update = on_view_update
 
 loop_lag = {"max_ms": 0.0, "over_250ms": 0, "over_1s": 0}  # the event loop's lateness, whole run
 
@@ -189,6 +202,7 @@ def _gc_timer(phase, info):
 
 def stats(frozen=False):
     server, lobby = state["server"], state["lobby"]
+    sessions = server.session_stats()
     pool = lobby.pool
     recent = list(gc_recent)
     gc_recent.clear()
@@ -219,7 +233,15 @@ def stats(frozen=False):
         "pool": None if pool is None else {"decisions": pool.decisions, "fallbacks": pool.fallbacks},
         "lobby_broadcasts": {k: round(v, 3) for k, v in lobby_sends.items()},
         "loop_lag": {k: round(v, 1) for k, v in loop_lag.items()},
-        "dropped_frames": sum(s.get("frames_dropped", 0) for s in server.session_stats()),
+        # the work a move makes, counted (each window's difference over its moves): screens' view
+        # updates, frames and bytes sent, loop steps; so two servers' CPU per move can be told apart
+        # by how much they did and by how much each piece cost
+        "work": {
+            "view_updates": views_taken[0],
+            "frames": sum(s.get("frames_sent", 0) for s in sessions),
+            "bytes": sum(s.get("bytes_sent", 0) for s in sessions),
+        },
+        "dropped_frames": sum(s.get("frames_dropped", 0) for s in sessions),
     }
 
 
@@ -259,11 +281,18 @@ async def handle(req):
             return {"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]}
         if cmd == "profile":
             if req["on"]:
-                state["profile"] = cProfile.Profile()
-                state["profile"].enable()
-            else:
+                if req.get("cpu"):  # CPU-time samples (benchmarks/cpu_sampler.py), not cProfile's wall time
+                    state["profile"] = CpuSampler()
+                    state["profile"].start()
+                else:
+                    state["profile"] = cProfile.Profile()
+                    state["profile"].enable()
+            elif isinstance(state["profile"], cProfile.Profile):
                 state["profile"].disable()
                 state["profile"].dump_stats(req["path"])
+            else:
+                state["profile"].stop()
+                state["profile"].dump(req["path"])
             return {"ev": "profile"}
         return {"ev": "error", "cmd": cmd, "error": "unknown command"}
     except Exception as e:

@@ -190,3 +190,48 @@ async def test_partial_updates_send_what_textual_would(monkeypatch, size, player
         await play_by_keys(app, table, pilot, seed=seed, before_key=now_and_then)
         assert table.over
     assert len(frames) > 100
+
+
+@pytest.mark.parametrize(
+    "size,max_presses",
+    [
+        pytest.param((100, 30), 150),  # a few rounds of menus, the log, help and chat: the fast tier
+        pytest.param((120, 40), 4000, marks=pytest.mark.slow),  # a whole game
+    ],
+)
+async def test_dispatch_finds_the_handlers_textual_would(monkeypatch, size, max_presses):
+    """Every message dispatched while a game is played by keys (with the help screen and the chat):
+    the patched look-up yields the same handlers, in the same order, as Textual's own walk of the
+    MRO, asked with the message as it is before any handler ran."""
+    from textual.message_pump import MessagePump
+    from ui_helpers import make_app, play_by_keys
+
+    from ui.compat import dispatch_patch
+
+    patched = MessagePump._get_dispatch_methods
+    assert patched is dispatch_patch._get_dispatch_methods
+    seen: set[tuple[type, str, type]] = set()
+
+    def both(self, method_name, message):
+        ours = list(patched(self, method_name, message))
+        theirs = list(dispatch_patch.original_get_dispatch_methods(self, method_name, message))
+        assert [(c, m.__func__, m.__self__) for c, m in ours] == [(c, m.__func__, m.__self__) for c, m in theirs]
+        seen.add((self.__class__, method_name, message.__class__))
+        yield from ours
+
+    monkeypatch.setattr(MessagePump, "_get_dispatch_methods", both)
+    app, table = make_app(players=5, seed=4, show_chat=True)
+    table.bot_delay = 0.001
+    presses = [0]
+
+    async def now_and_then():
+        presses[0] += 1
+        if presses[0] % 40 == 7:
+            await pilot.press("f1")
+            await pilot.press("escape")
+        elif presses[0] % 40 == 21:
+            await pilot.press("tab")
+
+    async with app.run_test(size=size) as pilot:
+        await play_by_keys(app, table, pilot, seed=4, max_presses=max_presses, before_key=now_and_then)
+    assert len(seen) > 50  # many kinds of widget and message

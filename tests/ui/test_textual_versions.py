@@ -59,7 +59,14 @@ def _python(code: str, *args: str, timeout: float = 300) -> subprocess.Completed
 
 def test_this_textual_is_verified_and_patched():
     assert compat.verified(), compat.unverified_message("the test suite")
-    assert compat.apply() == ("strip_patch", "css_patch", "compositor_patch", "cycle_patch", "line_frames")
+    assert compat.apply() == (
+        "strip_patch",
+        "css_patch",
+        "compositor_patch",
+        "cycle_patch",
+        "dispatch_patch",
+        "line_frames",
+    )
     assert getattr(Strip, "_citadels_light_caches", False)
 
 

@@ -6,6 +6,7 @@ Each module says what it changes, why, and the Textual versions it was verified 
 - `css_patch`: CSS parsed once per process, not once per app.
 - `compositor_patch`: a partial update draws only the rows it sends.
 - `cycle_patch`: `LRUCache.clear` and component-class restyles leave no garbage cycles.
+- `dispatch_patch`: a message's handlers found once per widget class and message class.
 - `line_styles`: what our line widgets need of Textual's per-line styling (borders, titles).
 - `served_app`: one app among many on a server's loop (no stdout capture, the client's NO_COLOR,
   no process-wide task factory).
@@ -21,7 +22,7 @@ Versions. `VERIFIED_TEXTUAL` lists the Textual releases every module here was ve
 (their tests: tests/ui/test_textual_patches.py, test_cycle_patch.py, test_line_frame.py,
 tests/server/test_session_garbage.py, and the snapshots). `import ui` calls `apply()`:
 
-- on a verified Textual, the four patches are applied and line widgets frame their own lines;
+- on a verified Textual, the five patches are applied and line widgets frame their own lines;
 - on any other, nothing is patched and every widget draws through Textual's public path
   (`Widget.render_lines`); tests/ui/test_textual_versions.py plays a game that way;
 - `citadels serve` calls `require_verified()` before it imports the server: on another version
@@ -38,7 +39,7 @@ import sys
 import textual
 
 VERIFIED_TEXTUAL = ("8.2.8",)
-PATCHES = ("strip_patch", "css_patch", "compositor_patch", "cycle_patch", "line_frames")
+PATCHES = ("strip_patch", "css_patch", "compositor_patch", "cycle_patch", "dispatch_patch", "line_frames")
 WITHOUT_ENV = "CITADELS_WITHOUT_PATCHES"
 
 _applied: list[str] = []

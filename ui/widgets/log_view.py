@@ -25,6 +25,7 @@ from .line_widget import LineWidget
 from .shared_memo import Memo
 
 _wrapped = Memo(8192)  # (tag, text, width) -> wrapped lines, for every app
+_drawn = Memo(8192)  # (wrapped line, style, tag, tag style) -> its Text, for every app (never changed once made)
 
 
 @dataclass(frozen=True)
@@ -167,14 +168,22 @@ class LogView(LineWidget):
             if len(out) >= last - first:
                 break
         out.reverse()
-        lines = []
-        for line, r, first in out:
-            # Styles as spans: Rich draws a Text's own style only when it has spans, so a row's style
-            # given as the Text's style alone would not show (and the tag's would cover the whole line).
-            t = Text(end="")
-            if first and r.tag and line.startswith(r.tag):
-                t.append(r.tag, style=r.tag_style or None)
-                line = line[len(r.tag) :]
-            t.append(line, style=r.style or None)
-            lines.append(t)
-        return lines
+        # The same line is the same Text on every build and in every app: a line already on screen
+        # compares by identity, and no Text is made again for the rows that only moved.
+        return [_line(line, r, first) for line, r, first in out]
+
+
+def _line(line: str, r: Row, first: bool) -> Text:
+    tag = r.tag if first and r.tag and line.startswith(r.tag) else ""
+    key = (line, r.style, tag, r.tag_style if tag else "")
+    t = _drawn.get(key)
+    if t is None:
+        # Styles as spans: Rich draws a Text's own style only when it has spans, so a row's style
+        # given as the Text's style alone would not show (and the tag's would cover the whole line).
+        t = Text(end="")
+        if tag:
+            t.append(tag, style=r.tag_style or None)
+            line = line[len(tag) :]
+        t.append(line, style=r.style or None)
+        _drawn.put(key, t)
+    return t
