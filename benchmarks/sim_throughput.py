@@ -18,7 +18,9 @@ same games.
 a fresh checkout of REV never is; this tree is when its `.so` files are present. With `--compiled`
 the script also builds a copy of this tree with mypyc (`CITADELS_MYPYC=1 setup.py build_ext
 --inplace` in a temporary folder: minutes) and times it as a third tree, `compiled_tree`, in the
-same rounds.
+same rounds. `--compiled-against REV2` builds REV2's tree with mypyc as well (REV2's own setup.py
+decides what is compiled) and times it as `compiled_baseline`: the compiled engines compared in the
+same run (`compiled_against_ratio`, `compiled_against_identical`).
 
 Prints one JSON line.
 """
@@ -71,18 +73,18 @@ def _child(tree: Path, players: int, games: int, seed: int, digest: bool) -> dic
     return run_child(tree, CHILD, str(players), str(games), str(seed), "1" if digest else "0")
 
 
-def _compiled_copy(dest: Path) -> Path:
-    """This tree's engine, built with mypyc in `dest` (setup.py decides what is compiled)."""
+def _compiled_copy(dest: Path, src: Path = ROOT) -> Path:
+    """`src`'s engine (this tree's by default), built with mypyc in `dest` (its setup.py decides what is compiled)."""
     files = subprocess.run(
         ["git", "ls-files", "engine", "setup.py", "pyproject.toml"],
-        cwd=ROOT,
+        cwd=src,
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
     for f in files:
         (dest / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, dest / f)
+        shutil.copy2(src / f, dest / f)
     env = {**os.environ, "CITADELS_MYPYC": "1"}
     proc = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=dest, env=env, capture_output=True, text=True
@@ -92,15 +94,28 @@ def _compiled_copy(dest: Path) -> Path:
     return dest
 
 
-def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled: bool = False) -> dict:
+def compare(
+    rev: str, players: int, games: int, seed: int, rounds: int, compiled: bool = False, against: str | None = None
+) -> dict:
     sha = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     tmp = Path(tempfile.mkdtemp(prefix="sim-throughput-"))
     base = tmp / "baseline"
     git("worktree", "add", "--detach", "--quiet", str(base), sha)
+    other = tmp / "against"
     try:
         trees = {"baseline": base, "working_tree": ROOT}
         if compiled:
             trees["compiled_tree"] = _compiled_copy(tmp / "compiled")
+        if against:
+            git(
+                "worktree",
+                "add",
+                "--detach",
+                "--quiet",
+                str(other),
+                git("rev-parse", "--verify", f"{against}^{{commit}}"),
+            )
+            trees["compiled_baseline"] = _compiled_copy(tmp / "compiled-against", other)
         digests = {k: _child(t, players, games, seed, digest=True) for k, t in trees.items()}
         runs: dict[str, list[dict]] = {k: [] for k in trees}
         for i in range(rounds):
@@ -108,7 +123,10 @@ def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled
             for k in order:
                 runs[k].append(_child(trees[k], players, games, seed, digest=False))
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True, check=False)
+        for wt in (base, other):
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(wt)], cwd=ROOT, capture_output=True, check=False
+            )
         shutil.rmtree(tmp, ignore_errors=True)
 
     def figures(k: str) -> dict:
@@ -134,6 +152,14 @@ def compare(rev: str, players: int, games: int, seed: int, rounds: int, compiled
             ),
             "compiled_wall_ratio": round(
                 out["compiled_tree"]["wall_games_per_second"] / out["baseline"]["wall_games_per_second"], 2
+            ),
+        }
+    if "compiled_baseline" in trees and "compiled_tree" in trees:
+        extra |= {
+            "compiled_against": against,
+            "compiled_against_identical": digests["compiled_baseline"]["digest"] == digests["compiled_tree"]["digest"],
+            "compiled_against_ratio": round(
+                out["compiled_tree"]["cpu_games_per_second"] / out["compiled_baseline"]["cpu_games_per_second"], 3
             ),
         }
     return {
@@ -177,9 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5, help="alternating runs of each tree (medians are reported)")
     ap.add_argument("--compiled", action="store_true", help="also build this tree with mypyc and time it")
+    ap.add_argument(
+        "--compiled-against", metavar="REV2", help="with --compiled: also build REV2 with mypyc and time it (e.g. main)"
+    )
     a = ap.parse_args(argv)
+    if a.compiled_against and not a.compiled:
+        ap.error("--compiled-against needs --compiled")
     if a.baseline:
-        out = compare(a.baseline, a.players, a.games, a.seed, a.rounds, a.compiled)
+        out = compare(a.baseline, a.players, a.games, a.seed, a.rounds, a.compiled, a.compiled_against)
     else:
         out = this_tree(a.games, a.seed)
     print(json.dumps(out))

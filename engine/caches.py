@@ -1,7 +1,8 @@
 """What the flow asks at every command and what changes rarely, kept beside the state it comes from.
 
-Two caches, each kept on the object it describes as an attribute that is not a field (msgspec
-`dict=True`: never encoded, compared or copied, so saves, hashes and `copy_state` do not see it):
+Two caches, each kept on the object it describes as an attribute that is not a field
+(`GameState.lineup_cache`, `Player.city_cache`, set to None by `__post_init__`: never encoded,
+compared or copied, so saves, hashes and `copy_state` do not see them):
 
 - `lineup(g)`: the line-up's rule objects, and for each hook the flow calls in anyone's turn only
   the roles that override it (most of a line-up's roles do nothing there). A line-up is fixed for
@@ -61,9 +62,9 @@ class LineupCache:
 
 
 def lineup(g: GameState) -> LineupCache:
-    c: LineupCache | None = g.__dict__.get("_lineup")
+    c = g.lineup_cache
     if c is None or c.key is not g.lineup or len(c.roles) > len(g.lineup):
-        c = g.__dict__["_lineup"] = LineupCache(g.lineup)
+        c = g.lineup_cache = LineupCache(g.lineup)
     return c
 
 
@@ -149,25 +150,21 @@ _GATHER_HOOKS = frozenset(("gather_gold", "draw_count", "keep_all", "keep_count"
 
 def city(g: GameState, seat: int) -> CityCache:
     p = g.players[seat]
-    try:
-        room = p.__dict__
-    except AttributeError:  # a stand-in with no room for a cache (ui/prompt_prices.py hands a view's cities)
-        return CityCache(p.city)
-    c: CityCache | None = room.get("_city")
+    c = p.city_cache
     districts = p.city
     if c is None or c.key is not districts or c.n != len(districts):
-        c = room["_city"] = CityCache(districts)
+        c = p.city_cache = CityCache(districts)
     return c
 
 
 def city_changed(p: Player) -> None:
-    p.__dict__.pop("_city", None)
+    p.city_cache = None
 
 
 def add_district(g: GameState, seat: int, b: Built) -> None:
     """`b` enters `seat`'s city (last); its cache, if any, learns it."""
     p = g.players[seat]
-    c: CityCache | None = p.__dict__.get("_city")
+    c = p.city_cache
     p.city.append(b)
     if c is not None and c.key is p.city and c.n == len(p.city) - 1:
         c.added(b.name)

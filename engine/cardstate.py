@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeAlias, Union
 
 from msgspec import Struct
 
+from . import source_types
+
 if TYPE_CHECKING:
     from .state import GameState
     from .view import View
@@ -166,6 +168,7 @@ else:
             dup = {n for n in names if names.count(n) > 1}
             if dup:
                 raise TypeError(f"two card state types share a name: {sorted(dup)}")
+            source_types.restore(*found)  # those of compiled card modules: their annotations as written
             _union.append(Union[tuple(found)] if found else CardState)  # noqa: UP007 - a runtime tuple of types
             _union.append(len(found))
         elif len(kinds()) != _union[1]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:
     from .commands import Ability, Build
@@ -278,11 +278,12 @@ class Variant:
         """As Role.sample, for the variants switched on."""
 
 
-ROLES: dict[str, Role] = {}
-UNIQUES: dict[str, Unique] = {}
-CHOICES: dict[str, ChoiceHandler] = {}  # about -> fn(g, seat, option, ev)
-SELECTS: dict[str, SelectHandler] = {}  # purpose -> fn(g, seat, cards, ev)
-VARIANTS: dict[str, Variant] = {}
+# Final: compiled, other compiled modules read them from a C static, not from this module's dictionary.
+ROLES: Final[dict[str, Role]] = {}
+UNIQUES: Final[dict[str, Unique]] = {}
+CHOICES: Final[dict[str, ChoiceHandler]] = {}  # about -> fn(g, seat, option, ev)
+SELECTS: Final[dict[str, SelectHandler]] = {}  # purpose -> fn(g, seat, cards, ev)
+VARIANTS: Final[dict[str, Variant]] = {}
 _DEFAULT_ROLE = Role()
 _DEFAULT_UNIQUE = Unique()
 

@@ -50,6 +50,7 @@ alike (`_v1_shared`). The loaded save is then a current one (`version` 2).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import struct
 import zlib
@@ -345,11 +346,11 @@ def _v1_shared(g: GameState) -> GameState:
     """The state without what format 1 stored otherwise (card states, which card limits a turn, the
     flow's end-of-round bookkeeping): a format-1 snapshot decodes to this much of the current layout."""
     t = g.turn
-    return msgspec.structs.replace(
+    return dataclasses.replace(
         g,
         cards={},
         end_round_from=0,
-        turn=None if t is None else msgspec.structs.replace(t, cards={}, gather_only=None),
+        turn=None if t is None else dataclasses.replace(t, cards={}, gather_only=None),
     )
 
 
@@ -451,7 +452,7 @@ def verify(save: Save) -> GameState:
 
 
 def _first_difference(a: GameState, b: GameState) -> str:
-    for f in a.__struct_fields__:
-        if msgspec.msgpack.encode(getattr(a, f)) != msgspec.msgpack.encode(getattr(b, f)):
-            return f"first difference: {f}"
+    for f in dataclasses.fields(a):
+        if msgspec.msgpack.encode(getattr(a, f.name)) != msgspec.msgpack.encode(getattr(b, f.name)):
+            return f"first difference: {f.name}"
     return "the encodings differ"

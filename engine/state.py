@@ -1,4 +1,4 @@
-"""The game state: everything a game is, as msgspec Structs.
+"""The game state: everything a game is, as dataclasses that msgspec encodes and decodes.
 
 The state is mutable for speed; `apply` validates a command completely before
 it changes anything, so a refused command leaves the state as it was.
@@ -8,40 +8,52 @@ cheap; `deck[0]` is the bottom.
 
 What a card remembers is not here: each card declares its own typed state in
 its module, kept in `GameState.cards` and `Turn.cards` (engine/cardstate.py).
+
+Dataclasses, not msgspec Structs, so that the compiled build (docs/speed.md) makes them mypyc native
+classes: compiled code reads `g.turn`, `p.city` as C struct fields. msgspec encodes a dataclass as it
+does a Struct (a map of every field, in field order: the same bytes) and decodes one by setting its
+fields and calling `__post_init__`. With slots, as a Struct has them: interpreted, an attribute is read
+as fast, and an object msgspec decodes (`copy_state`) is as fast to read as one built by `__init__`.
+The caches (engine/caches.py) are slots that msgspec does not see (`_cache`): never encoded, compared
+or copied. A district in a city and a final score stay msgspec Structs (engine/state_structs.py).
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from msgspec import Struct, field
 
-from . import cardstate
+from . import cardstate, source_types
 from .decisions import Decision
 from .rules import RuleSet
+from .state_structs import Built, Score
+
+if TYPE_CHECKING:
+    from .caches import CityCache, LineupCache
+
+__all__ = ["Built", "GameState", "Markers", "Player", "Score", "Selection", "Turn"]
 
 
-class Built(Struct):
-    """A district in a city."""
-
-    name: str
-    beautified: bool = False  # Artist: +1 cost and score, once
-    under: list[str] = field(default_factory=list)  # Museum: cards kept under it
-
-
-class Player(Struct, dict=True):
-    """A player. `dict=True`: room for the city's cache (engine/caches.py), never encoded."""
+@dataclass(slots=True)
+class Player:
+    """A player."""
 
     name: str
     gold: int = 2
     hand: list[str] = field(default_factory=list)
     city: list[Built] = field(default_factory=list)
     characters: list[str] = field(default_factory=list)  # held this round, in pick order
+    city_cache: CityCache | None = field(default=None, init=False, repr=False, compare=False)  # _cache
+
+    def __post_init__(self) -> None:
+        self.city_cache = None  # decoded by msgspec, which does not know the slot
 
 
-class Selection(Struct):
+@dataclass(slots=True)
+class Selection:
     """The selection phase of one round."""
 
     faceup: list[str] = field(default_factory=list)  # public discards
@@ -50,7 +62,8 @@ class Selection(Struct):
     steps: list[list[Any]] = field(default_factory=list)  # remaining steps: [kind, seat]
 
 
-class Turn(Struct):
+@dataclass(slots=True)
+class Turn:
     """The turn being played: `seat` acts as `character`.
 
     Restrictions a card puts on the turn are core flags the flow enforces; the card that set
@@ -78,28 +91,16 @@ class Turn(Struct):
     cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states of this turn
 
 
-class Markers(Struct):
+@dataclass(slots=True)
+class Markers:
     """The round's marks that the flow itself reads (the other cards' marks are their own state)."""
 
     killed: str | None = None  # the Assassin's victim: passed over when called
 
 
-class Score(Struct, omit_defaults=True):
-    """One player's final score with its breakdown."""
-
-    seat: int
-    districts: int = 0
-    all_types: int = 0
-    first_complete: int = 0
-    complete: int = 0
-    bonuses: dict[str, int] = field(default_factory=dict)  # by unique district name
-    total: int = 0
-    choices: dict[str, str] = field(default_factory=dict)  # e.g. {"Haunted Quarter": "military"}
-    tiebreak: int = -1  # highest rank revealed in the last round
-
-
-class GameState(Struct, dict=True):
-    """A game. `dict=True`: room for the line-up's cache (engine/caches.py), never encoded."""
+@dataclass(slots=True)
+class GameState:
+    """A game."""
 
     rules: RuleSet
     lineup: list[str]  # characters in play, in rank order
@@ -124,6 +125,24 @@ class GameState(Struct, dict=True):
     winners: list[int] = field(default_factory=list)
     end_round_from: int = 0  # the flow: the role whose end of round goes on after a pending decision
     cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states (game, round)
+    lineup_cache: LineupCache | None = field(default=None, init=False, repr=False, compare=False)  # _cache
+
+    def __post_init__(self) -> None:
+        self.lineup_cache = None  # decoded by msgspec, which does not know the slot
+
+
+def _cache(cls: type, name: str) -> None:
+    """`name` is a cache (engine/caches.py), not part of the state: no longer a field to msgspec (which
+    encodes and decodes a dataclass's `__dataclass_fields__` by its annotations) nor to
+    `dataclasses.fields`/`replace`. Its slot stays; `__init__` and `__post_init__` set it to None."""
+    del cls.__dataclass_fields__[name]  # type: ignore[attr-defined]
+    del cls.__annotations__[name]
+
+
+# Compiled, these classes would reach msgspec with `players: list` (engine/source_types.py).
+source_types.restore(Player, Selection, Turn, Markers, GameState)
+_cache(Player, "city_cache")
+_cache(GameState, "lineup_cache")
 
 
 def current_turn(g: GameState) -> Turn:

@@ -5,8 +5,9 @@ Legal commands name the target (player, district, which copy) but not the
 price, and the engine's price rules read only public facts: the rule set (the
 edition's printed costs) and the cities (beautified copies, a Great Wall). So
 the view's cities are handed to those rules (`engine.city.value`,
-`rank8_price`, `find_copy`, `engine.roles.warlord.destroy_price`) through a
-small stand-in for the game; the Marshal's and the Diplomat's sums are the two
+`rank8_price`, `find_copy`, `engine.roles.warlord.destroy_price`) in a game
+that holds only those (the compiled engine checks that it is handed a
+`GameState`); the Marshal's and the Diplomat's sums are the two
 lines of their modules. tests/ui/test_prompt_prices.py checks every price named
 against the gold the engine really takes, over many random games.
 """
@@ -18,24 +19,24 @@ from typing import Any
 
 from engine.city import find_copy, rank8_price, value
 from engine.commands import Ability
+from engine.decisions import GameOver
 from engine.roles.warlord import destroy_price
 from engine.rules import RULESETS
-from engine.state import GameState
-
-
-class _PublicTable:
-    """What the price rules read from a game, taken from a view: the rule set and the players' cities."""
-
-    __slots__ = ("players", "rules")
-
-    def __init__(self, view: Any) -> None:
-        self.rules = RULESETS.get(view.rules) or RULESETS["2016"]
-        self.players = view.players
+from engine.state import GameState, Player
 
 
 def _public_game(view: Any) -> GameState:
-    """The stand-in for the game that the engine's price rules are handed (they take a GameState)."""
-    return _PublicTable(view)  # type: ignore[return-value]  # no GameState, but has all the rules read
+    """What the price rules read from a game, taken from a view: the rule set and the players' cities."""
+    return GameState(
+        rules=RULESETS.get(view.rules) or RULESETS["2016"],
+        lineup=[],
+        uniques=[],
+        players=[Player(p.name, city=p.city) for p in view.players],
+        deck=[],
+        crown=0,
+        rng=0,
+        pending=GameOver(),
+    )
 
 
 @dataclass(frozen=True)

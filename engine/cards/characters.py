@@ -8,7 +8,7 @@ and in what (gold, cards, or the Abbot's free mix), and the gem on the card
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 
 class Character(NamedTuple):
@@ -52,8 +52,8 @@ _ROWS = [
     ("Tax Collector", 9, "Recaudador", None, None, "D"),
 ]
 
-CHARACTERS: dict[str, Character] = {row[0]: Character(*row) for row in _ROWS}
-RANK: dict[str, int] = {c.name: c.rank for c in CHARACTERS.values()}
+CHARACTERS: Final[dict[str, Character]] = {row[0]: Character(*row) for row in _ROWS}
+RANK: Final[dict[str, int]] = {c.name: c.rank for c in CHARACTERS.values()}
 ORIGINAL_EIGHT = ("Assassin", "Thief", "Magician", "King", "Bishop", "Merchant", "Architect", "Warlord")
 
 

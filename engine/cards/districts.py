@@ -8,7 +8,7 @@ what else differs by edition is in `engine/cards/editions.py`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 TYPES = ("noble", "religious", "trade", "military", "unique")
 
@@ -79,7 +79,7 @@ _UNIQUE = [
 
 BASE_DISTRICTS: dict[str, District] = {r[0]: District(r[0], r[1], r[2], r[3], r[4]) for r in _BASE}
 UNIQUE_DISTRICTS: dict[str, District] = {r[0]: District(r[0], "unique", r[1], 1, r[2], r[3]) for r in _UNIQUE}
-DISTRICTS: dict[str, District] = {**BASE_DISTRICTS, **UNIQUE_DISTRICTS}
+DISTRICTS: Final[dict[str, District]] = {**BASE_DISTRICTS, **UNIQUE_DISTRICTS}
 
 assert sum(d.copies for d in BASE_DISTRICTS.values()) == 54
 assert len(UNIQUE_DISTRICTS) == 30

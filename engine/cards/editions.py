@@ -12,6 +12,8 @@ module per card, which ask `g.rules.edition` where the older text differs.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .characters import CHARACTERS, RANK
 from .districts import DISTRICTS, OLDER_UNIQUES
 
@@ -168,10 +170,11 @@ def income(edition: str, name: str) -> tuple[str | None, str | None]:
     return (c.income_type, c.income_kind) if c is not None else (None, None)
 
 
-# Every card in every edition, as tables (what the rules and the bots look up at every command).
-COST_TABLE: dict[str, dict[str, int]] = {ed: {n: cost(ed, n) for n in DISTRICTS} for ed in EDITIONS}
-RANK_TABLE: dict[str, dict[str, int]] = {ed: {n: rank(ed, n) for n in CHARACTERS} for ed in EDITIONS}
-INCOME_TABLE: dict[str, dict[str, tuple[str | None, str | None]]] = {
+# Every card in every edition, as tables (what the rules and the bots look up at every command). Final:
+# compiled, the compiled modules read them from a C static, not from this module's dictionary.
+COST_TABLE: Final[dict[str, dict[str, int]]] = {ed: {n: cost(ed, n) for n in DISTRICTS} for ed in EDITIONS}
+RANK_TABLE: Final[dict[str, dict[str, int]]] = {ed: {n: rank(ed, n) for n in CHARACTERS} for ed in EDITIONS}
+INCOME_TABLE: Final[dict[str, dict[str, tuple[str | None, str | None]]]] = {
     ed: {n: income(ed, n) for n in CHARACTERS} for ed in EDITIONS
 }
 

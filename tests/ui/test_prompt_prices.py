@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from engine import GameConfig, apply, legal_commands, new_game, view
+from engine import GameConfig, apply, copy_state, legal_commands, new_game, view
 from engine.cards.lineups import PRESETS
 from engine.commands import Ability
 from engine.errors import SetupError
@@ -65,8 +65,8 @@ def _targets(cmd: Ability) -> list[str]:
 @pytest.fixture(scope="module")
 def positions():
     out = []
-    for v, g, cmd in _positions():
-        out.append((copy.deepcopy(v), copy.deepcopy(g), cmd))
+    for v, g, cmd in _positions():  # copy_state: the compiled build's state caches cannot be deep-copied
+        out.append((copy.deepcopy(v), copy_state(g), cmd))
     return out
 
 
@@ -126,7 +126,7 @@ def test_prices_named_are_the_prices_paid(positions):
             continue
         price = ability_price(v, cmd)
         assert price is not None, cmd
-        events = apply(copy.deepcopy(g), cmd)
+        events = apply(copy_state(g), cmd)
         ev = next(e for e in events if e.kind == PRICED[cmd.name])
         paid, to_owner = (ev.gold, 0) if cmd.name == "Warlord" else (ev.gold + ev.count, ev.gold)
         assert (price.total, price.to_owner) == (paid, to_owner), (cmd, price, ev)
