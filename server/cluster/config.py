@@ -46,6 +46,10 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     heartbeat_seconds: PositiveFloat = 1.0
     node_ttl_seconds: PositiveFloat = 3.0
     lease_margin_seconds: PositiveFloat = 0.5  # a node gives its tables up this long before its key can lapse
+    # Node ids name processes of this host (`citadels serve --workers N` sets it): a record under our id
+    # whose pid is no live process here is a dead predecessor's (a worker that crashed and is started
+    # again), replaced at once instead of waited out, so its tables move in a second, not node_ttl.
+    host_local_ids: bool = False
 
     replicas: Annotated[int, Meta(ge=1, le=5)] = 1  # JetStream replicas (3 with a 3-server NATS cluster)
     storage: Literal["file", "memory"] = "file"

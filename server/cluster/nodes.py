@@ -100,6 +100,8 @@ class NodeRegistry:
                 self._held(asked)
                 break
             except kvutil.Exists:
+                if self.conn.config.host_local_ids and await self._replace_dead_predecessor(key):
+                    continue
                 if time.monotonic() > deadline:
                     raise NodeIdInUse(
                         f"node id {self.node!r} is in use by a live node (give each node its own)"
@@ -110,6 +112,22 @@ class NodeRegistry:
         self.joined.set()
         log_event(log, logging.INFO, "node joined", node=self.node, address=self.address, life=self.life)
         return self
+
+    async def _replace_dead_predecessor(self, key: str) -> bool:
+        """Our id's record, if its process is dead on this host (host_local_ids): deleted; True then."""
+        current = await kvutil.get(self.kv, key)
+        if current.value is None:
+            return True  # gone meanwhile: try again
+        try:
+            pid = _record.decode(current.value).pid
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False
+        if pid <= 0 or pid == os.getpid() or _process_alive(pid):
+            return False
+        with contextlib.suppress(kvutil.Conflict):
+            await kvutil.delete(self.kv, key, last=current.revision)
+        log_event(log, logging.WARNING, "record of a dead predecessor replaced", node=self.node, pid=pid)
+        return True
 
     def _heard(self, key: str, value: bytes | None, revision: int) -> None:
         record: NodeRecord | None = None
@@ -216,6 +234,16 @@ class NodeRegistry:
         with contextlib.suppress(kvutil.Conflict, *kvutil.TRANSIENT):
             await kvutil.delete(self.kv, self.conn.names.node_key(self.node), last=self._revision)
         log_event(log, logging.INFO, "node left", node=self.node)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _new_life() -> str:

@@ -387,13 +387,15 @@ _stderr_lock = threading.Lock()
 # Workers share one machine: a node's heartbeat (which holds all its tables: server/cluster/leases.py)
 # is written less often and lasts longer than between machines (1 s and 4 s by default). Under load
 # (2 workers and nats-server on 2 busy cores) writes took over 2.5 s while every loop was at most
-# 0.78 s late (docs/performance.md); a dead worker is seen by its parent at once and restarted, so
-# the cost is a crashed worker's tables waiting up to 12 s for another to take them. A host's
-# [cluster] table still decides.
+# 0.78 s late (docs/performance.md); a dead worker is seen by its parent at once and restarted, and
+# the new one replaces its dead predecessor's record (host_local_ids), which frees its tables then,
+# not 12 s later. A host's [cluster] table still decides.
 WORKER_TIMINGS = {
     "heartbeat_seconds": 2.0,
     "node_ttl_seconds": 12.0,
     "lease_margin_seconds": 1.0,
+    # a crashed worker started again replaces its dead predecessor's record at once (server/cluster/nodes.py)
+    "host_local_ids": True,
 }
 
 

@@ -81,3 +81,31 @@ async def test_counts_add_up_over_live_nodes(connect) -> None:
     finally:
         await count_a.stop()
         await nodes_a.stop()
+
+
+async def test_a_dead_predecessors_record_is_replaced_at_once_when_ids_are_this_hosts(connect) -> None:
+    """A worker started again after a crash (`--workers`): its id's record names a process that is
+    gone, so it joins at once (its tables move now) instead of waiting out the TTL."""
+    import subprocess
+    import time
+
+    from server.cluster import kvutil
+    from server.cluster.records import NodeRecord, encode
+
+    settings = {**FAST_NODES, "node_ttl_seconds": 30.0, "heartbeat_seconds": 1.0, "host_local_ids": True}
+    conn = await connect("node-a", **settings)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    key = conn.names.node_key("node-a")
+    await kvutil.create(conn.bucket("nodes"), key, encode(NodeRecord(node="node-a", pid=dead.pid, life="old")))
+    started = time.monotonic()
+    registry = await NodeRegistry(conn).start()
+    try:
+        assert time.monotonic() - started < 2.0  # not the 30 s TTL
+        assert registry.life != "old"
+    finally:
+        await registry.stop()
+    # A live process's record is left alone: waited out, as between machines.
+    await kvutil.create(conn.bucket("nodes"), key, encode(NodeRecord(node="node-a", pid=1, life="live")))
+    assert not await NodeRegistry(conn)._replace_dead_predecessor(key)
+    assert (await kvutil.get(conn.bucket("nodes"), key)).value is not None

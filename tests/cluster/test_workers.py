@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -89,11 +90,15 @@ async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
 
         # a worker killed is started again (its node id back in the cluster)
         victim = pids[1]
+        killed = time.monotonic()
         os.kill(victim, signal.SIGKILL)
         log = tmp_path / "parent.log"
         await wait_until(lambda: "starting it again" in log.read_text(), timeout=15, what="the restart")
         worker_log = tmp_path / "saves" / "w2" / "worker.log"
         await wait_until(lambda: worker_log.read_text().count("node started") >= 2, timeout=40, what="w2 again")
+        # its dead predecessor's record replaced at once, not waited out (the workers' life: 12 s)
+        assert "record of a dead predecessor replaced" in worker_log.read_text()
+        assert time.monotonic() - killed < 10
     finally:
         for p in players:
             p.close()
