@@ -13,7 +13,7 @@ from typing import Any
 
 import asyncssh
 from server_scale import Bench
-from server_scale_clients import _ANSI, LOBBY_TEXT, Client, pin_server
+from server_scale_clients import _ANSI, LOBBY_TEXT, Client, pin_server, wait_or_kill
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -139,11 +139,7 @@ class AbuseBench(Bench):
             return
         assert self.proc.stdin is not None
         self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+        await wait_or_kill(self.proc, 20)
         self.pump.cancel()
         self.proc = None
 

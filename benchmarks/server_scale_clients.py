@@ -8,6 +8,7 @@ import os
 import platform
 import re
 import time
+from typing import Any
 
 import asyncssh
 
@@ -170,6 +171,15 @@ class TableState:
         self.changed = asyncio.Event()
         self.pointed = asyncio.Event()
         self.workers: list[str] | None = None  # --workers: each seat's worker (the first's owns the table)
+
+
+async def wait_or_kill(proc: Any, timeout: float) -> None:
+    """Wait for a server process asked to stop; killed if it has not stopped within `timeout`."""
+    try:
+        await asyncio.wait_for(proc.wait(), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
 
 
 def pin_server(pid: int, clients: str = "clients") -> str:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from server_scale_clients import cpu_seconds, pin_server, rss_mb
+from server_scale_clients import cpu_seconds, pin_server, rss_mb, wait_or_kill
 
 SERVER_SCRIPT = Path(__file__).resolve().with_name("server_scale_server.py")  # the server process
 
@@ -105,9 +105,5 @@ class SingleLink:
         if self.proc is None:
             return
         self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 20)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+        await wait_or_kill(self.proc, 20)
         shutil.rmtree(self.tmp, ignore_errors=True)

@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from server_scale_clients import cpu_seconds, descendants, rss_mb
+from server_scale_clients import cpu_seconds, descendants, rss_mb, wait_or_kill
 from server_scale_link import server_spec
 
 SITE = Path(__file__).resolve().with_name("server_scale_site")  # its sitecustomize loads the hooks in workers
@@ -255,11 +255,7 @@ class WorkersLink:
             writer.close()
         if self.proc.returncode is None:
             self.proc.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.proc.wait(), 40)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+        await wait_or_kill(self.proc, 40)
         self.errors.close()
         logs = (self.tmp / "parent.err").read_text(errors="replace").splitlines()
         if "Stopping..." in logs:
