@@ -118,10 +118,8 @@ class NodeRegistry:
         current = await kvutil.get(self.kv, key)
         if current.value is None:
             return True  # gone meanwhile: try again
-        try:
-            pid = _record.decode(current.value).pid
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return False
+        record = _readable(current.value)
+        pid = record.pid if record is not None else 0
         if pid <= 0 or pid == os.getpid() or _process_alive(pid):
             return False
         with contextlib.suppress(kvutil.Conflict):
@@ -194,25 +192,14 @@ class NodeRegistry:
             except Exception as error:  # the heartbeat must go on
                 log_event(log, logging.ERROR, "heartbeat failed", node=self.node, error=repr(error))
 
-    def alive(self, node: str, life: str) -> bool:
-        """Whether that life of that node is the one this node knows live (its watch's view)."""
-        if node == self.node:
-            return life == self.life and time.monotonic() < self.deadline
-        record = self.live.get(node)
-        return record is not None and record.life == life
-
     async def alive_now(self, node: str, life: str) -> bool:
         """Whether that life of that node lasts, read from the bucket now (not the watch's view,
         which may lag): before taking a table from it."""
         if node == self.node:
-            return self.alive(node, life)
+            return life == self.life and time.monotonic() < self.deadline
         current = await kvutil.get(self.kv, self.conn.names.node_key(node))
-        if current.value is None:
-            return False
-        try:
-            return _record.decode(current.value).life == life
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return False
+        record = _readable(current.value)
+        return record is not None and record.life == life
 
     async def set_draining(self, draining: bool = True) -> None:
         self.draining = draining
@@ -234,6 +221,16 @@ class NodeRegistry:
         with contextlib.suppress(kvutil.Conflict, *kvutil.TRANSIENT):
             await kvutil.delete(self.kv, self.conn.names.node_key(self.node), last=self._revision)
         log_event(log, logging.INFO, "node left", node=self.node)
+
+
+def _readable(value: bytes | None) -> NodeRecord | None:
+    """A stored node record, or None (absent, or written by another version)."""
+    if value is None:
+        return None
+    try:
+        return _record.decode(value)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def _process_alive(pid: int) -> bool:
