@@ -24,6 +24,7 @@ import nats.errors
 from nats.aio.client import Client
 
 from server.logging_setup import log_event
+from server.task_stop import stop_task
 
 log = logging.getLogger("citadels.cluster.bus")
 
@@ -89,9 +90,7 @@ class Sender:
     async def stop(self) -> None:
         if self._task is not None:
             await self.flush(1.0)
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_task(self._task)
             self._task = None
 
 

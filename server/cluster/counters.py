@@ -25,6 +25,7 @@ from server.cluster import kvutil
 from server.cluster.connection import ClusterConnection
 from server.cluster.nodes import NodeRecord, NodeRegistry
 from server.logging_setup import log_event
+from server.task_stop import stop_task
 
 log = logging.getLogger("citadels.cluster.counters")
 
@@ -125,9 +126,7 @@ class ClusterCounters:
 
     async def stop(self) -> None:
         if self._flush is not None:
-            self._flush.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._flush
+            await stop_task(self._flush)
         with contextlib.suppress(*kvutil.TRANSIENT):
             for counter in list(self.mine):
                 self.mine[counter] = 0

@@ -20,6 +20,7 @@ import nats.js.errors as js_errors
 from nats.js.kv import KeyValue
 
 from server.logging_setup import log_event
+from server.task_stop import stop_task
 
 log = logging.getLogger("citadels.cluster")
 
@@ -180,17 +181,11 @@ class Watch:
         if watcher is not None:
             with contextlib.suppress(*TRANSIENT):
                 await asyncio.wait_for(watcher.stop(), 2)
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
     async def stop(self) -> None:
         self._stopped = True
         if self.reconnects is not None and self._reconnected in self.reconnects:
             self.reconnects.remove(self._reconnected)
-        if self._restart is not None:
-            self._restart.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._restart
+        await stop_task(self._restart)
         await self._close_watcher()

@@ -32,6 +32,7 @@ from server.cluster import kvutil
 from server.cluster.connection import ClusterConnection
 from server.cluster.records import NodeRecord, decoder, encode, now
 from server.logging_setup import log_event
+from server.task_stop import stop_task
 
 log = logging.getLogger("citadels.cluster.nodes")
 
@@ -211,9 +212,7 @@ class NodeRegistry:
     async def stop(self) -> None:
         """Leave: stop beating and delete our record (others see us gone at once)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_task(self._task)
             self._task = None
         if self._watch is not None:
             await self._watch.stop()

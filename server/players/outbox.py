@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from server.storage.folder_sweep import RECORD_SUFFIX as SUFFIX  # the start-up sweep reads it too
 from server.storage.savelog import atomic_write
+from server.task_stop import stop_task
 
 from .aio import AsyncPlayerStore
 from .game_record import GameRecord, decode_record, encode_record
@@ -104,9 +105,7 @@ class GameOutbox:
     async def close(self) -> None:
         """Stop sending; files of unwritten games stay for the next start."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_task(self._task)
             self._task = None
         pending_files = [f for _, f in self._queue if f is not None]
         if pending_files:

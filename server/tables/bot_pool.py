@@ -99,7 +99,10 @@ class BotPool:
         self._inflight += 1
         fut = loop.run_in_executor(self._pool, _worker_decide, kind, _view_enc.encode(view), seed, style, budget)
         try:
-            data = await asyncio.wait_for(fut, waves * (budget + self.grace_ms) / 1000.0)
+            async with asyncio.timeout(
+                waves * (budget + self.grace_ms) / 1000.0
+            ):  # not wait_for: see server/task_stop.py
+                data = await fut
             cmd = _cmd_dec.decode(data)
             if cmd in view.legal:
                 return cmd

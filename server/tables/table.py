@@ -75,6 +75,7 @@ from server.tables.seats import (  # noqa: F401
 )
 from server.tables.table_chat import TableChat
 from server.tables.timers import TableTimers
+from server.task_stop import stop_task
 
 log = logging.getLogger("citadels.server.tables.table")
 
@@ -133,12 +134,7 @@ class Table(TableTimers):
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await stop_task(task)  # not a single cancel: see server/task_stop.py
         if self.save is not None:
             self.save.close()
 
@@ -214,8 +210,9 @@ class Table(TableTimers):
             try:
                 if due is None:
                     message = await self.queue.get()
-                else:
-                    message = await asyncio.wait_for(self.queue.get(), max(due - self.clock(), 0.0))
+                else:  # not asyncio.wait_for: on 3.11 it swallows a cancel that lands with a message
+                    async with asyncio.timeout(max(due - self.clock(), 0.0)):
+                        message = await self.queue.get()
             except TimeoutError:
                 message = Tick()
             try:
