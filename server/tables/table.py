@@ -208,10 +208,14 @@ class Table(TableTimers):
             due = self._due()
             message: ToTable
             try:
-                if due is None:
+                left = None if due is None else due - self.clock()
+                if left is None:
                     message = await self.queue.get()
+                elif left <= 0:  # due: the timer first, as ever (a flood of requests cannot hold it back)
+                    await asyncio.sleep(0)
+                    message = Tick()
                 else:  # not asyncio.wait_for: on 3.11 it swallows a cancel that lands with a message
-                    async with asyncio.timeout(max(due - self.clock(), 0.0)):
+                    async with asyncio.timeout(left):
                         message = await self.queue.get()
             except TimeoutError:
                 message = Tick()
