@@ -40,7 +40,10 @@ class AdminService:
         except OSError as e:
             reply = p.Reply(False, f"{e.strerror or e}")
         if kind not in ("sessions", "tables", "bans", "status"):
-            log_event(log, logging.WARNING, "admin command", command=kind, ok=reply.ok, result=reply.message)
+            # what changed something is a warning; a refusal changed nothing (with --workers every worker
+            # but the table's owner answers a close with "No table")
+            level = logging.WARNING if reply.ok else logging.INFO
+            log_event(log, level, "admin command", command=kind, ok=reply.ok, result=reply.message)
         return reply
 
     # --- listings ---------------------------------------------------------------------------------

@@ -136,7 +136,8 @@ class WorkersAdmin:
             if not answered:
                 reply.ok = False
         if kind not in ("sessions", "tables", "bans", "status"):
-            log_event(log, logging.WARNING, "admin command", command=kind, ok=reply.ok, result=reply.message)
+            level = logging.WARNING if reply.ok else logging.INFO  # as a single server's (admin/service.py)
+            log_event(log, level, "admin command", command=kind, ok=reply.ok, result=reply.message)
         return reply
 
     def _session(self, session_id: str) -> tuple[str, str] | p.Reply:

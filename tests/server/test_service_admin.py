@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -172,6 +173,9 @@ async def test_admin_commands_against_a_real_server(tmp_path):
     log = (tmp_path / "server.log").read_text()
     for line in ("admin command", "kicked", "session refused", "table closed"):
         assert line in log, line
+    # what the host did is a warning; a refused command (the bad address) changed nothing: information
+    assert re.search(r"WARNING citadels.server.admin: admin command command=unban ok=True", log), log[-2000:]
+    assert re.search(r"INFO citadels.server.admin: admin command command=ban ok=False", log), log[-2000:]
 
 
 @pytest.mark.slow  # a 'citadels serve' process (one stopping with one line stays fast: tests/ui/test_textual_versions.py)
