@@ -19,9 +19,13 @@ as before: the bytes sent are identical (tests/ui/test_textual_patches.py
 plays games comparing both on every frame). Applied by `ui.compat.apply` on a
 verified Textual only.
 
+`ChopsUpdate.render_segments` is replaced by the same loop writing each cursor move as its text
+(`Control.move_to` made a `Control` and a `Segment` for every piece sent); the same bytes.
+
 Upstream: `Compositor.render_partial_update` could ask each widget only for
 the rows where it has a piece the update sends, as here, instead of every row
-of the changed regions' bounding box.
+of the changed regions' bounding box; `ChopsUpdate.render_segments` could format its cursor
+moves directly.
 """
 
 from __future__ import annotations
@@ -117,6 +121,39 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
     return ChopsUpdate(chops, spans, chop_ends)
 
 
+def _move_to(x: int, y: int) -> str:
+    """`rich.control.Control.move_to(x, y).segment.text`, without making a `Control` and a `Segment`."""
+    return f"\x1b[{y + 1};{x + 1}H"
+
+
+def render_segments(self: ChopsUpdate, console: Any) -> str:
+    # Textual's `ChopsUpdate.render_segments`, the cursor moves written as text (a `Control` made
+    # for every piece sent was ~1.5 % of a served move); the same bytes (tests/ui/test_textual_patches.py).
+    sequences: list[str] = []
+    append = sequences.append
+    chops = self.chops
+    chop_ends = self.chop_ends
+    last_y = self.spans[-1][0]
+    for y, x1, x2 in self.spans:
+        line = chops[y]
+        ends = chop_ends[y]
+        for end, (x, strip) in zip(ends, line.items()):
+            if strip is None:
+                continue
+            if x > x2 or end <= x1:
+                continue
+            if x2 > x >= x1 and end <= x2:
+                append(_move_to(x, y))
+                append(strip.render(console))
+                continue
+            strip = strip.crop(0, min(end, x2) - x)
+            append(_move_to(x, y))
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(sequences)
+
+
 def apply() -> bool:
     """Patch `Compositor.render_partial_update` (once); raises `UnverifiedTextual` on a Textual not verified."""
     if getattr(Compositor, "_citadels_changed_rows", False):
@@ -125,5 +162,8 @@ def apply() -> bool:
     ORIGINAL["render_partial_update"] = Compositor.render_partial_update
     render_partial_update.__doc__ = Compositor.render_partial_update.__doc__
     Compositor.render_partial_update = render_partial_update  # type: ignore[method-assign]
+    ORIGINAL["render_segments"] = ChopsUpdate.render_segments
+    render_segments.__doc__ = ChopsUpdate.render_segments.__doc__
+    ChopsUpdate.render_segments = render_segments  # type: ignore[method-assign]
     Compositor._citadels_changed_rows = True  # type: ignore[attr-defined]
     return True
