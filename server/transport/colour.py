@@ -64,21 +64,26 @@ def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | No
             i += 1
         return ";".join(out)
 
-    def replace(match: re.Match[str]) -> str:
-        params = match.group(1)
-        result = cache.get(params)
-        if result is None:
-            if not params or params == "0":
-                result = match.group(0)
-            else:
-                converted = convert_params(params)
-                result = f"\x1b[{converted}m" if converted else ""
-            if len(cache) >= _DOWNGRADE_CACHE_SIZE:
-                cache.clear()
-            cache[params] = result
+    def replace(params: str) -> str:
+        if not params or params == "0":
+            result = f"\x1b[{params}m"
+        else:
+            converted = convert_params(params)
+            result = f"\x1b[{converted}m" if converted else ""
+        if len(cache) >= _DOWNGRADE_CACHE_SIZE:
+            cache.clear()
+        cache[params] = result
         return result
 
     def downgrade(frame: str) -> str:
-        return _SGR.sub(replace, frame)
+        # split, not `sub` with a callback: a frame has ~100 SGRs, nearly all in the cache, and a
+        # look-up per piece is ~40 % cheaper than a call per match
+        parts = _SGR.split(frame)  # text, params, text, params, ..., text
+        get = cache.get
+        for i in range(1, len(parts), 2):
+            params = parts[i]
+            result = get(params)
+            parts[i] = replace(params) if result is None else result
+        return "".join(parts)
 
     return downgrade

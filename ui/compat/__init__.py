@@ -4,7 +4,7 @@ Each module says what it changes, why, and the Textual versions it was verified 
 
 - `strip_patch`: `Strip` makes its seven caches only when it first stores something.
 - `css_patch`: CSS parsed once per process, not once per app.
-- `compositor_patch`: a partial update draws only the rows it sends.
+- `compositor_patch`: a partial update draws only the rows it sends, its cursor moves written as text.
 - `cycle_patch`: `LRUCache.clear` and component-class restyles leave no garbage cycles.
 - `dispatch_patch`: a message's handlers found once per widget class and message class.
 - `line_styles`: what our line widgets need of Textual's per-line styling (borders, titles).

@@ -16,7 +16,9 @@ Doing it as Textual would takes Textual's own pieces, which are private:
   `_get_title_style_information`; the public `border_title` is console markup,
   rebuilt on each read);
 - the terminal theme of an `ANSIToTruecolor` filter, to tell filters apart;
-- `Widget._styles_cache.clear()`, when a widget goes back to Textual's styling.
+- `Widget._styles_cache.clear()`, when a widget goes back to Textual's styling;
+- `RenderStyles._cache_key` (a count of the rule changes) of a widget and its ancestors, to keep
+  what a frame's key reads of their styles until one of them changes (`styles_versions`).
 
 Used only when `ui.compat.frames_lines()` (a verified Textual): on another version
 line widgets draw through `Widget.render_lines` and nothing here runs. Private
@@ -138,6 +140,14 @@ def filter_signature(line_filter: Any) -> tuple[Any, ...] | None:
     if kind in (Monochrome, NoColor):
         return (kind.__name__,)
     return None
+
+
+def styles_versions(widget: Widget) -> tuple[Any, ...]:
+    """A key that changes when a style rule of `widget` or of any of its ancestors changes: each
+    node (its id: a mounted widget keeps its ancestors alive) with its styles' `_cache_key`
+    (Textual's own count of rule changes, kept for its cached rich style and gutter; every rule set
+    through the stylesheet or inline goes through `set_rule`/`clear_rule`/`merge`, which count)."""
+    return tuple((id(node), node.styles._cache_key) for node in widget.ancestors_with_self)
 
 
 def forget_styled_lines(widget: Widget) -> None:

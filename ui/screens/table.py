@@ -272,7 +272,8 @@ class TableScreen(TableKeys):
         self.status_bar.show(view, cat)
         self.players.show(view, cat, self.compact)
         self.hand.show(view, cat)
-        if self.prompt.show(view, cat, roomy=not self.compact):
+        # `_layout()` below plans with the new menu; inside `_apply` it is skipped: let the prompt announce it
+        if self.prompt.show(view, cat, roomy=not self.compact, announce=self._laying_out):
             self.update_keys()
             self._prompt_title()
         if rows:

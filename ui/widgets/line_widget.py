@@ -49,6 +49,7 @@ class LineWidget(Widget):
         self._base: Style | None = None
         self._frame: Frame | None = None
         self._frame_key: tuple | None = None
+        self._style_part: tuple | None = None  # (styles' versions, what the frame key read of them)
         self._styles_cache_stale = False  # Textual's line cache missed changes drawn by the frame
 
     def build(self, width: int, height: int) -> list[Text]:  # pragma: no cover - abstract
@@ -94,7 +95,7 @@ class LineWidget(Widget):
 
     def notify_style_update(self) -> None:
         self._base = None
-        self._frame = self._frame_key = None
+        self._frame = self._frame_key = self._style_part = None
         self._strips.clear()
         self._old_strips.clear()
         super().notify_style_update()

@@ -91,7 +91,9 @@ class PromptPanel(PromptDrawing, LineWidget):
         self.invalidate()
 
     # --- state from the view -----------------------------------------------------
-    def show(self, view: Any, cat: Catalogue, roomy: bool = False) -> bool:
+    def show(self, view: Any, cat: Catalogue, roomy: bool = False, announce: bool = True) -> bool:
+        """Take in a view (True: the menu changed). `announce=False`: the caller lays the screen out
+        right after (no `MenuChanged` message, two dispatches and a layout check saved per view)."""
         if self._plan and self._continue_plan(view):
             return False
         waiting = None
@@ -128,7 +130,8 @@ class PromptPanel(PromptDrawing, LineWidget):
             self._scroll = 0
         self.highlighted = min(self.highlighted, max(len(self._shown.entries) - 1, 0))
         self.invalidate()
-        self.post_message(self.MenuChanged())
+        if announce:
+            self.post_message(self.MenuChanged())
         return True
 
     def _continue_plan(self, view: Any) -> bool:
