@@ -20,6 +20,7 @@ outside.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -47,6 +48,31 @@ def record_nodes_at_shutdown(app: App[Any]) -> None:
         await close_all()
 
     app._close_all = recording_close_all  # type: ignore[method-assign]
+
+    # `run_async` runs `_shutdown` shielded and returns when its own task is cancelled meanwhile (a
+    # session force-stopped: the server stopping with many apps exiting), while the shutdown goes on;
+    # emptying the app then breaks it ("no attribute 'devtools'"). Its end is recorded here.
+    shutdown = app._shutdown
+    app._citadels_after_shutdown = []  # type: ignore[attr-defined]
+
+    async def recording_shutdown() -> None:
+        try:
+            await shutdown()
+        finally:
+            callbacks = app.__dict__.pop("_citadels_after_shutdown", None) or []
+            for callback in callbacks:
+                callback()
+
+    app._shutdown = recording_shutdown  # type: ignore[method-assign]
+
+
+def after_shutdown(app: App[Any], callback: Callable[[], None]) -> None:
+    """Call ``callback`` once the app's shutdown has ended: now, if it has (or never will be recorded)."""
+    waiting = app.__dict__.get("_citadels_after_shutdown")
+    if waiting is None:
+        callback()
+    else:
+        waiting.append(callback)
 
 
 def break_app_cycles(app: App[Any]) -> int:
