@@ -13,6 +13,7 @@ from .cards.districts import DISTRICTS
 from .cards.editions import COST_TABLE
 from .city import complete_at, size
 from .commands import Build
+from .distinct import distinct
 from .events import Event
 from .hooks import ROLES, UNIQUES, Role, Unique, card_of, role_of
 from .state import Built, GameState, Turn
@@ -138,9 +139,9 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
         exempt_ones = caches.limit_exempt()
         if exempt_ones.isdisjoint(p.hand):
             return out
-        names = [n for n in dict.fromkeys(p.hand) if n in exempt_ones]
+        names = [n for n in distinct(p.hand) if n in exempt_ones]
     else:
-        names = list(dict.fromkeys(p.hand))
+        names = distinct(p.hand)
     cost_changes = cc.cost_change
     costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options

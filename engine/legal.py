@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import turn
 from .commands import CONFIRM, Choose, Command, DiscardCharacter, Keep, Pick, Select, Unselect
 from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
+from .distinct import distinct
 from .state import GameState
 
 
@@ -20,13 +21,13 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
         assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
     if type(p) is PickCharacter:
-        pool = dict.fromkeys(g.selection.pool)
+        pool = distinct(g.selection.pool)
         if p.mode == "pick":
             return [Pick(seat, c) for c in pool]
         return [DiscardCharacter(seat, c) for c in pool]
     if isinstance(p, KeepCards):
         assert g.turn is not None  # cards are kept in a turn
-        return [Keep(seat, c) for c in dict.fromkeys(g.turn.drawn)]
+        return [Keep(seat, c) for c in distinct(g.turn.drawn)]
     if isinstance(p, Choice):
         return [Choose(seat, o) for o in p.options]
     if isinstance(p, SelectCards):
@@ -48,16 +49,16 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     if len(p.selected) < p.max:
         if not p.selected and not p.reserved:  # every card of the source may be selected
             seat = p.seat
-            out = [Select(seat, c) for c in dict.fromkeys(source)]
+            out = [Select(seat, c) for c in distinct(source)]
         else:
             seat, selected, reserved = p.seat, p.selected, p.reserved
-            for c in dict.fromkeys(source):
+            for c in distinct(source):
                 # a copy not yet selected nor reserved remains (counted only for a card named there)
                 if (c not in selected and c not in reserved) or (
                     source.count(c) - reserved.count(c) > selected.count(c)
                 ):
                     out.append(Select(seat, c))
-    for c in dict.fromkeys(p.selected):
+    for c in distinct(p.selected):
         out.append(Unselect(p.seat, c))
     if len(p.selected) >= p.min:
         out.append(CONFIRM[p.seat])
