@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -273,7 +273,7 @@ def current_turn(g: GameState) -> Turn:
     return t
 
 
-_enc = msgspec.msgpack.Encoder()
+_enc: Final = msgspec.msgpack.Encoder()
 
 
 @functools.cache

@@ -11,13 +11,15 @@ Events: beautified (district, gold=1).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cardstate import TurnScoped
 from ..commands import Ability
 from ..events import Event
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
-MAX_PER_TURN = 2
+MAX_PER_TURN: Final = 2
 
 
 class Beautified(TurnScoped):

@@ -31,6 +31,8 @@ revealed (option "adviser") for the killed Emperor at round end.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import flow
 from ..commands import Ability
 from ..crown import give_crown
@@ -40,7 +42,7 @@ from ..hooks import Events, Role, choice, role
 from ..rng import Rng
 from ..state import GameState, Turn, current_turn
 
-TRIBUTE = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
+TRIBUTE: Final = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
 
 
 def eligible(g: GameState, seat: int) -> list[int]:

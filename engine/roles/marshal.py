@@ -14,6 +14,8 @@ Events: seized (seat, player, district, gold = paid to the owner, count = extra 
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import caches
 from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
@@ -22,7 +24,7 @@ from ..events import Event
 from ..hooks import Events, Role, role
 from ..state import Built, GameState, Turn
 
-MAX_COST = 3
+MAX_COST: Final = 3
 
 
 def _candidates(g: GameState, me: int, seat: int) -> dict[tuple[str, str | None], tuple[Built, int]]:

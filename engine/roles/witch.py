@@ -21,7 +21,7 @@ Events (kinds):
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import flow
 from ..cardstate import RoundScoped
@@ -34,7 +34,7 @@ from ._targets import nameable
 if TYPE_CHECKING:
     from ..view import View
 
-NAME = "Witch"
+NAME: Final = "Witch"
 
 
 class Bewitchment(RoundScoped):

@@ -20,6 +20,8 @@ Events (kinds):
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..build import cost_for, finish_build
 from ..cardstate import TurnScoped
 from ..commands import Ability
@@ -29,8 +31,8 @@ from ..hooks import UNIQUES, Events, Role, choice, role
 from ..state import GameState, Turn, current_turn
 from ._targets import others
 
-TAKE = "Wizard.take"
-USE = "Wizard.use"
+TAKE: Final = "Wizard.take"
+USE: Final = "Wizard.use"
 
 
 class WizardLook(TurnScoped):

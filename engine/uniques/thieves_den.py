@@ -12,6 +12,8 @@ Events: "thieves_den" (seat, count=cards paid, gold, cards private), then "built
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import build, deck
 from ..commands import Build
 from ..decisions import SelectCards
@@ -19,7 +21,7 @@ from ..events import Event
 from ..hooks import Events, Unique, select, unique
 from ..state import GameState, Turn, current_turn
 
-NAME = "Thieves' Den"  # a compiled card class's `name` is an attribute of its object, not of its class
+NAME: Final = "Thieves' Den"  # a compiled card class's `name` is an attribute of its object, not of its class
 
 
 class ThievesDen(Unique):
