@@ -60,20 +60,21 @@ def select_source(g: GameState, p: SelectCards) -> list[str]:
 def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     out: list[Command] = []
     source = select_source(g, p)
-    if len(p.selected) < p.max:
-        if not p.selected and not p.reserved:  # every card of the source may be selected
-            seat = p.seat
+    seat, selected = p.seat, p.selected  # read once: a Struct's attribute is a generic look-up compiled
+    n = len(selected)
+    if n < p.max:
+        reserved = p.reserved
+        if not n and not reserved:  # every card of the source may be selected
             out = [SELECT(seat, c) for c in distinct(source)]
         else:
-            seat, selected, reserved = p.seat, p.selected, p.reserved
             for c in distinct(source):
                 # a copy not yet selected nor reserved remains (counted only for a card named there)
                 if (c not in selected and c not in reserved) or (
                     source.count(c) - reserved.count(c) > selected.count(c)
                 ):
                     out.append(SELECT(seat, c))
-    for c in distinct(p.selected):
-        out.append(UNSELECT(p.seat, c))
-    if len(p.selected) >= p.min:
-        out.append(CONFIRM[p.seat])
+    for c in distinct(selected):
+        out.append(UNSELECT(seat, c))
+    if n >= p.min:
+        out.append(CONFIRM[seat])
     return out

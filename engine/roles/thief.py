@@ -53,7 +53,7 @@ class Thief(Role):
         ev.append(Event("robbed", seat=cmd.seat, character=cmd.character))
 
     def on_any_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
-        r = Robbery.get(g)
+        r = Robbery.get(g) if g.cards else None  # no call at most reveals: no card keeps a state
         if r is None or r.character != t.character or t.resumed:
             return
         thief = r.by if r.by is not None else g.holders.get(self.name)

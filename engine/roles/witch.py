@@ -48,7 +48,7 @@ class Bewitchment(RoundScoped):
 
 def bewitched(g: GameState) -> str | None:
     """The character bewitched this round, if any."""
-    b = Bewitchment.get(g)
+    b = Bewitchment.get(g) if g.cards else None  # no call when no card keeps a state
     return b.character if b is not None else None
 
 
