@@ -27,7 +27,8 @@ def start_round(g: GameState, ev: list[Event], order: list[str] | None = None) -
     g.holders = {}
     g.revealed = {}
     g.markers = Markers()
-    start_new_round(g)  # the cards' round states (warrants, threats, a robbery...) go
+    if g.cards:  # no interpreted call when no card keeps a state
+        start_new_round(g)  # the cards' round states (warrants, threats, a robbery...) go
     selection.start(g, ev, order)
     if not g.selection.steps:
         end_selection(g, ev)

@@ -14,6 +14,8 @@ classes: compiled code reads `g.turn`, `p.city` as C struct fields. msgspec enco
 does a Struct (a map of every field, in field order: the same bytes) and decodes one by setting its
 fields and calling `__post_init__`. With slots, as a Struct has them: interpreted, an attribute is read
 as fast, and an object msgspec decodes (`copy_state`) is as fast to read as one built by `__init__`.
+Each class writes its `__init__` (`init=False`): mypyc compiles a written `__init__`, not the one
+`@dataclass` generates (tests/test_state_defaults.py checks them against the fields).
 The caches (engine/caches.py) are slots that msgspec does not see (`_cache`): never encoded, compared
 or copied. A district in a city and a final score stay msgspec Structs (engine/state_structs.py).
 """
