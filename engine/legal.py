@@ -67,10 +67,12 @@ def select_commands(g: GameState, p: SelectCards) -> list[Command]:
         if not n and not reserved:  # every card of the source may be selected
             out = [SELECT(seat, c) for c in distinct(source)]
         else:
-            for c in distinct(source):
+            names = distinct(source)
+            repeats = names is not source  # else a card selected or reserved has no other copy
+            for c in names:
                 # a copy not yet selected nor reserved remains (counted only for a card named there)
                 if (c not in selected and c not in reserved) or (
-                    source.count(c) - reserved.count(c) > selected.count(c)
+                    repeats and source.count(c) - reserved.count(c) > selected.count(c)
                 ):
                     out.append(SELECT(seat, c))
     for c in distinct(selected):
