@@ -9,7 +9,7 @@ were just taken from `legal_commands` (bots and simulations).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from . import build, flow, selection, turn
 from .cards.characters import CHARACTERS
@@ -33,6 +33,7 @@ from .commands import (
 from .decisions import Choice, GameOver, KeepCards, PickCharacter, PlayTurn, SelectCards
 from .errors import IllegalCommand
 from .events import Event
+from .finals import CHOICE, PLAY_TURN, SELECT_CARDS
 from .hooks import CHOICES, SELECTS, UNIQUES, role_of
 from .legal import legal_commands
 from .state import GameState, current_turn
@@ -48,7 +49,7 @@ def apply(g: GameState, cmd: Command, check: bool = True) -> list[Event]:
 
 
 def _back_to_turn(g: GameState) -> None:
-    g.pending = PlayTurn(g.turn.seat) if g.turn is not None else g.pending
+    g.pending = PLAY_TURN(g.turn.seat) if g.turn is not None else g.pending
 
 
 def _pick(g: GameState, cmd: Pick, ev: list[Event]) -> None:
@@ -87,7 +88,7 @@ def _end_turn(g: GameState, cmd: EndTurn, ev: list[Event]) -> None:
 
 def _choose(g: GameState, cmd: Choose, ev: list[Event]) -> None:
     p = g.pending
-    if not isinstance(p, Choice):  # pragma: no cover - legal_commands offers no other pair
+    if not isinstance(p, CHOICE):  # pragma: no cover - legal_commands offers no other pair
         raise IllegalCommand("That is not a legal move now.")
     _back_to_turn(g)
     CHOICES[p.about](g, cmd.seat, cmd.option, ev)
@@ -95,28 +96,28 @@ def _choose(g: GameState, cmd: Choose, ev: list[Event]) -> None:
 
 def _select(g: GameState, cmd: Select, ev: list[Event]) -> None:
     p = g.pending
-    if not isinstance(p, SelectCards):  # pragma: no cover
+    if not isinstance(p, SELECT_CARDS):  # pragma: no cover
         raise IllegalCommand("That is not a legal move now.")
     p.selected.append(cmd.card)
 
 
 def _unselect(g: GameState, cmd: Unselect, ev: list[Event]) -> None:
     p = g.pending
-    if not isinstance(p, SelectCards):  # pragma: no cover
+    if not isinstance(p, SELECT_CARDS):  # pragma: no cover
         raise IllegalCommand("That is not a legal move now.")
     p.selected.remove(cmd.card)
 
 
 def _confirm(g: GameState, cmd: Confirm, ev: list[Event]) -> None:
     p = g.pending
-    if not isinstance(p, SelectCards):  # pragma: no cover
+    if not isinstance(p, SELECT_CARDS):  # pragma: no cover
         raise IllegalCommand("That is not a legal move now.")
     _back_to_turn(g)
     SELECTS[p.purpose](g, cmd.seat, list(p.selected), ev)
 
 
 # What each command does, by its type (one dictionary look-up instead of a chain of isinstance).
-_HANDLERS: dict[type, Callable[[GameState, Any, list[Event]], None]] = {
+_HANDLERS: Final[dict[type, Callable[[GameState, Any, list[Event]], None]]] = {
     Pick: _pick,
     DiscardCharacter: _discard,
     TakeGold: _take_gold,

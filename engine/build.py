@@ -13,7 +13,9 @@ from .cards.districts import DISTRICTS
 from .cards.editions import COST_TABLE
 from .city import complete_at, size
 from .commands import Build
+from .distinct import distinct
 from .events import Event
+from .finals import BUILD, BUILT, EVENT
 from .hooks import ROLES, UNIQUES, Role, Unique, card_of, role_of
 from .state import Built, GameState, Turn
 
@@ -138,9 +140,9 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
         exempt_ones = caches.limit_exempt()
         if exempt_ones.isdisjoint(p.hand):
             return out
-        names = [n for n in dict.fromkeys(p.hand) if n in exempt_ones]
+        names = [n for n in distinct(p.hand) if n in exempt_ones]
     else:
-        names = list(dict.fromkeys(p.hand))
+        names = distinct(p.hand)
     cost_changes = cc.cost_change
     costs = COST_TABLE[g.rules.edition]
     via_city = cc.build_options
@@ -153,7 +155,7 @@ def options(g: GameState, t: Turn, role: Role | None = None, cc: caches.CityCach
         # the printed cost when no district of the city changes costs (else cost_for, the rule)
         cost = cost_for(g, seat, name, cost_changes) if cost_changes else costs[name]
         if gold >= cost:
-            out.append(Build(seat, name))
+            out.append(BUILD(seat, name))
         for v in via_city:
             out.extend(v.build_options(g, t, name, cost, True))
         if name in own_ways:
@@ -191,7 +193,7 @@ def finish_build(g: GameState, t: Turn, name: str, paid: int, via: str | None, e
     for r in caches.lineup(g).intercept_build:
         if r.intercept_build(g, t, name, paid, via, ev):
             return
-    place(g, t.seat, Built(name), ev, paid=paid, via=via)
+    place(g, t.seat, BUILT(name), ev, paid=paid, via=via)
     u = UNIQUES.get(name)
     if u is not None and g.rules.edition != "2016":
         u.on_built(g, t.seat, ev)  # older districts acting when built (Lighthouse, Bell Tower)
@@ -202,7 +204,7 @@ def place(
 ) -> None:
     """A district enters `seat`'s city."""
     caches.add_district(g, seat, b)
-    ev.append(Event("built", seat=seat, district=b.name, gold=paid, option=via))
+    ev.append(EVENT("built", seat=seat, district=b.name, gold=paid, option=via))
     if taxed:
         for r in caches.lineup(g).after_build:
             r.after_build(g, seat, b.name, ev)
@@ -212,7 +214,7 @@ def place(
 def check_complete(g: GameState, seat: int, ev: list[Event]) -> None:
     if g.first_complete is None and size(g, seat) >= complete_at(g):
         g.first_complete = seat
-        ev.append(Event("city_completed", seat=seat, option="first"))
+        ev.append(EVENT("city_completed", seat=seat, option="first"))
 
 
 def remove_built(g: GameState, seat: int, b: Built) -> Built:

@@ -20,7 +20,7 @@ A hook is "overridden" when the card's class defines it other than the base clas
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards.districts import DISTRICTS
 from .hooks import ROLES, UNIQUES, Role, Unique, overrides
@@ -145,7 +145,7 @@ class CityCache:
             self.wild[t] = self.wild.get(t, 0) + 1
 
 
-_GATHER_HOOKS = frozenset(("gather_gold", "draw_count", "keep_all", "keep_count"))
+_GATHER_HOOKS: Final = frozenset(("gather_gold", "draw_count", "keep_all", "keep_count"))
 
 
 def city(g: GameState, seat: int) -> CityCache:
@@ -172,7 +172,7 @@ def add_district(g: GameState, seat: int, b: Built) -> None:
         city_changed(p)
 
 
-_HOOKED: dict[str, tuple[int, frozenset[str]]] = {}
+_HOOKED: Final[dict[str, tuple[int, frozenset[str]]]] = {}
 
 
 def uniques_overriding(hook: str) -> frozenset[str]:

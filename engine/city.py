@@ -6,7 +6,7 @@ from . import caches
 from .cards.districts import DISTRICTS
 from .cards.editions import COST_TABLE
 from .hooks import UNIQUES, Unique
-from .rules import complete_size
+from .rules import RuleSet
 from .state import Built, GameState
 
 
@@ -69,6 +69,12 @@ def owned_uniques(g: GameState, seat: int) -> list[Unique]:
 def size(g: GameState, seat: int) -> int:
     """Districts toward a complete city (the Monument counts as two)."""
     return caches.city(g, seat).size
+
+
+def complete_size(rules: RuleSet, players: int) -> int:
+    """The districts that complete a city under `rules` (here, not in the interpreted rules.py: the flow
+    asks it at every build)."""
+    return rules.complete_at_small if players <= 3 else rules.complete_at
 
 
 def complete_at(g: GameState) -> int:

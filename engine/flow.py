@@ -9,8 +9,8 @@ from . import caches, selection
 from .cards.editions import RANK_TABLE
 from .cardstate import start_new_round
 from .city import owned_uniques
-from .decisions import GameOver, PlayTurn
 from .events import Event
+from .finals import EVENT, GAME_OVER, PLAY_TURN
 from .hooks import ROLES, Role, active_variants, role_of
 from .state import GameState, Markers, Turn
 
@@ -27,7 +27,8 @@ def start_round(g: GameState, ev: list[Event], order: list[str] | None = None) -
     g.holders = {}
     g.revealed = {}
     g.markers = Markers()
-    start_new_round(g)  # the cards' round states (warrants, threats, a robbery...) go
+    if g.cards:  # no interpreted call when no card keeps a state
+        start_new_round(g)  # the cards' round states (warrants, threats, a robbery...) go
     selection.start(g, ev, order)
     if not g.selection.steps:
         end_selection(g, ev)
@@ -59,7 +60,7 @@ def call_next(g: GameState, ev: list[Event]) -> None:
     while g.called < len(lineup):
         ch = lineup[g.called]
         g.called += 1
-        ev.append(Event("called", character=ch, count=ranks[ch]))
+        ev.append(EVENT("called", character=ch, count=ranks[ch]))
         seat = g.holders.get(ch)
         if seat is None:
             continue
@@ -80,17 +81,17 @@ def gather_only_turn(g: GameState, seat: int, ch: str, ev: list[Event], cause: s
     `cause` is the card that allows it (the Hospital)."""
     t = begin_turn(g, seat, ch, ev, resumed=True)
     t.gather_only = cause  # turn.legal and finish_gather: only gathering, then the turn ends
-    ev.append(Event("gather_only", seat=seat, character=ch))  # public: the turn shows who plays
+    ev.append(EVENT("gather_only", seat=seat, character=ch))  # public: the turn shows who plays
 
 
 def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool = False) -> Turn:
     role = ROLES.get(ch) or role_of(ch)  # role_of, without a call in the common case
     t = Turn(seat=seat, character=ch, resumed=resumed, limit=role.build_limit)
     g.turn = t
-    g.pending = PlayTurn(seat)
+    g.pending = PLAY_TURN(seat)
     if not resumed:
         g.revealed[ch] = seat
-        ev.append(Event("revealed", seat=seat, character=ch))
+        ev.append(EVENT("revealed", seat=seat, character=ch))
         for r in caches.lineup(g).on_any_reveal:
             r.on_any_reveal(g, t, ev)
         if "on_reveal" in role.overridden:
@@ -108,13 +109,13 @@ def begin_turn(g: GameState, seat: int, ch: str, ev: list[Event], resumed: bool 
 def finish_gather(g: GameState, t: Turn, ev: list[Event]) -> None:
     """Resources are gathered: gathering-time reactions (the Blackmailer's threat)."""
     t.gathered = True
-    g.pending = PlayTurn(t.seat)
+    g.pending = PLAY_TURN(t.seat)
     role = ROLES.get(t.character) or role_of(t.character)
     if "on_gather" in role.overridden:
         role.on_gather(g, t, ev)
     for r in caches.lineup(g).on_any_gather:
         r.on_any_gather(g, t, ev)
-    if t.gather_only is not None and isinstance(g.pending, PlayTurn):
+    if t.gather_only is not None and isinstance(g.pending, PLAY_TURN):
         end_turn(g, ev)  # a gather-only turn ends once resources are gathered
 
 
@@ -127,7 +128,7 @@ def end_turn(g: GameState, ev: list[Event]) -> None:
         role = ROLES.get(t.character) or role_of(t.character)
         if "end_turn" in role.overridden:
             role.end_turn(g, t, ev)
-    ev.append(Event("turn_ended", seat=t.seat, character=t.character))
+    ev.append(EVENT("turn_ended", seat=t.seat, character=t.character))
     g.turn = None
     for r in caches.lineup(g).on_any_turn_end:
         if r.on_any_turn_end(g, t, ev):
@@ -153,10 +154,10 @@ def end_round(g: GameState, ev: list[Event]) -> None:
     if g.rules.reveal_killed and killed in g.holders:
         if killed not in g.revealed:  # 2000: the killed character reveals only now (a King heir did already)
             g.revealed[killed] = g.holders[killed]
-            ev.append(Event("revealed", seat=g.holders[killed], character=killed, option="killed"))
+            ev.append(EVENT("revealed", seat=g.holders[killed], character=killed, option="killed"))
         for r in caches.lineup(g).on_killed_revealed:
             r.on_killed_revealed(g, g.holders[killed], ev)
-    ev.append(Event("round_ended", count=g.round))
+    ev.append(EVENT("round_ended", count=g.round))
     if g.first_complete is not None:
         end_game(g, ev)
         return
@@ -170,5 +171,5 @@ def end_game(g: GameState, ev: list[Event]) -> None:
     g.phase = "over"
     g.scores = final_scores(g)
     g.winners = winners(g, g.scores)
-    g.pending = GameOver()
-    ev.append(Event("game_ended", seat=g.winners[0] if g.winners else -1, cards=[], count=len(g.winners)))
+    g.pending = GAME_OVER()
+    ev.append(EVENT("game_ended", seat=g.winners[0] if g.winners else -1, cards=[], count=len(g.winners)))

@@ -284,8 +284,8 @@ UNIQUES: Final[dict[str, Unique]] = {}
 CHOICES: Final[dict[str, ChoiceHandler]] = {}  # about -> fn(g, seat, option, ev)
 SELECTS: Final[dict[str, SelectHandler]] = {}  # purpose -> fn(g, seat, cards, ev)
 VARIANTS: Final[dict[str, Variant]] = {}
-_DEFAULT_ROLE = Role()
-_DEFAULT_UNIQUE = Unique()
+_DEFAULT_ROLE: Final = Role()
+_DEFAULT_UNIQUE: Final = Unique()
 
 
 R = TypeVar("R", bound=Role)

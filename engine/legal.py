@@ -7,8 +7,23 @@ refuses anything not in it. The list is ordered deterministically.
 from __future__ import annotations
 
 from . import turn
-from .commands import CONFIRM, Choose, Command, DiscardCharacter, Keep, Pick, Select, Unselect
-from .decisions import Choice, KeepCards, PickCharacter, PlayTurn, SelectCards
+from .commands import Command
+from .decisions import SelectCards
+from .distinct import distinct
+from .finals import (
+    CHOICE,
+    CHOOSE,
+    CONFIRM,
+    DISCARD_CHARACTER,
+    KEEP,
+    KEEP_CARDS,
+    PICK,
+    PICK_CHARACTER,
+    PLAY_TURN,
+    SELECT,
+    SELECT_CARDS,
+    UNSELECT,
+)
 from .state import GameState
 
 
@@ -16,20 +31,20 @@ def legal_commands(g: GameState, seat: int) -> list[Command]:
     p = g.pending
     if p.seat != seat:
         return []
-    if type(p) is PlayTurn:
+    if type(p) is PLAY_TURN:
         assert g.turn is not None  # a turn is being played
         return turn.legal(g, g.turn)
-    if type(p) is PickCharacter:
-        pool = dict.fromkeys(g.selection.pool)
+    if type(p) is PICK_CHARACTER:
+        pool = distinct(g.selection.pool)
         if p.mode == "pick":
-            return [Pick(seat, c) for c in pool]
-        return [DiscardCharacter(seat, c) for c in pool]
-    if isinstance(p, KeepCards):
+            return [PICK(seat, c) for c in pool]
+        return [DISCARD_CHARACTER(seat, c) for c in pool]
+    if isinstance(p, KEEP_CARDS):
         assert g.turn is not None  # cards are kept in a turn
-        return [Keep(seat, c) for c in dict.fromkeys(g.turn.drawn)]
-    if isinstance(p, Choice):
-        return [Choose(seat, o) for o in p.options]
-    if isinstance(p, SelectCards):
+        return [KEEP(seat, c) for c in distinct(g.turn.drawn)]
+    if isinstance(p, CHOICE):
+        return [CHOOSE(seat, o) for o in p.options]
+    if isinstance(p, SELECT_CARDS):
         return select_commands(g, p)
     return []
 
@@ -45,20 +60,23 @@ def select_source(g: GameState, p: SelectCards) -> list[str]:
 def select_commands(g: GameState, p: SelectCards) -> list[Command]:
     out: list[Command] = []
     source = select_source(g, p)
-    if len(p.selected) < p.max:
-        if not p.selected and not p.reserved:  # every card of the source may be selected
-            seat = p.seat
-            out = [Select(seat, c) for c in dict.fromkeys(source)]
+    seat, selected = p.seat, p.selected  # read once: a Struct's attribute is a generic look-up compiled
+    n = len(selected)
+    if n < p.max:
+        reserved = p.reserved
+        if not n and not reserved:  # every card of the source may be selected
+            out = [SELECT(seat, c) for c in distinct(source)]
         else:
-            seat, selected, reserved = p.seat, p.selected, p.reserved
-            for c in dict.fromkeys(source):
+            names = distinct(source)
+            repeats = names is not source  # else a card selected or reserved has no other copy
+            for c in names:
                 # a copy not yet selected nor reserved remains (counted only for a card named there)
                 if (c not in selected and c not in reserved) or (
-                    source.count(c) - reserved.count(c) > selected.count(c)
+                    repeats and source.count(c) - reserved.count(c) > selected.count(c)
                 ):
-                    out.append(Select(seat, c))
-    for c in dict.fromkeys(p.selected):
-        out.append(Unselect(p.seat, c))
-    if len(p.selected) >= p.min:
-        out.append(CONFIRM[p.seat])
+                    out.append(SELECT(seat, c))
+    for c in distinct(selected):
+        out.append(UNSELECT(seat, c))
+    if n >= p.min:
+        out.append(CONFIRM[seat])
     return out

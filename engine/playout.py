@@ -5,6 +5,7 @@ optional compiled build (setup.py) compiles it with the flow (sim.py declares ms
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .apply import apply
 from .bots.registry import Bot
@@ -14,7 +15,7 @@ from .legal import legal_commands
 from .state import GameState
 from .view import view as seat_view
 
-MAX_COMMANDS = 20_000  # a game longer than this is reported as not ending
+MAX_COMMANDS: Final = 20_000  # a game longer than this is reported as not ending
 
 
 def play_game(

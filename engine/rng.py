@@ -9,8 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from . import shuffle64
+
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+
+# The compiled build's shuffle in native integers (engine/shuffle64.py): the same draws; interpreted, it
+# is slower than CPython's longs, so the pure-Python engine shuffles here.
+_native_shuffle = None if shuffle64.__file__ is None or shuffle64.__file__.endswith(".py") else shuffle64.shuffle
 
 
 def seed_state(seed: int) -> int:
@@ -42,6 +48,9 @@ class Rng:
         return ((z ^ (z >> 31)) * n) >> 64
 
     def shuffle(self, items: list[T]) -> None:
+        if _native_shuffle is not None and len(items) < 1 << 31:
+            self.state = _native_shuffle(self.state, items)
+            return
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             # j = self.below(i + 1), inlined (the same draws)

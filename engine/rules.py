@@ -157,10 +157,6 @@ def with_variants(rules: RuleSet, variants: list[str] | tuple[str, ...]) -> Rule
     return msgspec.structs.replace(rules, **changes)
 
 
-def complete_size(rules: RuleSet, players: int) -> int:
-    return rules.complete_at_small if players <= 3 else rules.complete_at
-
-
 # Face-up discards for 4-8 players, by the number of characters in play (8 or 9).
 FACEUP = {
     8: {4: 2, 5: 1, 6: 0, 7: 0},

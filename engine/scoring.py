@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import Final
 
 from .cards.districts import DISTRICTS, TYPES
 from .cards.editions import rank
@@ -17,7 +18,7 @@ from .city import complete_at, size, value
 from .hooks import UNIQUES, ScoreCtx
 from .state import GameState, Score
 
-_ALL_TYPES = frozenset(TYPES)
+_ALL_TYPES: Final = frozenset(TYPES)
 
 
 def type_at_end(name: str, ctx: ScoreCtx) -> str:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .cards.characters import RANK
-from .decisions import PickCharacter
 from .events import Event
+from .finals import EVENT, PICK_CHARACTER
 from .rng import Rng
 from .rules import FACEUP
 from .state import GameState, Selection
@@ -92,8 +92,8 @@ def start(g: GameState, ev: list[Event], order: list[str] | None = None) -> None
     sel.steps = plan_steps(g)
     for p in g.players:
         p.characters = []
-    ev.append(Event("round_started", seat=g.crown, count=g.round))
-    ev.append(Event("characters_discarded", cards=list(sel.faceup), count=len(sel.facedown)))
+    ev.append(EVENT("round_started", seat=g.crown, count=g.round))
+    ev.append(EVENT("characters_discarded", cards=list(sel.faceup), count=len(sel.facedown)))
     advance(g, ev)
 
 
@@ -103,26 +103,26 @@ def advance(g: GameState, ev: list[Event]) -> bool:
     while sel.steps:
         kind, seat = sel.steps[0]
         if kind == "pick":
-            g.pending = PickCharacter(seat, "pick")
+            g.pending = PICK_CHARACTER(seat, "pick")
             return False
         if kind == "discard":
-            g.pending = PickCharacter(seat, "discard")
+            g.pending = PICK_CHARACTER(seat, "discard")
             return False
         sel.steps.pop(0)
         if kind == "take_facedown":
             sel.pool.extend(sel.facedown)
             sel.facedown = []
-            ev.append(Event("took_facedown", seat=seat))
+            ev.append(EVENT("took_facedown", seat=seat))
         elif kind == "random_discard":
             rng = Rng(g.rng)
             c = sel.pool.pop(rng.below(len(sel.pool)))
             g.rng = rng.state
             sel.facedown.append(c)
-            ev.append(Event("character_discarded", seat=seat, character=c, private=[]))
+            ev.append(EVENT("character_discarded", seat=seat, character=c, private=[]))
         elif kind == "rest_facedown":
             sel.facedown.extend(sel.pool)
             if sel.pool:
-                ev.append(Event("character_discarded", seat=seat, count=len(sel.pool), private=[]))
+                ev.append(EVENT("character_discarded", seat=seat, count=len(sel.pool), private=[]))
             sel.pool = []
     return True
 
@@ -133,7 +133,7 @@ def pick(g: GameState, seat: int, character: str, ev: list[Event]) -> None:
     sel.steps.pop(0)
     g.players[seat].characters.append(character)
     g.holders[character] = seat
-    ev.append(Event("character_picked", seat=seat, character=character, private=[seat]))
+    ev.append(EVENT("character_picked", seat=seat, character=character, private=[seat]))
 
 
 def discard(g: GameState, seat: int, character: str, ev: list[Event]) -> None:
@@ -141,4 +141,4 @@ def discard(g: GameState, seat: int, character: str, ev: list[Event]) -> None:
     sel.pool.remove(character)
     sel.steps.pop(0)
     sel.facedown.append(character)
-    ev.append(Event("character_discarded", seat=seat, character=character, private=[seat]))
+    ev.append(EVENT("character_discarded", seat=seat, character=character, private=[seat]))

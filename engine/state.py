@@ -14,6 +14,8 @@ classes: compiled code reads `g.turn`, `p.city` as C struct fields. msgspec enco
 does a Struct (a map of every field, in field order: the same bytes) and decodes one by setting its
 fields and calling `__post_init__`. With slots, as a Struct has them: interpreted, an attribute is read
 as fast, and an object msgspec decodes (`copy_state`) is as fast to read as one built by `__init__`.
+Each class writes its `__init__` (`init=False`): mypyc compiles a written `__init__`, not the one
+`@dataclass` generates (tests/test_state_defaults.py checks them against the fields).
 The caches (engine/caches.py) are slots that msgspec does not see (`_cache`): never encoded, compared
 or copied. A district in a city and a final score stay msgspec Structs (engine/state_structs.py).
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["Built", "GameState", "Markers", "Player", "Score", "Selection", "Turn"]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Player:
     """A player."""
 
@@ -48,11 +50,29 @@ class Player:
     characters: list[str] = field(default_factory=list)  # held this round, in pick order
     city_cache: CityCache | None = field(default=None, init=False, repr=False, compare=False)  # _cache
 
+    def __init__(
+        self,
+        name: str,
+        gold: int = 2,
+        hand: list[str] | None = None,
+        city: list[Built] | None = None,
+        characters: list[str] | None = None,
+    ) -> None:
+        self.name = name
+        self.gold = gold
+        self.hand = [] if hand is None else hand
+        self.city = [] if city is None else city
+        self.characters = [] if characters is None else characters
+        self.city_cache = None
+
     def __post_init__(self) -> None:
-        self.city_cache = None  # decoded by msgspec, which does not know the slot
+        # Decoded by msgspec, which does not know the slot. Compiled, a slot that `__init__` always sets is
+        # written without a check for its empty value; `setattr` takes the checked way (an object decoded
+        # by msgspec did not run `__init__`).
+        setattr(self, "city_cache", None)  # noqa: B010
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Selection:
     """The selection phase of one round."""
 
@@ -61,8 +81,20 @@ class Selection:
     pool: list[str] = field(default_factory=list)  # the cards being passed (hidden)
     steps: list[list[Any]] = field(default_factory=list)  # remaining steps: [kind, seat]
 
+    def __init__(
+        self,
+        faceup: list[str] | None = None,
+        facedown: list[str] | None = None,
+        pool: list[str] | None = None,
+        steps: list[list[Any]] | None = None,
+    ) -> None:
+        self.faceup = [] if faceup is None else faceup
+        self.facedown = [] if facedown is None else facedown
+        self.pool = [] if pool is None else pool
+        self.steps = [] if steps is None else steps
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Turn:
     """The turn being played: `seat` acts as `character`.
 
@@ -90,15 +122,54 @@ class Turn:
     )  # cards between places while a decision is pending (a district under a warrant)
     cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states of this turn
 
+    def __init__(
+        self,
+        seat: int,
+        character: str,
+        gathered: bool = False,
+        builds: int = 0,
+        limit: int = 1,
+        built: list[str] | None = None,
+        used: list[str] | None = None,
+        drawn: list[str] | None = None,
+        keep: int = 0,
+        gather_first: bool = False,
+        paused: bool = False,
+        gather_only: str | None = None,
+        resumed: bool = False,
+        build_gold: int = 0,
+        aside: list[str] | None = None,
+        cards: dict[str, cardstate.AnyCardState] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.character = character
+        self.gathered = gathered
+        self.builds = builds
+        self.limit = limit
+        self.built = [] if built is None else built
+        self.used = [] if used is None else used
+        self.drawn = [] if drawn is None else drawn
+        self.keep = keep
+        self.gather_first = gather_first
+        self.paused = paused
+        self.gather_only = gather_only
+        self.resumed = resumed
+        self.build_gold = build_gold
+        self.aside = [] if aside is None else aside
+        self.cards = {} if cards is None else cards
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Markers:
     """The round's marks that the flow itself reads (the other cards' marks are their own state)."""
 
     killed: str | None = None  # the Assassin's victim: passed over when called
 
+    def __init__(self, killed: str | None = None) -> None:
+        self.killed = killed
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class GameState:
     """A game."""
 
@@ -127,8 +198,59 @@ class GameState:
     cards: dict[str, cardstate.AnyCardState] = field(default_factory=dict)  # card states (game, round)
     lineup_cache: LineupCache | None = field(default=None, init=False, repr=False, compare=False)  # _cache
 
+    def __init__(
+        self,
+        rules: RuleSet,
+        lineup: list[str],
+        uniques: list[str],
+        players: list[Player],
+        deck: list[str],
+        crown: int,
+        rng: int,
+        pending: Decision,
+        round: int = 1,
+        phase: str = "selection",
+        selection: Selection | None = None,
+        called: int = 0,
+        turn: Turn | None = None,
+        holders: dict[str, int] | None = None,
+        revealed: dict[str, int] | None = None,
+        markers: Markers | None = None,
+        first_complete: int | None = None,
+        tax: int = 0,
+        seq: int = 0,
+        scores: list[Score] | None = None,
+        winners: list[int] | None = None,
+        end_round_from: int = 0,
+        cards: dict[str, cardstate.AnyCardState] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.lineup = lineup
+        self.uniques = uniques
+        self.players = players
+        self.deck = deck
+        self.crown = crown
+        self.rng = rng
+        self.pending = pending
+        self.round = round
+        self.phase = phase
+        self.selection = Selection() if selection is None else selection
+        self.called = called
+        self.turn = turn
+        self.holders = {} if holders is None else holders
+        self.revealed = {} if revealed is None else revealed
+        self.markers = Markers() if markers is None else markers
+        self.first_complete = first_complete
+        self.tax = tax
+        self.seq = seq
+        self.scores = scores
+        self.winners = [] if winners is None else winners
+        self.end_round_from = end_round_from
+        self.cards = {} if cards is None else cards
+        self.lineup_cache = None
+
     def __post_init__(self) -> None:
-        self.lineup_cache = None  # decoded by msgspec, which does not know the slot
+        setattr(self, "lineup_cache", None)  # noqa: B010 - decoded by msgspec: as Player.__post_init__
 
 
 def _cache(cls: type, name: str) -> None:
@@ -153,7 +275,7 @@ def current_turn(g: GameState) -> Turn:
     return t
 
 
-_enc = msgspec.msgpack.Encoder()
+_enc: Final = msgspec.msgpack.Encoder()
 
 
 @functools.cache

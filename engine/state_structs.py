@@ -2,7 +2,7 @@
 
 - `Built`, a district in a city: every view copies every city's districts (a bot's play-out takes a
   view at each decision), and msgspec builds a Struct in about half the time of a dataclass's
-  `__init__` (interpreted even in the compiled build);
+  `__init__` (interpreted code in the pure-Python engine);
 - `Score`, a player's final score: its `omit_defaults` keeps the saved scores as they are.
 
 Not in engine/state.py, which the compiled build compiles (docs/speed.md): mypyc cannot compile a

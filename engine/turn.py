@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import build, caches, deck, flow
 from .cards.editions import INCOME_TABLE
 from .city import count_type
-from .commands import DRAW_CARDS, END_TURN, TAKE_GOLD, Ability, Command, Income
-from .decisions import KeepCards
+from .commands import Ability, Command, Income
 from .events import Event
+from .finals import DRAW_CARDS, END_TURN, EVENT, INCOME, KEEP_CARDS, TAKE_GOLD
 from .hooks import ROLES, UNIQUES, card_of, role_of
 from .state import GameState, Turn
 
-GATHER_FIRST = "Gather resources first: take 2 gold or draw cards."
+GATHER_FIRST: Final = "Gather resources first: take 2 gold or draw cards."
 
 
-_NO_INCOME: tuple[str | None, str | None] = (None, None)
+_NO_INCOME: Final[tuple[str | None, str | None]] = (None, None)
 
 
 def income_of(g: GameState, character: str) -> tuple[str | None, str | None]:
@@ -35,8 +37,8 @@ def income_options(g: GameState, t: Turn, cc: caches.CityCache | None = None) ->
     if n == 0:
         return []
     if income_kind == "mix":  # the Abbot declares how many are gold, the rest cards
-        return [Income(t.seat, gold=k) for k in range(n, -1, -1)]
-    return [Income(t.seat)]
+        return [INCOME(t.seat, gold=k) for k in range(n, -1, -1)]
+    return [INCOME(t.seat)]
 
 
 def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
@@ -49,7 +51,7 @@ def take_income(g: GameState, t: Turn, cmd: Income, ev: list[Event]) -> None:
     p.gold += gold
     got = deck.gain_cards(g, t.seat, cards) if cards else []
     ev.append(
-        Event("income", seat=t.seat, character=t.character, gold=gold, count=len(got), cards=got, private=[t.seat])
+        EVENT("income", seat=t.seat, character=t.character, gold=gold, count=len(got), cards=got, private=[t.seat])
     )
 
 
@@ -115,7 +117,7 @@ def take_gold(g: GameState, t: Turn, ev: list[Event]) -> None:
     for u in caches.city(g, t.seat).gather:
         n += u.gather_gold(g, t.seat)
     g.players[t.seat].gold += n
-    ev.append(Event("gathered_gold", seat=t.seat, gold=n))
+    ev.append(EVENT("gathered_gold", seat=t.seat, gold=n))
     flow.finish_gather(g, t, ev)
 
 
@@ -130,13 +132,13 @@ def draw_cards(g: GameState, t: Turn, ev: list[Event]) -> None:
     drawn = deck.draw(g, n)
     if keep_all or len(drawn) <= keep_n:
         g.players[t.seat].hand.extend(drawn)
-        ev.append(Event("gathered_cards", seat=t.seat, count=len(drawn), cards=drawn, private=[t.seat]))
+        ev.append(EVENT("gathered_cards", seat=t.seat, count=len(drawn), cards=drawn, private=[t.seat]))
         flow.finish_gather(g, t, ev)
         return
     t.drawn = drawn
     t.keep = keep_n
-    ev.append(Event("drew_cards", seat=t.seat, count=len(drawn), cards=list(drawn), private=[t.seat]))
-    g.pending = KeepCards(t.seat, keep_n)
+    ev.append(EVENT("drew_cards", seat=t.seat, count=len(drawn), cards=list(drawn), private=[t.seat]))
+    g.pending = KEEP_CARDS(t.seat, keep_n)
 
 
 def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
@@ -144,13 +146,13 @@ def keep(g: GameState, t: Turn, card: str, ev: list[Event]) -> None:
     g.players[t.seat].hand.append(card)
     t.keep -= 1
     if t.keep > 0 and t.drawn:
-        ev.append(Event("kept_card", seat=t.seat, card=card, count=1, private=[t.seat]))
-        g.pending = KeepCards(t.seat, t.keep)
+        ev.append(EVENT("kept_card", seat=t.seat, card=card, count=1, private=[t.seat]))
+        g.pending = KEEP_CARDS(t.seat, t.keep)
         return
     rest = t.drawn
     t.drawn = []
     deck.to_bottom(g, rest)
-    ev.append(Event("kept_card", seat=t.seat, card=card, count=len(rest), private=[t.seat]))
+    ev.append(EVENT("kept_card", seat=t.seat, card=card, count=len(rest), private=[t.seat]))
     flow.finish_gather(g, t, ev)
 
 

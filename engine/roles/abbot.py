@@ -19,7 +19,7 @@ Events: abbot_tithe (seat = the Abbot, player = the giver, gold = 1).
 from __future__ import annotations
 
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -42,14 +42,14 @@ class Abbot(Role):
         rich = richest_others(g, t.seat)
         if g.rules.edition == "2000" and len(rich) > 1:
             return []  # a tie for the richest: nothing
-        return [Ability(t.seat, self.name, player=s) for s in rich]
+        return [ABILITY(t.seat, self.name, player=s) for s in rich]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.player is not None
         t.used.append(self.name)
         g.players[cmd.player].gold -= 1
         g.players[cmd.seat].gold += 1
-        ev.append(Event("abbot_tithe", seat=cmd.seat, player=cmd.player, gold=1, character=self.name))
+        ev.append(EVENT("abbot_tithe", seat=cmd.seat, player=cmd.player, gold=1, character=self.name))
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         rich = richest_others(g, cmd.seat)

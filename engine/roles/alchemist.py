@@ -12,7 +12,7 @@ Events: alchemist_refund (gold).
 
 from __future__ import annotations
 
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -23,7 +23,7 @@ class Alchemist(Role):
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         if t.build_gold > 0:
             g.players[t.seat].gold += t.build_gold
-            ev.append(Event("alchemist_refund", seat=t.seat, character=self.name, gold=t.build_gold))
+            ev.append(EVENT("alchemist_refund", seat=t.seat, character=self.name, gold=t.build_gold))
 
 
 role(Alchemist)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -14,13 +14,13 @@ class Architect(Role):
     build_limit = 3
 
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
-        return [] if self.name in t.used or not g.deck else [Ability(t.seat, self.name)]
+        return [] if self.name in t.used or not g.deck else [ABILITY(t.seat, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         got = deck.gain_cards(g, cmd.seat, 2)
         ev.append(
-            Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
+            EVENT("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
         )
 
 

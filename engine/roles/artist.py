@@ -11,13 +11,15 @@ Events: beautified (district, gold=1).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cardstate import TurnScoped
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
-MAX_PER_TURN = 2
+MAX_PER_TURN: Final = 2
 
 
 class Beautified(TurnScoped):
@@ -39,7 +41,7 @@ class Artist(Role):
         if _count(t) >= MAX_PER_TURN or p.gold < 1:
             return []
         names = dict.fromkeys(b.name for b in p.city if not b.beautified)
-        return [Ability(t.seat, self.name, district=n) for n in names]
+        return [ABILITY(t.seat, self.name, district=n) for n in names]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         done = Beautified.of(t)
@@ -50,7 +52,7 @@ class Artist(Role):
         b = next(b for b in p.city if b.name == cmd.district and not b.beautified)
         b.beautified = True
         p.gold -= 1
-        ev.append(Event("beautified", seat=cmd.seat, character=self.name, district=b.name, gold=1))
+        ev.append(EVENT("beautified", seat=cmd.seat, character=self.name, district=b.name, gold=1))
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         t = g.turn

@@ -8,7 +8,7 @@ does it); the Plague passes between the Assassin and the victim's player then
 from __future__ import annotations
 
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, contact, role
 from ..state import GameState, Turn
 from ._targets import nameable
@@ -20,12 +20,12 @@ class Assassin(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
+        return [ABILITY(t.seat, self.name, character=c) for c in nameable(g, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         g.markers.killed = cmd.character
-        ev.append(Event("killed", seat=cmd.seat, character=cmd.character))
+        ev.append(EVENT("killed", seat=cmd.seat, character=cmd.character))
 
     def on_killed_revealed(self, g: GameState, seat: int, ev: Events) -> None:
         contact(g, g.holders.get(self.name), seat, self.name, ev)

@@ -24,8 +24,7 @@ from __future__ import annotations
 from ..build import cost_for, finish_build
 from ..cardstate import TurnScoped
 from ..commands import Build
-from ..decisions import SelectCards
-from ..events import Event
+from ..finals import BUILD, EVENT, SELECT_CARDS
 from ..hooks import Events, Role, role, select
 from ..state import GameState, Turn, current_turn
 
@@ -46,7 +45,7 @@ class Cardinal(Role):
         if missing <= 0 or len(p.hand) - 1 < missing:
             return []
         return [
-            Build(t.seat, district, via=self.name, player=s)
+            BUILD(t.seat, district, via=self.name, player=s)
             for s, q in enumerate(g.players)
             if s != t.seat and q.gold >= missing
         ]
@@ -55,7 +54,7 @@ class Cardinal(Role):
         assert cmd.player is not None
         missing = cost - g.players[t.seat].gold
         CardinalLoan(district=cmd.district, lender=cmd.player).put(t)
-        g.pending = SelectCards(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
+        g.pending = SELECT_CARDS(t.seat, purpose=self.name, min=missing, max=missing, reserved=[cmd.district])
         return None  # the build finishes once the cards to give are chosen
 
 
@@ -76,7 +75,7 @@ def give_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
         me.hand.remove(c)
     them.hand.extend(cards)
     ev.append(
-        Event("cardinal_borrowed", seat=seat, player=target, gold=n, count=n, cards=list(cards), private=[seat, target])
+        EVENT("cardinal_borrowed", seat=seat, player=target, gold=n, count=n, cards=list(cards), private=[seat, target])
     )
     cost = cost_for(g, seat, district)
     me.gold -= cost

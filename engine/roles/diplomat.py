@@ -32,7 +32,7 @@ from .. import caches
 from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, contact, role
 from ..state import Built, GameState, Turn
 
@@ -85,7 +85,7 @@ class Diplomat(Role):
                     diff, extra = _price(g, me, mb, seat, tb)
                     if diff + extra <= gold:
                         out.append(
-                            Ability(
+                            ABILITY(
                                 me,
                                 self.name,
                                 player=seat,
@@ -111,7 +111,7 @@ class Diplomat(Role):
         caches.add_district(g, me, tb)
         caches.add_district(g, other, mb)
         ev.append(
-            Event(
+            EVENT(
                 "exchanged",
                 seat=me,
                 player=other,

@@ -31,16 +31,17 @@ revealed (option "adviser") for the killed Emperor at round end.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import flow
 from ..commands import Ability
 from ..crown import give_crown
-from ..decisions import Choice
-from ..events import Event
+from ..finals import ABILITY, CHOICE, EVENT
 from ..hooks import Events, Role, choice, role
 from ..rng import Rng
 from ..state import GameState, Turn, current_turn
 
-TRIBUTE = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
+TRIBUTE: Final = "Emperor.tribute"  # 2000: the crowned player's choice of what to give
 
 
 def eligible(g: GameState, seat: int) -> list[int]:
@@ -55,16 +56,16 @@ class Emperor(Role):
         if self.name in t.used:
             return []
         if g.rules.edition == "2000":
-            return [Ability(t.seat, self.name, player=s) for s in eligible(g, t.seat)]
+            return [ABILITY(t.seat, self.name, player=s) for s in eligible(g, t.seat)]
         out = []
         for s in eligible(g, t.seat):
             p = g.players[s]
             if p.gold:
-                out.append(Ability(t.seat, self.name, player=s, option="gold"))
+                out.append(ABILITY(t.seat, self.name, player=s, option="gold"))
             if p.hand:
-                out.append(Ability(t.seat, self.name, player=s, option="card"))
+                out.append(ABILITY(t.seat, self.name, player=s, option="card"))
             if not p.gold and not p.hand:
-                out.append(Ability(t.seat, self.name, player=s, option="nothing"))
+                out.append(ABILITY(t.seat, self.name, player=s, option="nothing"))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -75,23 +76,23 @@ class Emperor(Role):
         victim, me = g.players[target], g.players[cmd.seat]
         if g.rules.edition == "2000":  # the crowned player chooses what to give
             if victim.gold or victim.hand:
-                g.pending = Choice(
+                g.pending = CHOICE(
                     target, TRIBUTE, (["gold"] if victim.gold else []) + list(dict.fromkeys(victim.hand))
                 )
             else:
-                ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
+                ev.append(EVENT("emperor_took", seat=cmd.seat, player=target, option="nothing"))
             return
         if cmd.option == "gold":
             victim.gold -= 1
             me.gold += 1
-            ev.append(Event("emperor_took", seat=cmd.seat, player=target, gold=1, option="gold"))
+            ev.append(EVENT("emperor_took", seat=cmd.seat, player=target, gold=1, option="gold"))
         elif cmd.option == "card":
             rng = Rng(g.rng)
             card = victim.hand.pop(rng.below(len(victim.hand)))
             g.rng = rng.state
             me.hand.append(card)
             ev.append(
-                Event(
+                EVENT(
                     "emperor_took",
                     seat=cmd.seat,
                     player=target,
@@ -102,7 +103,7 @@ class Emperor(Role):
                 )
             )
         else:
-            ev.append(Event("emperor_took", seat=cmd.seat, player=target, option="nothing"))
+            ev.append(EVENT("emperor_took", seat=cmd.seat, player=target, option="nothing"))
 
     def must(self, g: GameState, t: Turn) -> str | None:
         if self.name not in t.used:
@@ -129,9 +130,9 @@ class Emperor(Role):
         seat = g.holders.get(self.name)
         if seat is None or g.markers.killed != self.name:
             return False
-        ev.append(Event("revealed", seat=seat, character=self.name, option="adviser"))
+        ev.append(EVENT("revealed", seat=seat, character=self.name, option="adviser"))
         g.revealed.setdefault(self.name, seat)
-        g.pending = Choice(seat, about="Emperor.crown", options=[str(s) for s in eligible(g, seat)])
+        g.pending = CHOICE(seat, about="Emperor.crown", options=[str(s) for s in eligible(g, seat)])
         return True
 
 
@@ -145,12 +146,12 @@ def tribute(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "gold":
         victim.gold -= 1
         me.gold += 1
-        ev.append(Event("emperor_took", seat=emperor, player=seat, gold=1, option="gold"))
+        ev.append(EVENT("emperor_took", seat=emperor, player=seat, gold=1, option="gold"))
     else:
         victim.hand.remove(option)
         me.hand.append(option)
         ev.append(
-            Event(
+            EVENT(
                 "emperor_took", seat=emperor, player=seat, card=option, count=1, option="card", private=[emperor, seat]
             )
         )

@@ -4,7 +4,7 @@ crown when revealed (even when bewitched); killed, takes it at round end as heir
 from __future__ import annotations
 
 from ..crown import give_crown
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -18,7 +18,7 @@ class CrownTaker(Role):
     def end_round(self, g: GameState, ev: Events) -> bool:
         seat = g.holders.get(self.name)
         if seat is not None and g.markers.killed == self.name:
-            ev.append(Event("revealed", seat=seat, character=self.name, option="heir"))
+            ev.append(EVENT("revealed", seat=seat, character=self.name, option="heir"))
             g.revealed.setdefault(self.name, seat)
             give_crown(g, seat, ev, self.name)
         return False

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..decisions import SelectCards
-from ..events import Event
+from ..finals import ABILITY, EVENT, SELECT_CARDS
 from ..hooks import Events, Role, role, select
 from ..state import GameState, Turn
 from ._targets import others
@@ -18,9 +17,9 @@ class Magician(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        out = [Ability(t.seat, self.name, option="swap", player=s) for s in others(g, t.seat)]
+        out = [ABILITY(t.seat, self.name, option="swap", player=s) for s in others(g, t.seat)]
         if g.players[t.seat].hand:
-            out.append(Ability(t.seat, self.name, option="redraw"))
+            out.append(ABILITY(t.seat, self.name, option="redraw"))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -29,9 +28,9 @@ class Magician(Role):
             assert cmd.player is not None
             me, them = g.players[cmd.seat], g.players[cmd.player]
             me.hand, them.hand = them.hand, me.hand
-            ev.append(Event("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand), gold=len(them.hand)))
+            ev.append(EVENT("hands_swapped", seat=cmd.seat, player=cmd.player, count=len(me.hand), gold=len(them.hand)))
         else:
-            g.pending = SelectCards(cmd.seat, purpose=self.name, min=0, max=len(g.players[cmd.seat].hand))
+            g.pending = SELECT_CARDS(cmd.seat, purpose=self.name, min=0, max=len(g.players[cmd.seat].hand))
 
 
 role(Magician)
@@ -44,4 +43,4 @@ def redraw(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
         hand.remove(c)
     deck.to_bottom(g, list(cards))
     got = deck.gain_cards(g, seat, len(cards))
-    ev.append(Event("redrew", seat=seat, count=len(cards), cards=list(cards) + got, private=[seat]))
+    ev.append(EVENT("redrew", seat=seat, count=len(cards), cards=list(cards) + got, private=[seat]))

@@ -14,15 +14,17 @@ Events: seized (seat, player, district, gold = paid to the owner, count = extra 
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import caches
 from ..build import check_complete
 from ..city import copy_tag, has, is_complete, rank8_immune, rank8_price, shielded, value
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import Built, GameState, Turn
 
-MAX_COST = 3
+MAX_COST: Final = 3
 
 
 def _candidates(g: GameState, me: int, seat: int) -> dict[tuple[str, str | None], tuple[Built, int]]:
@@ -49,7 +51,7 @@ class Marshal(Role):
                 continue
             for (name, tag), (_b, price) in _candidates(g, t.seat, seat).items():
                 if price <= gold:
-                    out.append(Ability(t.seat, self.name, player=seat, district=name, option=tag))
+                    out.append(ABILITY(t.seat, self.name, player=seat, district=name, option=tag))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -64,7 +66,7 @@ class Marshal(Role):
         caches.city_changed(g.players[owner])
         caches.add_district(g, cmd.seat, b)
         ev.append(
-            Event(
+            EVENT(
                 "seized",
                 seat=cmd.seat,
                 player=owner,

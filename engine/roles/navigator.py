@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -21,20 +21,20 @@ class Navigator(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        out = [Ability(t.seat, self.name, option="gold")]
+        out = [ABILITY(t.seat, self.name, option="gold")]
         if g.deck:
-            out.append(Ability(t.seat, self.name, option="cards"))
+            out.append(ABILITY(t.seat, self.name, option="cards"))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         if cmd.option == "gold":
             g.players[cmd.seat].gold += 4
-            ev.append(Event("extra_gold", seat=cmd.seat, character=self.name, gold=4))
+            ev.append(EVENT("extra_gold", seat=cmd.seat, character=self.name, gold=4))
         else:
             got = deck.gain_cards(g, cmd.seat, 4)  # fewer if the deck runs out
             ev.append(
-                Event("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
+                EVENT("extra_cards", seat=cmd.seat, character=self.name, count=len(got), cards=got, private=[cmd.seat])
             )
 
 

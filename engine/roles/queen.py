@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..cards.characters import RANK
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 
@@ -52,11 +52,11 @@ class Queen(Role):
             c = rank4(g)
             if c is not None and g.markers.killed == c and c in g.holders:
                 return []  # checked at round end
-            return [Ability(t.seat, self.name)] if neighbours(g, t.seat, g.crown) else []
+            return [ABILITY(t.seat, self.name)] if neighbours(g, t.seat, g.crown) else []
         s = self._rank4_seat(g)
         if s is None or not neighbours(g, t.seat, s):
             return []
-        return [Ability(t.seat, self.name)]
+        return [ABILITY(t.seat, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
@@ -64,7 +64,7 @@ class Queen(Role):
         c = rank4(g)
         assert c is not None  # abilities() offers it only with a rank-4 character in play
         who = g.crown if g.rules.edition == "2000" else g.revealed[c]
-        ev.append(Event("queen_gold", seat=cmd.seat, player=who, character=c, gold=3))
+        ev.append(EVENT("queen_gold", seat=cmd.seat, player=who, character=c, gold=3))
 
     def end_round(self, g: GameState, ev: Events) -> bool:
         c = rank4(g)
@@ -75,7 +75,7 @@ class Queen(Role):
         if queen is None or seat is None or not neighbours(g, queen, seat):
             return False
         g.players[queen].gold += 3
-        ev.append(Event("queen_gold", seat=queen, player=seat, character=c, gold=3, option="round_end"))
+        ev.append(EVENT("queen_gold", seat=queen, player=seat, character=c, gold=3, option="round_end"))
         return False
 
     def why(self, g: GameState, cmd: Ability) -> str | None:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..decisions import SelectCards
-from ..events import Event
+from ..finals import ABILITY, EVENT, SELECT_CARDS
 from ..hooks import Events, Role, role, select
 from ..state import GameState, Turn, current_turn
 
@@ -25,13 +24,13 @@ class Scholar(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used or not g.deck or t.drawn:
             return []
-        return [Ability(t.seat, self.name)]
+        return [ABILITY(t.seat, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         t.drawn = deck.draw(g, 7)
         ev.append(
-            Event(
+            EVENT(
                 "scholar_drew",
                 seat=cmd.seat,
                 character=self.name,
@@ -40,7 +39,7 @@ class Scholar(Role):
                 private=[cmd.seat],
             )
         )
-        g.pending = SelectCards(cmd.seat, purpose=self.name, min=1, max=1, source="drawn")
+        g.pending = SELECT_CARDS(cmd.seat, purpose=self.name, min=1, max=1, source="drawn")
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         if not g.deck:
@@ -59,4 +58,4 @@ def keep_one(g: GameState, seat: int, cards: list[str], ev: Events) -> None:
     g.players[seat].hand.append(card)
     rest, t.drawn = t.drawn, []
     deck.shuffle_in(g, rest)
-    ev.append(Event("scholar_kept", seat=seat, character="Scholar", card=card, count=len(rest), private=[seat]))
+    ev.append(EVENT("scholar_kept", seat=seat, character="Scholar", card=card, count=len(rest), private=[seat]))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import deck
 from ..cards.districts import DISTRICTS, TYPES
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 from ._targets import others
@@ -26,7 +26,7 @@ class Spy(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        return [Ability(t.seat, self.name, player=s, kind=k) for s in others(g, t.seat) for k in TYPES]
+        return [ABILITY(t.seat, self.name, player=s, kind=k) for s in others(g, t.seat) for k in TYPES]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.player is not None and cmd.kind is not None
@@ -38,7 +38,7 @@ class Spy(Role):
         victim.gold -= gold
         spy.gold += gold
         ev.append(
-            Event(
+            EVENT(
                 "spied",
                 seat=cmd.seat,
                 player=cmd.player,
@@ -51,7 +51,7 @@ class Spy(Role):
         )
         if matches:
             got = deck.gain_cards(g, cmd.seat, matches)
-            ev.append(Event("spy_gained", seat=cmd.seat, count=len(got), cards=got, private=[cmd.seat]))
+            ev.append(EVENT("spy_gained", seat=cmd.seat, count=len(got), cards=got, private=[cmd.seat]))
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player == cmd.seat:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..cardstate import RoundScoped
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, contact, role
 from ..state import GameState, Turn
 from ._targets import nameable
@@ -41,7 +41,7 @@ class Thief(Role):
             return []
         killed, witched = g.markers.killed, bewitched(g)
         return [
-            Ability(t.seat, self.name, character=c)
+            ABILITY(t.seat, self.name, character=c)
             for c in nameable(g, self.name, min_rank=2)
             if c != killed and c != witched
         ]
@@ -50,10 +50,10 @@ class Thief(Role):
         assert cmd.character is not None
         t.used.append(self.name)
         Robbery(character=cmd.character, by=cmd.seat).put(g)  # the Witch, when she resumes as a bewitched Thief
-        ev.append(Event("robbed", seat=cmd.seat, character=cmd.character))
+        ev.append(EVENT("robbed", seat=cmd.seat, character=cmd.character))
 
     def on_any_reveal(self, g: GameState, t: Turn, ev: Events) -> None:
-        r = Robbery.get(g)
+        r = Robbery.get(g) if g.cards else None  # no call at most reveals: no card keeps a state
         if r is None or r.character != t.character or t.resumed:
             return
         thief = r.by if r.by is not None else g.holders.get(self.name)
@@ -63,7 +63,7 @@ class Thief(Role):
         gold = victim.gold
         victim.gold = 0
         g.players[thief].gold += gold
-        ev.append(Event("stole", seat=thief, player=t.seat, character=t.character, gold=gold))
+        ev.append(EVENT("stole", seat=thief, player=t.seat, character=t.character, gold=gold))
         contact(g, thief, t.seat, self.name, ev)
 
     def sample(self, view: View, g: GameState, rng: random.Random) -> None:

@@ -30,7 +30,7 @@ from ..city import (
     value,
 )
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import UNIQUES, Events, Role, contact, role
 from ..state import Built, GameState, Turn
 
@@ -82,7 +82,7 @@ class Warlord(Role):
                     continue
                 if destroy_price(g, seat, b, cc) <= gold:
                     tag = copy_tag(b, p.city) if b.beautified else None  # only a beautified copy is tagged
-                    out.append(Ability(me, name, player=seat, district=b.name, option=tag))
+                    out.append(ABILITY(me, name, player=seat, district=b.name, option=tag))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -94,7 +94,7 @@ class Warlord(Role):
         price = destroy_price(g, victim, b)
         g.players[cmd.seat].gold -= price
         remove_built(g, victim, b)
-        ev.append(Event("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price, character=self.name))
+        ev.append(EVENT("destroyed", seat=cmd.seat, player=victim, district=b.name, gold=price, character=self.name))
         contact(g, cmd.seat, victim, self.name, ev)
         if g.rules.rank8_at_end:
             DestroysAtEnd().put(t)  # the turn ends once the destruction is settled

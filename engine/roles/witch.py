@@ -21,12 +21,12 @@ Events (kinds):
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import flow
 from ..cardstate import RoundScoped
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Role, role
 from ..state import GameState, Turn
 from ._targets import nameable
@@ -34,7 +34,7 @@ from ._targets import nameable
 if TYPE_CHECKING:
     from ..view import View
 
-NAME = "Witch"
+NAME: Final = "Witch"
 
 
 class Bewitchment(RoundScoped):
@@ -48,7 +48,7 @@ class Bewitchment(RoundScoped):
 
 def bewitched(g: GameState) -> str | None:
     """The character bewitched this round, if any."""
-    b = Bewitchment.get(g)
+    b = Bewitchment.get(g) if g.cards else None  # no call when no card keeps a state
     return b.character if b is not None else None
 
 
@@ -67,13 +67,13 @@ class Witch(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used or not t.gathered:
             return []
-        return [Ability(t.seat, self.name, character=c) for c in nameable(g, self.name)]
+        return [ABILITY(t.seat, self.name, character=c) for c in nameable(g, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.character is not None
         t.used.append(self.name)
         Bewitchment(character=cmd.character).put(g)
-        ev.append(Event("bewitched", seat=cmd.seat, character=cmd.character))
+        ev.append(EVENT("bewitched", seat=cmd.seat, character=cmd.character))
         flow.end_turn(g, ev)  # the turn pauses: no end-of-turn effects now
 
     def must(self, g: GameState, t: Turn) -> str | None:
@@ -101,7 +101,7 @@ class Witch(Role):
         witch = g.holders.get(self.name)
         if witch is None:
             return False
-        ev.append(Event("witch_resumed", seat=witch, player=t.seat, character=t.character))
+        ev.append(EVENT("witch_resumed", seat=witch, player=t.seat, character=t.character))
         flow.begin_turn(g, witch, t.character, ev, resumed=True).gathered = True  # she gathered before
         return True
 

@@ -20,17 +20,18 @@ Events (kinds):
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..build import cost_for, finish_build
 from ..cardstate import TurnScoped
 from ..commands import Ability
-from ..decisions import Choice
-from ..events import Event
+from ..finals import ABILITY, CHOICE, EVENT
 from ..hooks import UNIQUES, Events, Role, choice, role
 from ..state import GameState, Turn, current_turn
 from ._targets import others
 
-TAKE = "Wizard.take"
-USE = "Wizard.use"
+TAKE: Final = "Wizard.take"
+USE: Final = "Wizard.use"
 
 
 class WizardLook(TurnScoped):
@@ -51,7 +52,7 @@ class Wizard(Role):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if self.name in t.used:
             return []
-        return [Ability(t.seat, self.name, player=s) for s in others(g, t.seat) if g.players[s].hand]
+        return [ABILITY(t.seat, self.name, player=s) for s in others(g, t.seat) if g.players[s].hand]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.player is not None
@@ -59,7 +60,7 @@ class Wizard(Role):
         WizardLook(victim=cmd.player).put(t)
         hand = g.players[cmd.player].hand
         ev.append(
-            Event(
+            EVENT(
                 "wizard_looked",
                 seat=cmd.seat,
                 player=cmd.player,
@@ -68,7 +69,7 @@ class Wizard(Role):
                 private=[cmd.seat, cmd.player],
             )
         )
-        g.pending = Choice(cmd.seat, TAKE, list(dict.fromkeys(hand)))
+        g.pending = CHOICE(cmd.seat, TAKE, list(dict.fromkeys(hand)))
 
     def why(self, g: GameState, cmd: Ability) -> str | None:
         if cmd.player == cmd.seat:
@@ -95,12 +96,12 @@ def take(g: GameState, seat: int, option: str, ev: Events) -> None:
     victim = look.victim
     g.players[victim].hand.remove(option)
     t.aside.append(option)
-    ev.append(Event("wizard_took", seat=seat, player=victim, card=option, count=1, private=[seat, victim]))
+    ev.append(EVENT("wizard_took", seat=seat, player=victim, card=option, count=1, private=[seat, victim]))
     options = ["keep"]
     u = UNIQUES.get(option)
     if g.players[seat].gold >= cost_for(g, seat, option) and (u is None or u.can_build(g, seat)):
         options.insert(0, "build")
-    g.pending = Choice(seat, USE, options)
+    g.pending = CHOICE(seat, USE, options)
 
 
 @choice(USE)

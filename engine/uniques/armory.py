@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..city import is_complete
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 from ._common import destroy, may_act
@@ -36,7 +36,7 @@ class Armory(Unique):
             for name in dict.fromkeys(b.name for b in p.city):
                 if seat == t.seat and name == self.name:
                     continue  # the Armory is the price, not a target
-                out.append(Ability(t.seat, self.name, player=seat, district=name))
+                out.append(ABILITY(t.seat, self.name, player=seat, district=name))
         return out
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
@@ -44,7 +44,7 @@ class Armory(Unique):
         t.used.append(self.name)
         destroy(g, cmd.seat, self.name)
         destroy(g, cmd.player, cmd.district)
-        ev.append(Event("armory", seat=cmd.seat, player=cmd.player, district=cmd.district))
+        ev.append(EVENT("armory", seat=cmd.seat, player=cmd.player, district=cmd.district))
 
 
 unique(Armory)

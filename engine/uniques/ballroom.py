@@ -10,7 +10,7 @@ Events: ballroom_thanks (seat = the revealing player, player = the owner, charac
 
 from __future__ import annotations
 
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
@@ -20,7 +20,7 @@ class Ballroom(Unique):
 
     def on_any_reveal(self, g: GameState, seat: int, t: Turn, ev: Events) -> None:
         if g.crown == seat and t.seat != seat:
-            ev.append(Event("ballroom_thanks", seat=t.seat, player=seat, character=t.character))
+            ev.append(EVENT("ballroom_thanks", seat=t.seat, player=seat, character=t.character))
 
 
 unique(Ballroom)

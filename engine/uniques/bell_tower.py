@@ -20,11 +20,9 @@ import random
 from typing import TYPE_CHECKING
 
 from ..cardstate import GameScoped
-from ..city import complete_at, size
-from ..decisions import Choice
-from ..events import Event
+from ..city import complete_at, complete_size, size
+from ..finals import CHOICE, EVENT
 from ..hooks import Events, Unique, choice, unique
-from ..rules import complete_size
 from ..state import GameState
 
 if TYPE_CHECKING:
@@ -44,7 +42,7 @@ class BellTower(Unique):
     name = "Bell Tower"
 
     def on_built(self, g: GameState, seat: int, ev: Events) -> None:
-        g.pending = Choice(seat, self.name, ["announce", "pass"])
+        g.pending = CHOICE(seat, self.name, ["announce", "pass"])
 
     def on_removed(self, g: GameState, seat: int) -> None:
         if Announced.drop(g) is None:
@@ -64,14 +62,14 @@ unique(BellTower)
 @choice("Bell Tower")
 def announce(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option != "announce":
-        ev.append(Event("bell_tower_passed", seat=seat))
+        ev.append(EVENT("bell_tower_passed", seat=seat))
         return
     at = Announced(districts=min(7, complete_at(g))).put(g).districts
-    ev.append(Event("bell_tower", seat=seat, count=at))
+    ev.append(EVENT("bell_tower", seat=seat, count=at))
     if g.first_complete is None:
         n = len(g.players)
         for s in [(seat + i) % n for i in range(n)]:
             if size(g, s) >= at:
                 g.first_complete = s
-                ev.append(Event("city_completed", seat=s, option="first"))
+                ev.append(EVENT("city_completed", seat=s, option="first"))
                 break

@@ -12,7 +12,7 @@ district="Framework", option=<the district built>), then "built".
 from __future__ import annotations
 
 from ..commands import Build
-from ..events import Event
+from ..finals import BUILD, EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 from ._common import destroy
@@ -22,14 +22,14 @@ class Framework(Unique):
     name = "Framework"
 
     def build_options(self, g: GameState, t: Turn, district: str, cost: int, in_city: bool) -> list[Build]:
-        return [Build(t.seat, district, via=self.name)] if in_city else []
+        return [BUILD(t.seat, district, via=self.name)] if in_city else []
 
     def build_is_paid(self) -> bool:
         return False
 
     def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
         destroy(g, t.seat, self.name)
-        ev.append(Event("sacrificed", seat=t.seat, district=self.name, option=cmd.district))
+        ev.append(EVENT("sacrificed", seat=t.seat, district=self.name, option=cmd.district))
         return 0
 
 

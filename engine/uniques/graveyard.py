@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..cardstate import TurnScoped
-from ..decisions import Choice
-from ..events import Event
+from ..finals import CHOICE, EVENT
 from ..hooks import Events, Unique, choice, unique
 from ..roles.warlord import destruction_settled
 from ..state import GameState, current_turn
@@ -39,7 +38,7 @@ class Graveyard(Unique):
         if t is None or t.seat == seat or g.players[seat].gold < 1:
             return False
         GraveyardOffer(victim=victim).put(t)
-        g.pending = Choice(seat, self.name, ["take", "pass"])
+        g.pending = CHOICE(seat, self.name, ["take", "pass"])
         return True
 
 
@@ -56,8 +55,8 @@ def claim(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "take":
         g.players[seat].gold -= 1
         g.players[seat].hand.append(card)
-        ev.append(Event("graveyard", seat=seat, player=victim, district=card, gold=1))
+        ev.append(EVENT("graveyard", seat=seat, player=victim, district=card, gold=1))
     else:
         deck.to_bottom(g, [card])
-        ev.append(Event("graveyard_passed", seat=seat, district=card))
+        ev.append(EVENT("graveyard_passed", seat=seat, district=card))
     destruction_settled(g, ev)

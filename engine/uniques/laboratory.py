@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 from ._common import may_act
@@ -22,7 +22,7 @@ class Laboratory(Unique):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if not may_act(g, t, self.name):
             return []
-        return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
+        return [ABILITY(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.card is not None
@@ -32,7 +32,7 @@ class Laboratory(Unique):
         deck.to_bottom(g, [cmd.card])
         gold = 1 if g.rules.edition == "2000" else 2
         p.gold += gold
-        ev.append(Event("laboratory", seat=cmd.seat, gold=gold, card=cmd.card, count=1, private=[cmd.seat]))
+        ev.append(EVENT("laboratory", seat=cmd.seat, gold=gold, card=cmd.card, count=1, private=[cmd.seat]))
 
 
 unique(Laboratory)

@@ -8,8 +8,7 @@ Events: lighthouse (seat, card private to the seat, count = 1), lighthouse_passe
 
 from __future__ import annotations
 
-from ..decisions import Choice
-from ..events import Event
+from ..finals import CHOICE, EVENT
 from ..hooks import Events, Unique, choice, unique
 from ..rng import Rng
 from ..state import GameState
@@ -20,7 +19,7 @@ class Lighthouse(Unique):
 
     def on_built(self, g: GameState, seat: int, ev: Events) -> None:
         if g.deck:
-            g.pending = Choice(seat, self.name, sorted(set(g.deck)) + ["pass"])
+            g.pending = CHOICE(seat, self.name, sorted(set(g.deck)) + ["pass"])
 
 
 unique(Lighthouse)
@@ -29,11 +28,11 @@ unique(Lighthouse)
 @choice("Lighthouse")
 def search(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "pass":
-        ev.append(Event("lighthouse_passed", seat=seat))
+        ev.append(EVENT("lighthouse_passed", seat=seat))
     else:
         g.deck.remove(option)
         g.players[seat].hand.append(option)
-        ev.append(Event("lighthouse", seat=seat, card=option, count=1, private=[seat]))
+        ev.append(EVENT("lighthouse", seat=seat, card=option, count=1, private=[seat]))
     rng = Rng(g.rng)
     rng.shuffle(g.deck)  # the deck is shuffled after the search
     g.rng = rng.state

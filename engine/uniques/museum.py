@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..city import find
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, ScoreCtx, Unique, unique
 from ..state import GameState, Turn
 from ._common import may_act
@@ -24,7 +24,7 @@ class Museum(Unique):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if not may_act(g, t, self.name):
             return []
-        return [Ability(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
+        return [ABILITY(t.seat, self.name, card=c) for c in dict.fromkeys(g.players[t.seat].hand)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         assert cmd.card is not None
@@ -34,7 +34,7 @@ class Museum(Unique):
         assert b is not None
         b.under.append(cmd.card)
         ev.append(
-            Event("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card, private=[cmd.seat])
+            EVENT("museum", seat=cmd.seat, district=self.name, count=len(b.under), card=cmd.card, private=[cmd.seat])
         )
 
     def score(self, g: GameState, seat: int, ctx: ScoreCtx) -> int:

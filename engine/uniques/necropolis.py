@@ -11,7 +11,7 @@ then "built".
 from __future__ import annotations
 
 from ..commands import Build
-from ..events import Event
+from ..finals import BUILD, EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 from ._common import destroy
@@ -24,7 +24,7 @@ class Necropolis(Unique):
         if in_city or district != self.name:
             return []
         names = dict.fromkeys(b.name for b in g.players[t.seat].city)
-        return [Build(t.seat, self.name, via=self.name, using=n) for n in names]
+        return [BUILD(t.seat, self.name, via=self.name, using=n) for n in names]
 
     def build_is_paid(self) -> bool:
         return False
@@ -32,7 +32,7 @@ class Necropolis(Unique):
     def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
         assert cmd.using is not None
         destroy(g, t.seat, cmd.using)
-        ev.append(Event("sacrificed", seat=t.seat, district=cmd.using, option=self.name))
+        ev.append(EVENT("sacrificed", seat=t.seat, district=cmd.using, option=self.name))
         return 0
 
 

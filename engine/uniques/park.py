@@ -8,7 +8,7 @@ Events: "park" (seat, count, cards private to the seat).
 from __future__ import annotations
 
 from .. import deck
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
@@ -19,7 +19,7 @@ class Park(Unique):
     def end_turn(self, g: GameState, t: Turn, ev: Events) -> None:
         if not g.players[t.seat].hand and g.deck:
             got = deck.gain_cards(g, t.seat, 2)
-            ev.append(Event("park", seat=t.seat, count=len(got), cards=got, private=[t.seat]))
+            ev.append(EVENT("park", seat=t.seat, count=len(got), cards=got, private=[t.seat]))
 
 
 unique(Park)

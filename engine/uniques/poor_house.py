@@ -9,7 +9,7 @@ Events: "poor_house" (seat, gold=1).
 
 from __future__ import annotations
 
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 
@@ -21,7 +21,7 @@ class PoorHouse(Unique):
         p = g.players[t.seat]
         if p.gold == 0:
             p.gold = 1
-            ev.append(Event("poor_house", seat=t.seat, gold=1))
+            ev.append(EVENT("poor_house", seat=t.seat, gold=1))
 
 
 unique(PoorHouse)

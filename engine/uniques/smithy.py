@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import deck
 from ..commands import Ability
-from ..events import Event
+from ..finals import ABILITY, EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState, Turn
 from ._common import may_act
@@ -22,13 +22,13 @@ class Smithy(Unique):
     def abilities(self, g: GameState, t: Turn) -> list[Ability]:
         if not may_act(g, t, self.name) or g.players[t.seat].gold < 2 or not g.deck:
             return []
-        return [Ability(t.seat, self.name)]
+        return [ABILITY(t.seat, self.name)]
 
     def act(self, g: GameState, t: Turn, cmd: Ability, ev: Events) -> None:
         t.used.append(self.name)
         g.players[cmd.seat].gold -= 2
         got = deck.gain_cards(g, cmd.seat, 3)
-        ev.append(Event("smithy", seat=cmd.seat, gold=2, count=len(got), cards=got, private=[cmd.seat]))
+        ev.append(EVENT("smithy", seat=cmd.seat, gold=2, count=len(got), cards=got, private=[cmd.seat]))
 
 
 unique(Smithy)

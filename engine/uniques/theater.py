@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from .. import flow
 from ..cardstate import RoundScoped
-from ..decisions import Choice
-from ..events import Event
+from ..finals import CHOICE, EVENT
 from ..hooks import Events, Unique, choice, unique
 from ..rng import Rng
 from ..state import GameState
@@ -45,7 +44,7 @@ class Theater(Unique):
             options += [str(s) for s in others]
         else:
             options += [f"{s}:{c}" for s in others for c in mine]
-        g.pending = Choice(seat, about=self.name, options=options)
+        g.pending = CHOICE(seat, about=self.name, options=options)
         return True
 
 
@@ -58,15 +57,15 @@ def exchange(g: GameState, seat: int, other: int, give: str, take: str, ev: Even
     them.characters[them.characters.index(take)] = give
     g.holders[take] = seat
     g.holders[give] = other
-    ev.append(Event("theater", seat=seat, player=other))
-    ev.append(Event("theater_received", seat=seat, character=take, private=[seat]))
-    ev.append(Event("theater_received", seat=other, character=give, private=[other]))
+    ev.append(EVENT("theater", seat=seat, player=other))
+    ev.append(EVENT("theater_received", seat=seat, character=take, private=[seat]))
+    ev.append(EVENT("theater_received", seat=other, character=give, private=[other]))
 
 
 @choice("Theater")
 def resolve(g: GameState, seat: int, option: str, ev: Events) -> None:
     if option == "pass":
-        ev.append(Event("theater_passed", seat=seat))
+        ev.append(EVENT("theater_passed", seat=seat))
     else:
         who, _, give = option.partition(":")
         other = int(who)

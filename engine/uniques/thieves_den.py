@@ -12,14 +12,15 @@ Events: "thieves_den" (seat, count=cards paid, gold, cards private), then "built
 
 from __future__ import annotations
 
+from typing import Final
+
 from .. import build, deck
 from ..commands import Build
-from ..decisions import SelectCards
-from ..events import Event
+from ..finals import BUILD, EVENT, SELECT_CARDS
 from ..hooks import Events, Unique, select, unique
 from ..state import GameState, Turn, current_turn
 
-NAME = "Thieves' Den"  # a compiled card class's `name` is an attribute of its object, not of its class
+NAME: Final = "Thieves' Den"  # a compiled card class's `name` is an attribute of its object, not of its class
 
 
 class ThievesDen(Unique):
@@ -32,12 +33,12 @@ class ThievesDen(Unique):
         others = len(p.hand) - 1
         if others < 1 or p.gold + others < cost:
             return []
-        return [Build(t.seat, self.name, via=self.name)]
+        return [BUILD(t.seat, self.name, via=self.name)]
 
     def pay(self, g: GameState, t: Turn, cmd: Build, cost: int, ev: Events) -> int | None:
         p = g.players[t.seat]
         others = len(p.hand) - 1
-        g.pending = SelectCards(
+        g.pending = SELECT_CARDS(
             t.seat, purpose=self.name, min=max(1, cost - p.gold), max=min(cost, others), reserved=[self.name]
         )
         return None  # the build finishes once the cards are chosen
@@ -56,5 +57,5 @@ def pay_with_cards(g: GameState, seat: int, cards: list[str], ev: Events) -> Non
     deck.to_bottom(g, list(cards))
     gold = cost - len(cards)
     p.gold -= gold
-    ev.append(Event("thieves_den", seat=seat, count=len(cards), gold=gold, cards=list(cards), private=[seat]))
+    ev.append(EVENT("thieves_den", seat=seat, count=len(cards), gold=gold, cards=list(cards), private=[seat]))
     build.finish_build(g, t, NAME, gold, NAME, ev)

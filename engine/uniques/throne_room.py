@@ -5,7 +5,7 @@ Events: throne_room (seat = the owner, gold = 1, player = the new crown holder).
 
 from __future__ import annotations
 
-from ..events import Event
+from ..finals import EVENT
 from ..hooks import Events, Unique, unique
 from ..state import GameState
 
@@ -15,7 +15,7 @@ class ThroneRoom(Unique):
 
     def on_crown_moved(self, g: GameState, seat: int, old: int, new: int, ev: Events) -> None:
         g.players[seat].gold += 1
-        ev.append(Event("throne_room", seat=seat, player=new, gold=1))
+        ev.append(EVENT("throne_room", seat=seat, player=new, gold=1))
 
 
 unique(ThroneRoom)

@@ -35,8 +35,7 @@ from typing import TYPE_CHECKING
 
 from .. import deck
 from ..cardstate import GameScoped, TurnScoped
-from ..decisions import Choice, PlayTurn
-from ..events import Event
+from ..finals import CHOICE, EVENT, PLAY_TURN
 from ..hooks import Events, Variant, choice, variant
 from ..rng import Rng
 from ..state import GameState, Turn
@@ -70,14 +69,14 @@ class Plague(Variant):
         rng = Rng(g.rng)
         sick = Sick(seat=rng.below(len(g.players))).put(g)
         g.rng = rng.state
-        ev.append(Event("plague_started", seat=sick.seat))
+        ev.append(EVENT("plague_started", seat=sick.seat))
 
     def turn_start(self, g: GameState, t: Turn, ev: Events) -> None:
         if sick_seat(g) != t.seat or t.resumed or Caught.get(t) is not None:
             return
         hand = g.players[t.seat].hand
-        if hand and isinstance(g.pending, PlayTurn):
-            g.pending = Choice(t.seat, self.name, list(dict.fromkeys(hand)))
+        if hand and isinstance(g.pending, PLAY_TURN):
+            g.pending = CHOICE(t.seat, self.name, list(dict.fromkeys(hand)))
 
     def contact(self, g: GameState, a: int, b: int, by: str, ev: Events) -> None:
         sick = sick_seat(g)
@@ -90,7 +89,7 @@ class Plague(Variant):
         Sick(seat=new).put(g)
         if g.turn is not None and g.turn.seat == new:
             Caught().put(g.turn)  # from his following turn on
-        ev.append(Event("plague_passed", seat=new, player=sick, character=by))
+        ev.append(EVENT("plague_passed", seat=new, player=sick, character=by))
 
     def sample(self, view: View, g: GameState, rng: random.Random) -> None:
         if view.plague is not None:
@@ -104,4 +103,4 @@ variant(Plague)
 def discard(g: GameState, seat: int, option: str, ev: Events) -> None:
     g.players[seat].hand.remove(option)
     deck.to_bottom(g, [option])
-    ev.append(Event("plague_discard", seat=seat, card=option, count=1, private=[seat]))
+    ev.append(EVENT("plague_discard", seat=seat, card=option, count=1, private=[seat]))

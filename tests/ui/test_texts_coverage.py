@@ -292,9 +292,10 @@ def test_every_card_has_its_rule_text_and_every_key_both_languages():
 
 
 def test_every_event_kind_the_engine_emits_has_a_sentence():
-    """Rare events too (random play may miss them): every `Event("kind"` in the engine's source."""
+    """Rare events too (random play may miss them): every `Event("kind"` in the engine's source (or
+    `EVENT("kind"`, its `Final` name in the compiled flow: engine/finals.py)."""
     source = "\n".join(p.read_text() for p in (ROOT / "engine").rglob("*.py"))
-    kinds = set(re.findall(r"Event\(\s*(?:kind=)?\"(\w+)\"", source))
+    kinds = set(re.findall(r"(?:Event|EVENT)\(\s*(?:kind=)?\"(\w+)\"", source))
     assert len(kinds) > 60
     for lang in LANGUAGES:
         texts = _load(lang)
