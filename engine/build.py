@@ -13,7 +13,7 @@ from .cards.districts import DISTRICTS
 from .cards.editions import COST_TABLE
 from .city import complete_at, size
 from .commands import Build
-from .distinct import distinct
+from .distinct import distinct, none_in
 from .events import Event
 from .finals import BUILD, BUILT, EVENT
 from .hooks import ROLES, UNIQUES, Role, Unique, card_of, role_of
@@ -73,7 +73,7 @@ def district_refusals(
     seat = t.seat
     in_city = cc.names
     full = t.builds >= t.limit
-    if not full and in_city.isdisjoint(names) and caches.uniques_overriding("can_build").isdisjoint(names):
+    if not full and none_in(names, in_city, caches.uniques_overriding("can_build")):
         return [None] * len(names)  # the common case, at C speed: none of the checks below refuses
     out: list[str | None] = []
     dup_ok: bool | None = None
