@@ -205,20 +205,7 @@ class Table(TableTimers):
     # --- the actor -------------------------------------------------------------------------------
     async def run(self) -> None:
         while True:
-            due = self._due()
-            message: ToTable
-            try:
-                left = None if due is None else due - self.clock()
-                if left is None:
-                    message = await self.queue.get()
-                elif left <= 0:  # due: the timer first, as ever (a flood of requests cannot hold it back)
-                    await asyncio.sleep(0)
-                    message = Tick()
-                else:  # not asyncio.wait_for: on 3.11 it swallows a cancel that lands with a message
-                    async with asyncio.timeout(left):
-                        message = await self.queue.get()
-            except TimeoutError:
-                message = Tick()
+            message = await self._next_message()
             try:
                 await self._handle(message)
             except asyncio.CancelledError:

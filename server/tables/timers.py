@@ -14,6 +14,7 @@ No timer runs when nothing is due: `_due` is None and the actor sleeps on its ma
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from engine import view
 from engine.bots.registry import make_bot
 from server.logging_setup import log_event
-from server.tables.messages import Notice
+from server.tables.messages import Notice, Tick
 from server.tables.presence import PresenceBoard, seat_state
 from server.tables.seats import _Streak
 
@@ -42,6 +43,7 @@ class TableTimers:
     _streak: _Streak | None
     _bots: dict
     clock: Callable[[], float]
+    queue: asyncio.Queue[Any]
 
     # --- turn timers -------------------------------------------------------------------------------
     def _track_streak(self) -> None:
@@ -66,6 +68,21 @@ class TableTimers:
         if seat is None or seat != self.state.pending.seat:
             return None
         return max(streak.since + limit - self.clock(), 0.0)
+
+    async def _next_message(self) -> Any:
+        """The actor's next request, or a `Tick` when something is due before one comes."""
+        due = self._due()
+        if due is None:
+            return await self.queue.get()
+        left = due - self.clock()
+        if left <= 0:  # due: the timer first (a flood of requests cannot hold it back)
+            await asyncio.sleep(0)
+            return Tick()
+        try:  # not asyncio.wait_for: on 3.11 it swallows a cancel that lands with a message
+            async with asyncio.timeout(left):
+                return await self.queue.get()
+        except TimeoutError:
+            return Tick()
 
     def _due(self) -> float | None:
         """When the actor must wake up by itself (None: not before the next request)."""

@@ -38,7 +38,7 @@ from textual.app import App
 
 from server.logging_setup import log_event
 from server.transport import session_texts as texts
-from server.transport.app_cleanup import after_shutdown, break_app_cycles, record_nodes_at_shutdown  # noqa: F401
+from server.transport.app_cleanup import break_app_cycles, free_after_shutdown, record_nodes_at_shutdown  # noqa: F401
 from server.transport.app_setup import prepare_app
 from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
 from server.transport.compat import app_error, connection_transport
@@ -437,8 +437,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             app_done, self._app = self._app, None
             self._set_closed()
             if app_done is not None and self._config.break_app_cycles:
-                # not before its shutdown has ended: a force-stopped app's goes on after run_async returned
-                after_shutdown(app_done, functools.partial(_free_app, app_done))
+                free_after_shutdown(app_done)
 
     def _end_channel(self, message: str | None, status: int, *, stderr: bool = False) -> None:
         chan = self._chan
@@ -498,8 +497,3 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             **driver.stats(),
             **self.budget.stats(),
         }
-
-
-def _free_app(app: Any) -> None:
-    with contextlib.suppress(Exception):
-        break_app_cycles(app)
