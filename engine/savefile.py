@@ -209,7 +209,12 @@ def to_json(save: Save, indent: int = 2) -> bytes:
 
 
 def _describe(e: BaseException) -> str:
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
+    return _printable(str(e).splitlines()[0]) if str(e) else type(e).__name__
+
+
+def _printable(text: str) -> str:
+    """`text` on one line, its control characters escaped: a hostile save's names reach the message."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def read_header(data: bytes) -> tuple[int, int]:
@@ -424,7 +429,7 @@ def _steps(g: GameState, log: list[Command]) -> Iterator[tuple[int, Command, lis
         except IllegalCommand as e:
             raise SaveError(
                 f"command {n} of the log ({type(cmd).__struct_config__.tag}) is illegal in this game "
-                f"({e}): the log is from another game"
+                f"({_printable(str(e))}): the log is from another game"
             ) from None
         except Exception as e:
             raise SaveError(f"command {n} of the log cannot be replayed: {_describe(e)}") from None

@@ -23,6 +23,7 @@ from engine.savefile import (
     loads,
     loads_json,
     new_save,
+    replay,
     to_json,
 )
 
@@ -285,3 +286,16 @@ def test_naive_timestamps_are_refused_when_saving():
     with pytest.raises(ValueError):
         dumps(s)
     assert T0.tzinfo is not None
+
+
+def test_a_hostile_name_in_an_illegal_command_is_reported_on_one_line():
+    """Found by the mutation test above: a byte of a character's name turned into a newline made the
+    refusal (which names the command's character) two lines."""
+    save = loads(DATA)
+    at = next(i for i, c in enumerate(save.log) if isinstance(getattr(c, "name", None), str))
+    bad = msgspec.structs.replace(save.log[at], name="M\nagi\x1b[2Jcian")
+    save.log[at] = bad
+    with pytest.raises(SaveError) as refused:
+        replay(save)
+    assert "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
+    assert "M\\nagi\\x1b[2Jcian" in str(refused.value)
