@@ -2,6 +2,7 @@
 
     python benchmarks/render_cost.py [--seats 6] [--moves 150] [--size 120x40]
                                      [--term xterm-256color] [--profile FILE]
+                                     [--cpu-samples FILE]
 
 Runs `--seats` game screens (`CitadelsApp` with the chat, as served) in this
 process through the server's own SSH driver (`server.transport.driver.SSHDriver`, the
@@ -15,7 +16,8 @@ Prints ONE JSON line: CPU ms per move for the whole table and per seat,
 bytes per seat per move, the time from posting a move to the last seat's
 frame (wall, one move at a time, so the sum of the seats' work), and the
 objects the cycle collector found unreachable per move (garbage in cycles).
-`--profile FILE` writes a cProfile of the measured moves.
+`--profile FILE` writes a cProfile of the measured moves; `--cpu-samples FILE`
+their stacks sampled in CPU time (benchmarks/cpu_sampler.py: folded stacks, one a line).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.cpu_sampler import CpuSampler
 from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
 from engine.bots.random_bot import RandomBot
 from server.config import ServerConfig
@@ -155,6 +158,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         post(move)
         await asyncio.wait_for(settle(before), 5)
     prof = cProfile.Profile() if args.profile else None
+    sampler = CpuSampler() if args.cpu_samples else None
     collected = [0]  # objects the cycle collector found unreachable during the measured moves
 
     def count_collected(phase: str, info: dict[str, int]) -> None:
@@ -166,6 +170,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     bytes0 = sum(c.bytes for c in channels)
     frames0 = sum(c.frames for c in channels)
     cpu0 = time.process_time()
+    if sampler:
+        sampler.start()
     for move in measured:
         before = [c.frames for c in channels]
         t0 = time.perf_counter()
@@ -186,6 +192,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
         await asyncio.sleep(0.02)  # let frame timers settle, as between real moves
     cpu = (time.process_time() - cpu0) * 1000
+    if sampler:
+        sampler.stop()
+        sampler.dump(args.cpu_samples)
     gc.callbacks.remove(count_collected)
     sent = sum(c.bytes for c in channels) - bytes0
     frames = sum(c.frames for c in channels) - frames0
@@ -227,6 +236,7 @@ def main() -> None:
     ap.add_argument("--size", default="120x40")
     ap.add_argument("--term", default="xterm-256color")
     ap.add_argument("--profile", default="")
+    ap.add_argument("--cpu-samples", default="", help="write the measured moves' stacks sampled in CPU time")
     ap.add_argument("--slow", type=float, default=0, help="print moves slower than this (ms) to stderr")
     args = ap.parse_args()
     print(json.dumps(asyncio.run(run(args))))
