@@ -102,14 +102,14 @@ class CitadelsApp(App):
             self._log_bot.append(by_bot)
             rows.append(self._row(self._writer.line(ev, names), by_bot))
         self._trim_log()
+        mine = view.pending is not None and view.pending.seat == view.seat and view.phase != "over" and bool(view.legal)
+        self._turn_alert(mine)  # before the frame: the driver sends the bell and title with it
         if new_edition:  # another game on this screen: everything again, in its edition
             self.table.set_language(self.cat, self.log_rows())
             self.table.show(view, [])
         else:
             self.table.show(view, rows)
-        mine = view.pending is not None and view.pending.seat == view.seat and view.phase != "over" and bool(view.legal)
         self.table.set_turn_deadline(msg.turn_deadline if mine else None)
-        self._turn_alert(mine)
         if view.phase == "over" and not self._scores_shown and self.options.show_scores_at_end:
             self._scores_shown = True
             self.action_scores()

@@ -49,6 +49,9 @@ _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
 BLOCKED_POLL_SECONDS = 0.25
 # Window changes within one frame are merged.
 RESIZE_MERGE_SECONDS = 1 / constants.MAX_FPS
+# The bell and the title ride with the next frame (one SSH packet instead of two or three: each
+# packet is a cipher call and a send), sent alone if no frame comes within a frame's time.
+CONTROL_HOLD_SECONDS = 1 / constants.MAX_FPS
 
 _clock = time.perf_counter
 
@@ -72,6 +75,8 @@ class SSHDriver(Driver):
         self._link = link
         self._limits = limits
         self._buffer: list[str] = []
+        self._controls: list[str] = []  # the bell, the title: waiting for the next frame
+        self._controls_handle: asyncio.TimerHandle | None = None
         self._downgrade = make_colour_downgrade(color_system)
         self._closed = False
         self._in_app_mode = False
@@ -122,7 +127,9 @@ class SSHDriver(Driver):
             self.frames_dropped += 1
             self._dropped_since_repaint += 1
             self._enter_blocked()
-            return
+            return  # the controls waiting keep their own deadline
+        if self._controls:
+            data = self._take_controls() + data
         self._send(data)
         self.frames_sent += 1
         if not self._first_frame and self._in_app_mode:
@@ -146,10 +153,27 @@ class SSHDriver(Driver):
             self._send(data)
 
     def send_control(self, data: str) -> None:
-        """Escape sequences outside the screen's cells (the bell, the window title), sent at once: a
-        frame dropped for back-pressure must not take them with it (they are a few bytes; frames are
-        written and flushed in one go, so nothing of a frame is pending here)."""
-        if not self._closed and self._in_app_mode:
+        """Escape sequences outside the screen's cells (the bell, the window title): sent with the
+        next frame, or alone within a frame's time whatever the back-pressure (a frame dropped for
+        it must not take them along; they are a few bytes)."""
+        if self._closed or not self._in_app_mode:
+            return
+        self._controls.append(data)
+        if self._controls_handle is None:
+            self._controls_handle = self._loop.call_later(CONTROL_HOLD_SECONDS, self._send_controls)
+
+    def _take_controls(self) -> str:
+        if self._controls_handle is not None:
+            self._controls_handle.cancel()
+            self._controls_handle = None
+        data = "".join(self._controls)
+        self._controls.clear()
+        return data
+
+    def _send_controls(self) -> None:
+        self._controls_handle = None
+        data = self._take_controls()
+        if data and not self._closed and self._in_app_mode:
             self._send(data)
 
     def _output_blocked(self) -> bool:
@@ -251,6 +275,7 @@ class SSHDriver(Driver):
     def stop_application_mode(self) -> None:
         if not self._in_app_mode:
             return
+        self._send_controls()  # a title put back on the way out goes before the screen is left
         self._send_now("\x1b[?2004l\x1b[?7h")  # bracketed paste off, auto-wrap on
         self.disable_input()
         seq = []
@@ -269,6 +294,7 @@ class SSHDriver(Driver):
             self._blocked_handle = None
         self._closed = True
         self._buffer.clear()
+        self._take_controls()
 
     def _cancel_resize(self) -> None:
         if self._resize_handle is not None:

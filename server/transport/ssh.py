@@ -297,6 +297,8 @@ class Server:
             keepalive_interval=config.ssh_keepalive_seconds(),
             keepalive_count_max=config.keepalive_count_max,
             window=config.input_window_bytes,
+            encryption_algs=config.ssh_ciphers,
+            mac_algs=config.ssh_macs,
             host=config.host,
             port=config.port,
         )
