@@ -1,0 +1,48 @@
+"""The memos that the apps of one process share when they take in a view (issue 23): each must be
+keyed by everything its result is made from. Each test asks the memo in turn for cases that differ in
+one input (the seat, the language, the edition, the width...) and compares every answer with the one
+made without the memo: a key that missed that input would hand one case the other's answer."""
+
+from __future__ import annotations
+
+from engine.events import Event
+from ui import log_text
+from ui.i18n import Catalogue
+from ui.log_text import LogWriter
+from ui.replay import EVERYTHING, ReplayWriter
+
+NAMES = ["ana", "ben", "cid"]
+
+
+def test_a_logged_sentence_is_shared_only_by_seats_that_are_told_it_alike():
+    log_text._lines.clear()
+    events = [
+        Event("redrew", seat=0, count=2, cards=["Tavern", "Watchtower", "Monument", "Watchtower"], private=[0]),
+        Event("revealed", seat=1, character="Magician"),
+        Event("income", seat=1, gold=2),  # names the actor with the character revealed before
+        Event("round_started"),
+        Event("income", seat=1, gold=2),  # the same event, no character revealed this round
+        Event("warrant_signed", seat=0, character="King", private=[0]),  # a replay tells it otherwise
+    ]
+    told: dict[str, set[str]] = {}
+    for rules in ("2016", "classic"):
+        for lang in ("en", "es"):
+            for seat in (0, 1, None):
+                for writer in (
+                    LogWriter(Catalogue(lang, rules), seat),
+                    ReplayWriter(Catalogue(lang, rules), seat if seat is not None else EVERYTHING),
+                ):
+                    fresh = type(writer)(Catalogue(lang, rules), writer.seat)
+                    fresh.everything = getattr(writer, "everything", False)
+                    for i, ev in enumerate(events):
+                        before = dict(writer.playing)
+                        line = writer.line(ev, NAMES)
+                        fresh.playing = before
+                        cat = fresh.cat
+                        cat.audit = []  # the memo is not asked: the sentence made afresh
+                        want = fresh.line(ev, NAMES)
+                        cat.audit = None
+                        assert line == want, (rules, lang, seat, type(writer).__name__, ev)
+                        told.setdefault(f"{i}", set()).add(line.text)
+    # the cases do differ: the private redraw by seat, the names by language and edition, the actor by round
+    assert len(told["0"]) >= 4 and len(told["1"]) >= 3 and told["2"] != told["4"] and len(told["5"]) >= 3
