@@ -46,3 +46,50 @@ def test_a_logged_sentence_is_shared_only_by_seats_that_are_told_it_alike():
                         told.setdefault(f"{i}", set()).add(line.text)
     # the cases do differ: the private redraw by seat, the names by language and edition, the actor by round
     assert len(told["0"]) >= 4 and len(told["1"]) >= 3 and told["2"] != told["4"] and len(told["5"]) >= 3
+
+
+def _reference_side_by_side(group, colw):
+    """The join as it was made before it skipped copies (each cell copied, truncated and padded by Rich)."""
+    from rich.text import Text
+
+    rows = []
+    for j in range(max(len(g) for g in group)):
+        line = Text(end="")
+        for k, g in enumerate(group):
+            cell = g[j].copy() if j < len(g) else Text(end="")
+            if k < len(group) - 1:
+                cell.truncate(colw, pad=True)
+                cell.append(" ")
+            line.append_text(cell)
+        rows.append(line)
+    return rows
+
+
+def _same_texts(a, b):
+    def t(x):
+        return (x.plain, list(x.spans), x.style, x.end, x.no_wrap, x.overflow, x.justify, x.tab_size)
+
+    return [t(x) for x in a] == [t(x) for x in b]
+
+
+def test_seats_side_by_side_are_joined_as_rich_would_and_shared_by_their_lists_and_width():
+    from rich.text import Text
+
+    from ui.widgets import players
+
+    def seat(*lines):
+        return list(lines)
+
+    styled = Text("    —", style="dim", end="")
+    head = Text("  ▶ ♛ Ana  1 Assassin  4g 3c  0/7", end="", no_wrap=True, overflow="ellipsis")
+    head.stylize("reverse", 0, 1)
+    long = Text("  Ben with a name far too long for a column  2/7", end="", overflow="ellipsis")
+    ignore = Text("x" * 30, end="", overflow="ignore")
+    a = seat(head, Text("    N3 Manor", end=""), styled)
+    b = seat(long)
+    c = seat(ignore, Text("    ♛", style="bold", end=""))
+    players._joined_memo.clear()
+    for group in ([a, b], [b, a], [a, c], [c, b, a], [a, b]):
+        for colw in (20, 38, 12):
+            key, (lists, rows) = players._joined(group, colw, {})
+            assert lists == group and _same_texts(rows, _reference_side_by_side(group, colw)), (colw, key)

@@ -30,6 +30,10 @@ from .shared_memo import Memo
 _enc = msgspec.msgpack.Encoder()
 _seat_memo = Memo(4096)  # (seat key, form, width) -> lines, for every app showing the same table
 _rows_memo = Memo(8192)  # (seat key, form, width) -> how many lines
+# (column width, ids of the seats' line lists) -> (those lists, their rows side by side): seats' lines
+# come from `_seat_memo`, so apps whose viewers pair the same seats alike join them once; the entry
+# keeps the lists alive, so no other list can take one of their ids while it is kept
+_joined_memo = Memo(2048)
 FORMS = ("full", "short", "line")
 MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
@@ -181,10 +185,7 @@ class PlayersPanel(LineWidget):
         groups: dict[tuple, tuple[list, list[Text]]] = {}
         for i in range(0, len(self._order), n):
             group = [self._lines(s, colw, form) for s in self._order[i : i + n]]
-            key = (colw, *map(id, group))
-            entry = self._groups.get(key)
-            if entry is None:
-                entry = (group, _side_by_side(group, colw))  # the entry keeps the lists (their ids) alive
+            key, entry = _joined(group, colw, self._groups)
             groups[key] = entry
             rows.extend(entry[1])
         self._groups = groups
@@ -205,17 +206,41 @@ class PlayersPanel(LineWidget):
         return lines
 
 
+def _joined(group: list[list[Text]], colw: int, before: dict) -> tuple[tuple, tuple[list, list[Text]]]:
+    """(key, (the lists, their rows side by side)): as this widget last joined them (`before`), or as
+    any app of the process did."""
+    key = (colw, *map(id, group))
+    entry = before.get(key) or _joined_memo.get(key)
+    if entry is None:
+        entry = _joined_memo.put(key, (group, _side_by_side(group, colw)))
+    return key, entry
+
+
 def _side_by_side(group: list[list[Text]], colw: int) -> list[Text]:
     """The lines of a few seats in columns of `colw` cells, one space between."""
     rows: list[Text] = []
+    last = len(group) - 1
     for j in range(max(len(g) for g in group)):
         line = Text(end="")
         for k, g in enumerate(group):
-            cell = g[j].copy() if j < len(g) else Text(end="")
-            if k < len(group) - 1:
+            if j >= len(g):  # no line here: blank cells (nothing after the last column)
+                if k < last:
+                    line.append(" " * (colw + 1))
+                continue
+            cell = g[j]
+            if k == last:
+                line.append_text(cell)  # appended as it is: not changed, no copy needed
+                continue
+            width = cell.cell_len
+            if width <= colw and not cell.style and cell.overflow != "ignore":
+                # what `truncate(colw, pad=True)` and a space would add: unstyled spaces
+                line.append_text(cell)
+                line.append(" " * (colw - width + 1))
+            else:  # cut to the column, or padded in the cell's own style: as Rich does it
+                cell = cell.copy()
                 cell.truncate(colw, pad=True)
                 cell.append(" ")
-            line.append_text(cell)
+                line.append_text(cell)
         rows.append(line)
     return rows
 
