@@ -93,3 +93,36 @@ def test_seats_side_by_side_are_joined_as_rich_would_and_shared_by_their_lists_a
         for colw in (20, 38, 12):
             key, (lists, rows) = players._joined(group, colw, {})
             assert lists == group and _same_texts(rows, _reference_side_by_side(group, colw)), (colw, key)
+
+
+def test_the_status_bars_lines_are_shared_only_by_bars_with_the_same_texts_marks_badges_and_width():
+    from rich.text import Text
+
+    from ui.widgets import status_bar
+    from ui.widgets.status_bar import StatusBar
+
+    line1 = Text(" Round 2  Turns", end="", no_wrap=True, overflow="ellipsis")
+    parts = (Text("Discarded: 3 Magician", end=""), Text("Killed: 4 King", style="bold", end=""))
+    watching = Text(" watching ", style="bold reverse", end="")
+    variants = {
+        "key": [b"a", b"b"],
+        "marks": [None, Text("0:30", end=""), Text("0:30", style="bold", end="")],
+        "prefix": [None, watching, Text(" watching ", style="dim", end="")],
+        "suffix": [None, Text("2 watch", style="dim", end="")],
+        "width": [60, 30],
+    }
+    status_bar._lines.clear()
+    seen = set()
+    for key in variants["key"]:
+        for marks in variants["marks"]:
+            for prefix in variants["prefix"]:
+                for suffix in variants["suffix"]:
+                    for width in variants["width"]:
+                        bar = StatusBar()
+                        bar._key, bar._marks, bar._prefix, bar._suffix = key, marks, prefix, suffix
+                        bar._line1 = line1 if key == b"a" else Text(" Round 3  Turns", end="")
+                        bar._parts = parts
+                        got = bar.lines_for(width)
+                        assert _same_texts(got, bar._make_lines(width)), (key, marks, prefix, suffix, width)
+                        seen.add(tuple((t.plain, tuple(t.spans)) for t in got))
+    assert len(seen) > 40  # the cases do draw differently
