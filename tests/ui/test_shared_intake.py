@@ -124,5 +124,72 @@ def test_the_status_bars_lines_are_shared_only_by_bars_with_the_same_texts_marks
                         bar._parts = parts
                         got = bar.lines_for(width)
                         assert _same_texts(got, bar._make_lines(width)), (key, marks, prefix, suffix, width)
-                        seen.add(tuple((t.plain, tuple(t.spans)) for t in got))
+                        seen.add(tuple((t.plain, tuple(t.spans), t.style) for t in got))
     assert len(seen) > 40  # the cases do draw differently
+
+
+def test_the_waiting_sentence_is_shared_only_by_views_that_wait_alike():
+    import msgspec
+
+    from benchmarks.render_cost import record_game
+    from ui import prompt_model
+    from ui.prompt_model import build_menu, waiting_menu
+
+    views = [v for move in record_game(4, 3)[:60] for v, _ in move if not v.legal]
+    rep = msgspec.structs.replace
+
+    def player(v, **changes):  # the waited-for player changed
+        s = v.pending.seat
+        return rep(v, players=[rep(p, **changes) if p.seat == s else p for p in v.players])
+
+    picking = next(v for v in views if v.pending.kind == "pick_character")
+    playing = next(v for v in views if v.pending.kind == "play_turn" and v.turn is not None)
+    # the same decision waited for, but another name, character revealed, way of picking, character played
+    views += [
+        player(picking, name="Zed"),
+        player(rep(playing, turn=None), revealed=["King"]),
+        player(rep(playing, turn=None), revealed=["Thief"]),
+        rep(picking, pending=rep(picking.pending, mode="discard")),
+        rep(playing, turn=rep(playing.turn, character="Warlord")),
+    ]
+    prompt_model._waiting.clear()
+    titles = set()
+    for rules in ("2016", "classic"):
+        for lang in ("en", "es"):
+            for v in views:
+                got = waiting_menu(v, Catalogue(lang, rules))
+                assert got == build_menu(v, Catalogue(lang, rules)), (rules, lang, v.pending)
+                titles.add(got.title)
+    assert len(titles) > 12
+
+
+def test_a_prompt_with_nothing_to_choose_shares_its_lines_only_with_the_same_texts_and_size():
+    from types import SimpleNamespace
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from ui.prompt_model import Menu
+    from ui.widgets import prompt_drawing
+    from ui.widgets.prompt_drawing import PromptDrawing
+
+    class Drawing(PromptDrawing):
+        def __init__(self, menu, clock, note):
+            self.app = SimpleNamespace(console=Console(width=80))
+            self.menu, self._clock, self._note = menu, clock, note
+            self.highlighted, self.roomy, self._scroll = 0, True, 0
+            self._row_map, self._col_map = {1: 0}, {1: [(0, 1, 0)]}  # left from a menu with entries
+
+    prompt_drawing._waiting_lines.clear()
+    seen = set()
+    for title in ("Waiting for Ana (King) to play the turn, and a title long enough to wrap", "Waiting for Ben"):
+        for hint in ("", "a hint"):
+            for clock in (None, Text(" 0:30", style="bold", end=""), Text(" 0:30", style="bold reverse", end="")):
+                for note in (None, Text("refused", style="bold reverse", end="")):
+                    for width, height in ((38, 36), (30, 36), (38, 20)):
+                        d = Drawing(Menu(title=title, hint=hint), clock, note)
+                        got = d.build(width, height)
+                        assert d._row_map == {} and d._col_map == {}
+                        assert _same_texts(got, d._build(width, height)), (title, hint, clock, note, width, height)
+                        seen.add(tuple((t.plain, tuple(t.spans), t.style) for t in got))
+    assert len(seen) >= 60
