@@ -193,3 +193,50 @@ def test_a_prompt_with_nothing_to_choose_shares_its_lines_only_with_the_same_tex
                         assert _same_texts(got, d._build(width, height)), (title, hint, clock, note, width, height)
                         seen.add(tuple((t.plain, tuple(t.spans), t.style) for t in got))
     assert len(seen) >= 60
+
+
+class _Needs:
+    """Panels whose answers the test changes one at a time: `extra[question]` rows (or a menu that
+    no longer fits) added to a plain answer, for one set of arguments or for all (None)."""
+
+    def __init__(self, seats=6, has_hand=True, extra=None, rows_of=None):
+        self.seats, self.has_hand, self.extra = seats, has_hand, extra or {}
+        self.rows_of = rows_of or seats  # the players' rows as if this many seats (the same answers)
+
+    def _more(self, name, *args):
+        return self.extra.get((name, args), 0) + self.extra.get((name, None), 0)
+
+    def status(self, width):
+        return 2 + self._more("status", width)
+
+    def players(self, width, form, cols):
+        return -(-self.rows_of // cols) * {"full": 3, "short": 2, "line": 1}[form] + self._more(
+            "players", width, form, cols
+        )
+
+    def hand(self, width, form):
+        return {"full": 14, "list": 9, "packed": 4}[form] + self._more("hand", width, form)
+
+    def prompt_fits(self, width, height, roomy):
+        return height >= 12 + 30 * self._more("prompt_fits", width, height, roomy)
+
+
+def test_the_layout_plan_is_kept_only_while_every_answer_it_was_made_from_is_the_same():
+    from ui.screens.table_layout import plan, replan
+
+    sizes = [(120, 40), (120, 30), (80, 24), (80, 30), (100, 30), (200, 60)]
+    for width, height in sizes:
+        for chat in (False, True):
+            for lower in ("hand", "log", "cities"):
+                base = replan(None, width, height, _Needs(), chat, lower)
+                assert base.plan == plan(width, height, _Needs(), chat, lower)
+                again = replan(base, width, height, _Needs(), chat, lower)
+                assert again is base  # nothing changed: the plan kept
+                changes = [_Needs(extra={(name, args): more}) for name, args, _ in base.asked for more in (1, 4)]
+                changes += [_Needs(extra={(name, None): 9}) for name in ("status", "players", "hand", "prompt_fits")]
+                changes += [_Needs(seats=3), _Needs(seats=2, rows_of=6), _Needs(has_hand=False)]
+                for needs in changes:
+                    got = replan(base, width, height, needs, chat, lower).plan
+                    assert got == plan(width, height, needs, chat, lower), (width, height, chat, lower, needs.extra)
+                for other in [(w, h, chat, lower) for w, h in sizes] + [(width, height, not chat, "log")]:
+                    assert replan(base, *other[:2], _Needs(), *other[2:]).plan == plan(*other[:2], _Needs(), *other[2:])

@@ -21,8 +21,9 @@ Below `MIN_WIDTH` x `MIN_HEIGHT` the screen only says it is too small.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -256,3 +257,68 @@ def _roomy(
     else:
         boxes["log"] = Box(lx, y, lw, rest)
     return Plan("roomy", boxes, players_form=p_form, players_cols=cols, hand_form=h_form)
+
+
+# --- the plan again, only when an answer it was made from changed -------------------------------
+class _Asked:
+    """A `Needs` that records every question `plan` asks and its answer, in order."""
+
+    def __init__(self, needs: Needs) -> None:
+        self._needs = needs
+        self.seats = needs.seats
+        self.has_hand = needs.has_hand
+        self.asked: list[tuple[str, tuple, object]] = []
+
+    def _ask(self, name: str, *args: object) -> Any:
+        answer = getattr(self._needs, name)(*args)
+        self.asked.append((name, args, answer))
+        return answer
+
+    def status(self, width: int) -> int:
+        return self._ask("status", width)
+
+    def players(self, width: int, form: str, cols: int) -> int:
+        return self._ask("players", width, form, cols)
+
+    def hand(self, width: int, form: str) -> int:
+        return self._ask("hand", width, form)
+
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
+        return self._ask("prompt_fits", width, height, roomy)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A plan with what it was made from: its arguments and the panels' answers, in the order asked."""
+
+    args: tuple
+    plan: Plan
+    asked: tuple[tuple[str, tuple, object], ...]
+
+
+def replan(
+    last: Planned | None,
+    width: int,
+    height: int,
+    needs: Needs,
+    show_chat: bool,
+    lower: str,
+    make: Callable[..., Plan] = plan,
+) -> Planned:
+    """`make(width, height, needs, show_chat, lower)` (`plan`), the last one kept if nothing it read
+    changed.
+
+    `plan` is a function of its arguments, `needs.seats`, `needs.has_hand` and the answers to its
+    questions: the same arguments make it ask the same first question, and each answer the same as
+    before makes it ask the same next one. So when the arguments are the same and every question,
+    asked again in its order, gets the same answer, the plan is the one made before. Asking again
+    is cheap: the panels keep their answers until their content changes."""
+    args = (make, width, height, needs.seats, needs.has_hand, show_chat, lower)
+    if last is not None and last.args == args:
+        for name, q, answer in last.asked:
+            if getattr(needs, name)(*q) != answer:
+                break
+        else:
+            return last
+    asked = _Asked(needs)
+    return Planned(args, make(width, height, asked, show_chat, lower), tuple(asked.asked))
