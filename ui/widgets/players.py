@@ -65,7 +65,7 @@ class PlayersPanel(LineWidget):
         m = view.markers
         marks = (m.killed, m.robbed, m.bewitched)
         pending = view.pending.seat if view.pending is not None and view.phase != "over" else -1
-        width = self.content_size.width
+        width = self.content_size.width if not self.fixed else 0  # (a fixed panel's height is the screen's)
         old_h = self._height(width) if width and not self.fixed else -1
         changed = compact != self.compact
         self.compact = compact
