@@ -240,3 +240,41 @@ def test_the_layout_plan_is_kept_only_while_every_answer_it_was_made_from_is_the
                     assert got == plan(width, height, needs, chat, lower), (width, height, chat, lower, needs.extra)
                 for other in [(w, h, chat, lower) for w, h in sizes] + [(width, height, not chat, "log")]:
                     assert replan(base, *other[:2], _Needs(), *other[2:]).plan == plan(*other[:2], _Needs(), *other[2:])
+
+
+def test_the_players_rows_at_least_are_never_more_than_they_take_and_the_plan_is_the_same_with_them():
+    from benchmarks.render_cost import record_game
+    from ui.screens.table_layout import plan
+    from ui.widgets.players import FORMS, PlayersPanel
+
+    class WithBound(_Needs):
+        def __init__(self, panel, **kw):
+            super().__init__(seats=len(panel._order), **kw)
+            self.panel = panel
+
+        def players(self, width, form, cols):
+            return self.panel.height_for(width, form, cols)
+
+        def players_at_least(self, width, form, cols):
+            return self.panel.rows_at_least(width, form, cols)
+
+    class WithoutBound(WithBound):
+        players_at_least = None  # a Needs that cannot tell: every count is made
+
+    moves = record_game(6, 7)
+    cat = Catalogue("en")
+    tight = 0
+    for move in moves[::15]:
+        for seat in (0, 3):
+            panel = PlayersPanel()
+            panel.fixed = True
+            panel.show(move[seat][0], cat, compact=False)
+            for form in FORMS:
+                for cols in (1, 2, 3):
+                    for width in (24, 38, 52, 78, 118):
+                        least, rows = panel.rows_at_least(width, form, cols), panel.height_for(width, form, cols)
+                        assert least <= rows, (form, cols, width)
+                        tight += least == rows
+            for width, height in ((120, 40), (160, 50), (100, 30)):
+                assert plan(width, height, WithBound(panel)) == plan(width, height, WithoutBound(panel))
+    assert tight > 50  # the bound is often the count itself: it does skip counts

@@ -60,6 +60,9 @@ class _Needs:
     def players(self, width: int, form: str, cols: int) -> int:
         return self._players.height_for(width, form, cols) if self.seats else 1
 
+    def players_at_least(self, width: int, form: str, cols: int) -> int:
+        return self._players.rows_at_least(width, form, cols) if self.seats else 1
+
     def hand(self, width: int, form: str) -> int:
         return self._hand.height_for(width, form) if self.has_hand else 0
 

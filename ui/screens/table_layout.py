@@ -96,6 +96,13 @@ class Needs(Protocol):
         ...
 
 
+def players_at_least(needs: Needs, width: int, form: str, cols: int) -> int:
+    """A number of rows the players need at least (`needs.players` is never less); 0 from panels that
+    cannot tell it cheaply (a `Needs` without `players_at_least`)."""
+    at_least = getattr(needs, "players_at_least", None)
+    return at_least(width, form, cols) if at_least is not None else 0
+
+
 def prompt_width(width: int, roomy: bool) -> int:
     if roomy:
         return min(max(width // 3, 38), 56)
@@ -215,8 +222,18 @@ def _roomy(
     max_cols = 1 if needs.seats <= 2 else max(1, min((left - 2) // 38, 4, needs.seats))
 
     def players_rows(form: str) -> tuple[int, int]:
-        """(rows with the frame, columns) of the form in its fewest rows."""
-        return min(((2 + needs.players(left - 2, form, c), c) for c in range(1, max_cols + 1)), key=lambda x: x[0])
+        """(rows with the frame, columns) of the form in its fewest rows (the fewest columns of those).
+        The most columns first: a count that cannot be lower than the best so far is not made (one
+        column needs a row per seat at least, and each new content at a width is counted afresh)."""
+        best: tuple[int, int] | None = None
+        for c in range(max_cols, 0, -1):
+            if best is not None and 2 + players_at_least(needs, left - 2, form, c) > best[0]:
+                continue
+            rows = 2 + needs.players(left - 2, form, c)
+            if best is None or rows <= best[0]:
+                best = (rows, c)
+        assert best is not None  # max_cols >= 1
+        return best
 
     if lower == "cities":
         for form in ("full", "short", "line"):
@@ -280,6 +297,11 @@ class _Asked:
     def players(self, width: int, form: str, cols: int) -> int:
         return self._ask("players", width, form, cols)
 
+    def players_at_least(self, width: int, form: str, cols: int) -> int:
+        answer = players_at_least(self._needs, width, form, cols)
+        self.asked.append(("players_at_least", (width, form, cols), answer))
+        return answer
+
     def hand(self, width: int, form: str) -> int:
         return self._ask("hand", width, form)
 
@@ -316,7 +338,8 @@ def replan(
     args = (make, width, height, needs.seats, needs.has_hand, show_chat, lower)
     if last is not None and last.args == args:
         for name, q, answer in last.asked:
-            if getattr(needs, name)(*q) != answer:
+            again = players_at_least(needs, *q) if name == "players_at_least" else getattr(needs, name)(*q)
+            if again != answer:
                 break
         else:
             return last

@@ -151,6 +151,18 @@ class PlayersPanel(LineWidget):
             max(self._rows_of(s, colw, form) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
         )
 
+    def rows_at_least(self, width: int, form: str | None = None, cols: int | None = None) -> int:
+        """Rows `height_for` is never below, counted without any seat's lines: a head line for each
+        seat, and a line of city (a district, or the dash of an empty city in full)."""
+        if width <= 0:
+            return 0
+        form = form or self._form()
+        n = self._columns(width, form, cols)
+        least = {
+            s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0) for s in self._order
+        }
+        return sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+
     def _rows_of(self, seat: int, width: int, form: str) -> int:
         """How many lines a seat takes, counted without drawing them (the layout asks for every form
         and width it considers, on every view)."""
