@@ -20,7 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from .i18n import Catalogue
+from .widgets.shared_memo import Memo
+
+_enc = msgspec.msgpack.Encoder()
+# (writer class, catalogue key, event, hidden, names, actor) -> LogLine: every seat's app of a table
+# tells the same event; seats that see it alike (hidden or not, in one language) share the sentence.
+_lines = Memo(4096)
 
 # Kinds that are bookkeeping rather than news: shown dimmed.
 QUIET = {"called", "turn_ended"}
@@ -136,12 +144,28 @@ class LogWriter:
         elif kind == "revealed" and ev.character:
             self.playing[ev.seat] = ev.character
         hidden = ev.private is not None and (self.seat is None or self.seat not in ev.private)
-        private = ev.private is not None and not hidden
-        who = self._name(names, ev.seat)
+        actor = None
         if kind not in PLAIN_WHO:
             actor = ev.character if kind in ACTOR_KINDS and ev.character else self.playing.get(ev.seat)
-            if actor:
-                who = cat.player_as(who, actor)
+        if cat.audit is not None:  # an audit sees every lookup
+            out = self._line(ev, names, hidden, actor)
+        else:
+            # everything the sentence is made from (`keys` may be a subclass's: the class too)
+            key = (type(self), cat.key, _enc.encode(ev), hidden, tuple(names), actor)
+            out = _lines.get(key) or _lines.put(key, self._line(ev, names, hidden, actor))
+        if kind == "revealed" and ev.option == "heir":
+            self.playing[ev.seat] = ev.character or ""
+        return out
+
+    def _line(self, ev: Any, names: list[str], hidden: bool, actor: str | None) -> LogLine:
+        """The sentence of `ev`, told to a seat that does not see its hidden fields when `hidden`,
+        its actor playing `actor` (None: not named with a character)."""
+        cat = self.cat
+        kind = ev.kind
+        private = ev.private is not None and not hidden
+        who = self._name(names, ev.seat)
+        if actor:
+            who = cat.player_as(who, actor)
         fields = {
             "who": who,
             "seat": self._name(names, ev.seat),
@@ -178,6 +202,4 @@ class LogWriter:
                 who=self._name(names, ev.seat) if ev.seat >= 0 else "",
                 detail=(" " + ", ".join(detail)) if detail else "",
             )
-        if kind == "revealed" and ev.option == "heir":
-            self.playing[ev.seat] = ev.character or ""
         return LogLine(text=text, private=private, quiet=kind in QUIET, kind=kind)

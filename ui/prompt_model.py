@@ -62,6 +62,7 @@ from .prompt_labels import (
     income_info,
 )
 from .prompt_texts import about_label, choice_texts, select_label, title_for, waiting_sentence, who
+from .widgets.shared_memo import Memo
 
 # Abilities that only give their user something (from the bank, the deck, or the richest player as the
 # rules say), with no target to choose and nothing to lose: sent at once, like taking income.
@@ -400,6 +401,28 @@ def _group(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
     return leaf(ctx, cmds[0])  # pragma: no cover
 
 
+def waiting_menu(view: Any, cat: Catalogue) -> Menu:
+    """`build_menu` of a view with nothing to choose (who we wait for): its texts shared by the apps
+    of a process, keyed by everything `waiting_sentence` and the game over's `title_for` read."""
+    if cat.audit is not None:  # an audit sees every lookup
+        return build_menu(view, cat)
+    pd, turn = view.pending, view.turn
+    key: tuple = (cat.key, None)
+    if pd is not None:
+        p = view.players[pd.seat] if 0 <= pd.seat < len(view.players) else None
+        key = (
+            cat.key,
+            (pd.kind, pd.seat, pd.mode, pd.about),
+            (p.name, p.revealed[-1] if p.revealed else None) if p is not None else None,
+            (turn.seat, turn.character) if turn is not None else None,
+        )
+    texts = _waiting.get(key)
+    if texts is None:
+        menu = build_menu(view, cat)
+        texts = _waiting.put(key, (menu.title, menu.hint))
+    return Menu(title=texts[0], hint=texts[1])
+
+
 def build_menu(view: Any, cat: Catalogue) -> Menu:
     """The top menu for this seat: its legal commands, grouped; or who we wait for."""
     if not view.legal:
@@ -435,6 +458,9 @@ def build_menu(view: Any, cat: Catalogue) -> Menu:
     return Menu(title=title, hint=hint, entries=entries)
 
 
+_waiting = Memo(1024)  # waiting_menu's key -> (title, hint)
+
+
 def confirm_menu(cat: Catalogue, entry: Entry, title: str = "") -> Menu:
     """The one confirmation: the whole sentence of what will happen (every target named, the price),
     chosen with Enter; Esc goes back."""
@@ -460,6 +486,7 @@ __all__ = [
     "leaf",
     "select_label",
     "title_for",
+    "waiting_menu",
     "waiting_sentence",
     "who",
 ]

@@ -33,7 +33,7 @@ from ..widgets.players import PlayersPanel
 from ..widgets.prompt import PromptPanel
 from ..widgets.status_bar import StatusBar
 from .table_keys import TableKeys
-from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, plan, prompt_width
+from .table_layout import MIN_HEIGHT, MIN_WIDTH, Box, Plan, Planned, plan, prompt_width, replan
 
 if TYPE_CHECKING:
     from ..app import CitadelsApp
@@ -60,6 +60,9 @@ class _Needs:
     def players(self, width: int, form: str, cols: int) -> int:
         return self._players.height_for(width, form, cols) if self.seats else 1
 
+    def players_at_least(self, width: int, form: str, cols: int) -> int:
+        return self._players.rows_at_least(width, form, cols) if self.seats else 1
+
     def hand(self, width: int, form: str) -> int:
         return self._hand.height_for(width, form) if self.has_hand else 0
 
@@ -81,6 +84,7 @@ class TableScreen(TableKeys):
         self._footer_mode: tuple | None = None  # the layout the footer was made for
         self.compact = True
         self.plan: Plan | None = None
+        self._planned: Planned | None = None  # the plan with the answers it was made from
         self._laying_out = False
         self._refocus: Widget | None = None  # the focused panel while the window is too small
         self._view: Any = None
@@ -145,7 +149,9 @@ class TableScreen(TableKeys):
         if not self._ready or self._laying_out:
             return
         width, height = self._win
-        new = plan(width, height, _Needs(self), self.show_chat, "cities" if self.cities else self.lower)
+        lower = "cities" if self.cities else self.lower
+        self._planned = replan(self._planned, width, height, _Needs(self), self.show_chat, lower, plan)
+        new = self._planned.plan
         if new == self.plan:
             return
         self._laying_out = True

@@ -66,6 +66,7 @@ class TableKeys(Screen):
     _panel_widgets: dict[str, Widget] | None = None
     _keys_shown: tuple | None = None  # what the footer was made from (not rebuilt when unchanged)
     _key_bar: KeyBar | None = None
+    _prompt_panel: PromptPanel | None = None
 
     def _set_lower(self, which: str) -> None:  # pragma: no cover - the layout's (TableScreen)
         raise NotImplementedError
@@ -80,6 +81,13 @@ class TableKeys(Screen):
             out["hand"] = self.query_one("#hand")
             self._panel_widgets = out
         return out
+
+    def _prompt(self) -> PromptPanel:
+        """The prompt, found once (the footer asks for it on every view; a query each time cost more)."""
+        prompt = self._prompt_panel
+        if prompt is None:
+            prompt = self._prompt_panel = self.query_one(PromptPanel)
+        return prompt
 
     def _log_view(self, name: str) -> LogView:
         """The panel that counts its lines back from the end: the log ("log") or the chat's lines ("chat")."""
@@ -231,7 +239,7 @@ class TableKeys(Screen):
                 return  # not composed yet
             bar = self._key_bar = self.query_one(KeyBar)
         here = self.focused_panel()
-        shown = (here, self.query_one(PromptPanel).footer_state, self.cat.key)
+        shown = (here, self._prompt().footer_state, self.cat.key)
         if shown == self._keys_shown:
             return
         self._keys_shown = shown
@@ -244,7 +252,7 @@ class TableKeys(Screen):
         here = self.focused_panel()
         if here == "chat-input":
             return [("⏎", k("send")), ("Esc", k("back_to_game"))]
-        prompt = self.query_one(PromptPanel)
+        prompt = self._prompt()
         menu = None if prompt.sent else prompt.menu  # what the player chooses from (nothing once a choice is sent)
         out: list[tuple[str, str]] = []
         if here in ("hand", "log", "chat"):

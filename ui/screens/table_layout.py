@@ -21,8 +21,9 @@ Below `MIN_WIDTH` x `MIN_HEIGHT` the screen only says it is too small.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -93,6 +94,13 @@ class Needs(Protocol):
         """Does every item of the current menu show whole in this much content (as a roomy or a
         compact screen shows it)?"""
         ...
+
+
+def players_at_least(needs: Needs, width: int, form: str, cols: int) -> int:
+    """A number of rows the players need at least (`needs.players` is never less); 0 from panels that
+    cannot tell it cheaply (a `Needs` without `players_at_least`)."""
+    at_least = getattr(needs, "players_at_least", None)
+    return at_least(width, form, cols) if at_least is not None else 0
 
 
 def prompt_width(width: int, roomy: bool) -> int:
@@ -214,8 +222,18 @@ def _roomy(
     max_cols = 1 if needs.seats <= 2 else max(1, min((left - 2) // 38, 4, needs.seats))
 
     def players_rows(form: str) -> tuple[int, int]:
-        """(rows with the frame, columns) of the form in its fewest rows."""
-        return min(((2 + needs.players(left - 2, form, c), c) for c in range(1, max_cols + 1)), key=lambda x: x[0])
+        """(rows with the frame, columns) of the form in its fewest rows (the fewest columns of those).
+        The most columns first: a count that cannot be lower than the best so far is not made (one
+        column needs a row per seat at least, and each new content at a width is counted afresh)."""
+        best: tuple[int, int] | None = None
+        for c in range(max_cols, 0, -1):
+            if best is not None and 2 + players_at_least(needs, left - 2, form, c) > best[0]:
+                continue
+            rows = 2 + needs.players(left - 2, form, c)
+            if best is None or rows <= best[0]:
+                best = (rows, c)
+        assert best is not None  # max_cols >= 1
+        return best
 
     if lower == "cities":
         for form in ("full", "short", "line"):
@@ -256,3 +274,74 @@ def _roomy(
     else:
         boxes["log"] = Box(lx, y, lw, rest)
     return Plan("roomy", boxes, players_form=p_form, players_cols=cols, hand_form=h_form)
+
+
+# --- the plan again, only when an answer it was made from changed -------------------------------
+class _Asked:
+    """A `Needs` that records every question `plan` asks and its answer, in order."""
+
+    def __init__(self, needs: Needs) -> None:
+        self._needs = needs
+        self.seats = needs.seats
+        self.has_hand = needs.has_hand
+        self.asked: list[tuple[str, tuple, object]] = []
+
+    def _ask(self, name: str, *args: object) -> Any:
+        answer = getattr(self._needs, name)(*args)
+        self.asked.append((name, args, answer))
+        return answer
+
+    def status(self, width: int) -> int:
+        return self._ask("status", width)
+
+    def players(self, width: int, form: str, cols: int) -> int:
+        return self._ask("players", width, form, cols)
+
+    def players_at_least(self, width: int, form: str, cols: int) -> int:
+        answer = players_at_least(self._needs, width, form, cols)
+        self.asked.append(("players_at_least", (width, form, cols), answer))
+        return answer
+
+    def hand(self, width: int, form: str) -> int:
+        return self._ask("hand", width, form)
+
+    def prompt_fits(self, width: int, height: int, roomy: bool) -> bool:
+        return self._ask("prompt_fits", width, height, roomy)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A plan with what it was made from: its arguments and the panels' answers, in the order asked."""
+
+    args: tuple
+    plan: Plan
+    asked: tuple[tuple[str, tuple, object], ...]
+
+
+def replan(
+    last: Planned | None,
+    width: int,
+    height: int,
+    needs: Needs,
+    show_chat: bool,
+    lower: str,
+    make: Callable[..., Plan] = plan,
+) -> Planned:
+    """`make(width, height, needs, show_chat, lower)` (`plan`), the last one kept if nothing it read
+    changed.
+
+    `plan` is a function of its arguments, `needs.seats`, `needs.has_hand` and the answers to its
+    questions: the same arguments make it ask the same first question, and each answer the same as
+    before makes it ask the same next one. So when the arguments are the same and every question,
+    asked again in its order, gets the same answer, the plan is the one made before. Asking again
+    is cheap: the panels keep their answers until their content changes."""
+    args = (make, width, height, needs.seats, needs.has_hand, show_chat, lower)
+    if last is not None and last.args == args:
+        for name, q, answer in last.asked:
+            again = players_at_least(needs, *q) if name == "players_at_least" else getattr(needs, name)(*q)
+            if again != answer:
+                break
+        else:
+            return last
+    asked = _Asked(needs)
+    return Planned(args, make(width, height, asked, show_chat, lower), tuple(asked.asked))

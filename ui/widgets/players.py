@@ -30,6 +30,10 @@ from .shared_memo import Memo
 _enc = msgspec.msgpack.Encoder()
 _seat_memo = Memo(4096)  # (seat key, form, width) -> lines, for every app showing the same table
 _rows_memo = Memo(8192)  # (seat key, form, width) -> how many lines
+# (column width, ids of the seats' line lists) -> (those lists, their rows side by side): seats' lines
+# come from `_seat_memo`, so apps whose viewers pair the same seats alike join them once; the entry
+# keeps the lists alive, so no other list can take one of their ids while it is kept
+_joined_memo = Memo(2048)
 FORMS = ("full", "short", "line")
 MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
@@ -61,7 +65,7 @@ class PlayersPanel(LineWidget):
         m = view.markers
         marks = (m.killed, m.robbed, m.bewitched)
         pending = view.pending.seat if view.pending is not None and view.phase != "over" else -1
-        width = self.content_size.width
+        width = self.content_size.width if not self.fixed else 0  # (a fixed panel's height is the screen's)
         old_h = self._height(width) if width and not self.fixed else -1
         changed = compact != self.compact
         self.compact = compact
@@ -147,6 +151,18 @@ class PlayersPanel(LineWidget):
             max(self._rows_of(s, colw, form) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
         )
 
+    def rows_at_least(self, width: int, form: str | None = None, cols: int | None = None) -> int:
+        """Rows `height_for` is never below, counted without any seat's lines: a head line for each
+        seat, and a line of city (a district, or the dash of an empty city in full)."""
+        if width <= 0:
+            return 0
+        form = form or self._form()
+        n = self._columns(width, form, cols)
+        least = {
+            s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0) for s in self._order
+        }
+        return sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+
     def _rows_of(self, seat: int, width: int, form: str) -> int:
         """How many lines a seat takes, counted without drawing them (the layout asks for every form
         and width it considers, on every view)."""
@@ -181,10 +197,7 @@ class PlayersPanel(LineWidget):
         groups: dict[tuple, tuple[list, list[Text]]] = {}
         for i in range(0, len(self._order), n):
             group = [self._lines(s, colw, form) for s in self._order[i : i + n]]
-            key = (colw, *map(id, group))
-            entry = self._groups.get(key)
-            if entry is None:
-                entry = (group, _side_by_side(group, colw))  # the entry keeps the lists (their ids) alive
+            key, entry = _joined(group, colw, self._groups)
             groups[key] = entry
             rows.extend(entry[1])
         self._groups = groups
@@ -205,17 +218,41 @@ class PlayersPanel(LineWidget):
         return lines
 
 
+def _joined(group: list[list[Text]], colw: int, before: dict) -> tuple[tuple, tuple[list, list[Text]]]:
+    """(key, (the lists, their rows side by side)): as this widget last joined them (`before`), or as
+    any app of the process did."""
+    key = (colw, *map(id, group))
+    entry = before.get(key) or _joined_memo.get(key)
+    if entry is None:
+        entry = _joined_memo.put(key, (group, _side_by_side(group, colw)))
+    return key, entry
+
+
 def _side_by_side(group: list[list[Text]], colw: int) -> list[Text]:
     """The lines of a few seats in columns of `colw` cells, one space between."""
     rows: list[Text] = []
+    last = len(group) - 1
     for j in range(max(len(g) for g in group)):
         line = Text(end="")
         for k, g in enumerate(group):
-            cell = g[j].copy() if j < len(g) else Text(end="")
-            if k < len(group) - 1:
+            if j >= len(g):  # no line here: blank cells (nothing after the last column)
+                if k < last:
+                    line.append(" " * (colw + 1))
+                continue
+            cell = g[j]
+            if k == last:
+                line.append_text(cell)  # appended as it is: not changed, no copy needed
+                continue
+            width = cell.cell_len
+            if width <= colw and not cell.style and cell.overflow != "ignore":
+                # what `truncate(colw, pad=True)` and a space would add: unstyled spaces
+                line.append_text(cell)
+                line.append(" " * (colw - width + 1))
+            else:  # cut to the column, or padded in the cell's own style: as Rich does it
+                cell = cell.copy()
                 cell.truncate(colw, pad=True)
                 cell.append(" ")
-            line.append_text(cell)
+                line.append_text(cell)
         rows.append(line)
     return rows
 

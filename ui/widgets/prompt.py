@@ -25,7 +25,7 @@ from textual.message import Message
 
 from ..i18n import Catalogue
 from ..prompt_keys import DIGITS, END_TURN, Numbering, index_of_key, place_of, turn_of
-from ..prompt_model import Entry, Menu, build_menu, checklist_menu, confirm_menu
+from ..prompt_model import Entry, Menu, build_menu, checklist_menu, confirm_menu, waiting_menu
 from .line_widget import LineWidget
 from .prompt_drawing import PromptDrawing
 
@@ -100,7 +100,7 @@ class PromptPanel(PromptDrawing, LineWidget):
         if view.legal:
             key = _enc.encode((cat.key, view.seq, view.legal, view.pending, view.turn, roomy))
         else:  # nothing to choose: only the sentence of who we wait for can change
-            waiting = build_menu(view, cat)
+            waiting = waiting_menu(view, cat)
             key = _enc.encode((cat.key, waiting.title, waiting.hint, roomy))
         if key == self._key and cat is self.cat:
             return False

@@ -24,7 +24,24 @@ from .shared_memo import Memo
 
 _enc = msgspec.msgpack.Encoder()
 _texts = Memo(2048)  # key -> (whole text, first line, parts), for every app showing the same table
+_lines = Memo(2048)  # (that key, marks, badges, width) -> the bar's lines, for every app at that width
 _SEP = " · "
+
+
+def _text_key(text: Text | None) -> tuple | None:
+    """All of a `Text` that the bar's lines are made from (appended, wrapped, measured)."""
+    if text is None:
+        return None
+    return (
+        text.plain,
+        tuple(text.spans),
+        text.style,
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+        text.tab_size,
+    )
 
 
 class StatusBar(LineWidget):
@@ -84,6 +101,15 @@ class StatusBar(LineWidget):
     def lines_for(self, width: int) -> list[Text]:
         if self._line1 is None or width <= 0:
             return []
+        # everything the lines are made from: the texts (by their key), the marks, the badges, the width
+        key = (self._key, _text_key(self._marks), _text_key(self._prefix), _text_key(self._suffix), width)
+        lines = _lines.get(key)
+        if lines is None:
+            lines = _lines.put(key, self._make_lines(width))
+        return lines
+
+    def _make_lines(self, width: int) -> list[Text]:
+        assert self._line1 is not None  # lines_for asks only once a view was shown
         first = self._line1.copy()
         parts = list(self._parts)
         if self._marks is not None:
