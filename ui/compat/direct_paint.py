@@ -141,7 +141,7 @@ def _fits(app: Any, screen: Screen) -> bool:
 
 
 def _paintable(widget: Widget, region: Region, clip: Region, screen_region: Region, front: list[Region]) -> bool:
-    if widget._layout_required or widget._repaint_required or not widget.visible:
+    if widget._layout_required or widget._repaint_required:  # (the map holds visible widgets only)
         return False
     if region.size != widget.outer_size:  # sized since the last layout: its next frame redraws it
         return False
@@ -203,13 +203,13 @@ def _render_rows(widget: Widget, region: Region, rows: set[int], console: Any, o
     if not ys or width <= 0:
         return
     # What `refresh(region)` would have marked: Textual's own line cache (a border effect our frames
-    # leave to it) must draw these rows again; size caches as `Widget.refresh` clears them.
-    marked = [Region(left_gutter, y + top, width, 1) for y in ys]
-    widget._styles_cache.set_dirty(*marked)
+    # leave to it) draws these rows again (the rows between too: from its cache); size caches cleared.
+    first = ys[0] + top
+    span = Region(0, first, region.width, ys[-1] + top + 1 - first)
+    widget._styles_cache.set_dirty(span)
     widget._layout_cache.clear()
     widget.clear_cached_dimensions()
-    first = ys[0] + top
-    strips = widget.render_lines(Region(0, first, region.width, ys[-1] + top + 1 - first))
+    strips = widget.render_lines(span)
     x = region.x + left_gutter + 1
     y0 = region.y + top + 1
     for y in ys:
