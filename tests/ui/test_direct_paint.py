@@ -157,7 +157,7 @@ async def test_direct_paint_shows_what_textual_would(size, seats, seed, moves):
             channel.driver.feed_input(SYNC_ANSWER)
         await settle(apps)
         paints = dict(direct_paint.STATS)
-        seen = {"direct_in_modal": 0, "fallback_in_toast": 0, "dropped": 0, "usual_stale": 0}
+        seen = {"direct_in_modal": 0, "fallback_in_toast": 0, "dropped": 0}
         for n, move in enumerate(game):
             for app in apps:
                 if n == MODAL.start:
@@ -187,12 +187,10 @@ async def test_direct_paint_shows_what_textual_would(size, seats, seed, moves):
                 seen["direct_in_modal"] += direct_paint.STATS["direct"] - before["direct"]
             if n in TOAST and n > TOAST.start:
                 seen["fallback_in_toast"] += direct_paint.STATS["fallback_widgets"] - before["fallback_widgets"]
-            for seat, ((_, ch), (app2, ch2)) in enumerate(pairs):
+            for seat, ((_, ch), (_, ch2)) in enumerate(pairs):
                 if differences(ch.screen, ch2.screen):
-                    # Textual's own path can leave a stale row (the log on the first view at 80x24,
-                    # on main too): its full repaint is the reference then
-                    seen["usual_stale"] += 1
-                    app2.call_later(app2.screen.refresh)
+                    # the usual path's frame can come later than the queues show (its screen's update timer)
+                    await asyncio.sleep(0.3)
                     await settle(apps)
                 diff = differences(ch.screen, ch2.screen)
                 assert not diff, f"move {n}, seat {seat}:\n" + "\n".join(diff)
