@@ -47,6 +47,7 @@ from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
 from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate
+from ui.compat import direct_paint
 from ui.compat.served_app import queued_messages
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox", "Gus", "Hal"]
@@ -169,6 +170,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     walls: list[float] = []
     bytes0 = sum(c.bytes for c in channels)
     frames0 = sum(c.frames for c in channels)
+    paints0 = dict(direct_paint.STATS)
     cpu0 = time.process_time()
     if sampler:
         sampler.start()
@@ -196,6 +198,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         sampler.stop()
         sampler.dump(args.cpu_samples)
     gc.callbacks.remove(count_collected)
+    paints = {k: v - paints0[k] for k, v in direct_paint.STATS.items()}
     sent = sum(c.bytes for c in channels) - bytes0
     frames = sum(c.frames for c in channels) - frames0
     # idle cost of the same sleeps
@@ -224,6 +227,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "wall_ms_to_last_frame_p50": round(statistics.median(walls), 1),
         "wall_ms_to_last_frame_p95": round(walls[int(0.95 * (n - 1))], 1),
         "gc_collected_per_move": round(collected[0] / n, 1),
+        # seat updates whose changed lines were all painted directly (ui/compat/direct_paint.py)
+        "painted_directly": round(paints["direct"] / (n * args.seats), 2),
+        "fallback_widgets": paints["fallback_widgets"],
     }
 
 

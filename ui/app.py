@@ -14,6 +14,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from .compat import terminal
+from .compat.direct_paint import painting
 from .i18n import Catalogue
 from .link import ChatLine, CommandRefused, SeatStates, TableLink, TableNotice, UiOptions, ViewUpdate
 from .log_text import LogLine, LogWriter
@@ -89,6 +90,10 @@ class CitadelsApp(App):
 
     # --- from the table ------------------------------------------------------------------
     def on_view_update(self, msg: ViewUpdate) -> None:
+        with painting(self.table):  # the view and the turn's clock: one write (ui/compat/direct_paint.py)
+            self._take_view(msg)
+
+    def _take_view(self, msg: ViewUpdate) -> None:
         view = msg.view
         # The catalogue follows the rule set in play: its edition's card names, ranks, costs and texts.
         new_edition = self.cat.set_rules(view.rules) and self.view is not None

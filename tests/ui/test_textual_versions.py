@@ -66,6 +66,7 @@ def test_this_textual_is_verified_and_patched():
         "cycle_patch",
         "dispatch_patch",
         "line_frames",
+        "direct_paint",
     )
     assert getattr(Strip, "_citadels_light_caches", False)
 

@@ -11,6 +11,8 @@ Each module says what it changes, why, and the Textual versions it was verified 
 - `served_app`: one app among many on a server's loop (no stdout capture, the client's NO_COLOR,
   no process-wide task factory).
 - `app_teardown`: an ended app's objects freed by reference counting.
+- `direct_paint`: a table screen's changed lines painted straight to the driver after a view
+  update, without Textual's refresh round trip (when that is what Textual's next frame would draw).
 
 `line_frames` is not a patch of Textual: it lets our line widgets frame their own lines
 (`ui/widgets/line_frame.py` with `line_styles`), so it is applied and counted like one.
@@ -22,7 +24,7 @@ Versions. `VERIFIED_TEXTUAL` lists the Textual releases every module here was ve
 (their tests: tests/ui/test_textual_patches.py, test_cycle_patch.py, test_line_frame.py,
 tests/server/test_session_garbage.py, and the snapshots). `import ui` calls `apply()`:
 
-- on a verified Textual, the five patches are applied and line widgets frame their own lines;
+- on a verified Textual, the six patches are applied and line widgets frame their own lines;
 - on any other, nothing is patched and every widget draws through Textual's public path
   (`Widget.render_lines`); tests/ui/test_textual_versions.py plays a game that way;
 - `citadels serve` calls `require_verified()` before it imports the server: on another version
@@ -39,7 +41,15 @@ import sys
 import textual
 
 VERIFIED_TEXTUAL = ("8.2.8",)
-PATCHES = ("strip_patch", "css_patch", "compositor_patch", "cycle_patch", "dispatch_patch", "line_frames")
+PATCHES = (
+    "strip_patch",
+    "css_patch",
+    "compositor_patch",
+    "cycle_patch",
+    "dispatch_patch",
+    "line_frames",
+    "direct_paint",
+)
 WITHOUT_ENV = "CITADELS_WITHOUT_PATCHES"
 
 _applied: list[str] = []

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..compat.direct_paint import painted
 from ..feedback import TableFeedback
 from ..i18n import Catalogue
 from ..link import SeatMark
@@ -268,6 +269,7 @@ class TableScreen(TableKeys):
         self.refresh_feedback()
         self._layout()
 
+    @painted  # its panels' changed lines painted at once (ui/compat/direct_paint.py)
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
         self._view = view
@@ -287,9 +289,11 @@ class TableScreen(TableKeys):
         self.refresh_feedback()
         self._layout()
 
+    @painted
     def refused(self, reason: str) -> None:
         self.query_one(PromptPanel).refused(reason)
 
+    @painted
     def add_log(self, rows: list[Row]) -> None:
         """Rows for the log that come without a view (the table's notices)."""
         if not self._ready:
@@ -297,6 +301,7 @@ class TableScreen(TableKeys):
             return
         self.log_view.add_rows(rows)
 
+    @painted
     def chat_line(self, author: str, text: str, watching: bool = False, own: bool = False) -> None:
         if not self.show_chat:
             return
@@ -305,16 +310,19 @@ class TableScreen(TableKeys):
             self.feedback.unread += 1
             self.refresh_feedback()
 
+    @painted
     def chat_notice(self, text: str) -> None:
         """The table's answer about the chat (slow down, spectators may not write): in the chat."""
         if self.show_chat:
             self.query_one(ChatPanel).add_row(notice_row(text))
 
     # --- presence, timers, watchers, unread chat ---------------------------------------------------
+    @painted
     def set_presence(self, marks: list[SeatMark], watchers: int) -> None:
         self.feedback.marks, self.feedback.watchers = list(marks), watchers
         self.refresh_feedback()
 
+    @painted
     def set_turn_deadline(self, deadline: float | None) -> None:
         if deadline != self.feedback.turn_deadline:
             self.feedback.turn_deadline = deadline
@@ -332,6 +340,7 @@ class TableScreen(TableKeys):
             self.feedback.unread = 0
             self.refresh_feedback()
 
+    @painted
     def refresh_feedback(self) -> None:
         """Write the marks as they are now; wake up again when a countdown's label changes."""
         fb = self.feedback

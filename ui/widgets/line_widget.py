@@ -19,6 +19,8 @@ was not verified with, it leaves that to Textual (`Widget.render_lines`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -27,7 +29,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ui import compat
-from ui.compat import line_styles
+from ui.compat import direct_paint, line_styles
 
 from .line_frame import Frame, content_strip, frame_key, shared_frame
 
@@ -77,13 +79,19 @@ class LineWidget(Widget):
             return
         new = self.built_lines(width, height)
         before = old[2]
-        dirty = [
-            Region(0, y, width, 1)
+        rows = [
+            y
             for y in range(max(len(new), len(before)))
             if y >= len(new) or y >= len(before) or not _same(new[y], before[y])
         ]
-        if dirty:
-            self.refresh(*dirty)
+        # within a table screen's update the rows are painted with the others at its end (ui/compat/direct_paint.py)
+        if rows and not direct_paint.record(self, rows):
+            self.repaint_rows(rows)
+
+    def repaint_rows(self, rows: Iterable[int]) -> None:
+        """Textual's partial repaint of these content rows (at the next frame)."""
+        width = self.drawn_size.width
+        self.refresh(*[Region(0, y, width, 1) for y in rows])
 
     def built_lines(self, width: int, height: int) -> list[Text]:
         built = self._built

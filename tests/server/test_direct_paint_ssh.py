@@ -1,0 +1,76 @@
+"""ui/compat/direct_paint.py through a real SSH connection: a player at a table of bots, the
+screen's bytes as the client received them fed to a terminal model (tests/ui/term_screen.py);
+whenever the game waits for the player, a full repaint of the app must change no cell of it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
+
+from ui.compat import direct_paint
+from ui.i18n import Catalogue
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
+from term_screen import TermScreen
+
+
+@pytest.fixture
+async def gs(tmp_path):
+    server = await start_game_server(tmp_path)
+    yield server
+    await server.close()
+
+
+async def _read_into(screen: Screen, model: TermScreen, seen: list[int], quiet: float = 0.15) -> None:
+    """Read the client's output until it is quiet for `quiet` seconds; feed the new bytes to the model."""
+    while True:
+        before = len(screen.raw)
+        if not await screen.term.read_some(quiet) or len(screen.raw) == before:
+            break
+    raw = bytes(screen.raw)
+    model.feed(raw[seen[0] :].decode("utf-8"))
+    seen[0] = len(raw)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_direct_paints_over_ssh_match_a_full_repaint(gs, open_terminal, size):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    a = Screen(await open_terminal(gs.server, username="alice", key=key, size=size))
+    await a.wait_for("Citadels · lobby")
+    await create_table(a, players=4, bots=3)
+    await a.wait_for("Start the game")
+    painted = direct_paint.STATS["direct"]
+    a.send(b"1")
+    table = gs.table()
+    await wait_until(lambda: table.phase == "playing", what="game start")
+    fingerprint = key.get_fingerprint("sha256")
+    model, seen = TermScreen(*size), [0]
+    rng = random.Random(5)
+    cat = Catalogue("en")
+    checked = 0
+    deadline = asyncio.get_running_loop().time() + 60
+    while checked < 12 and table.state.phase != "over":
+        assert asyncio.get_running_loop().time() < deadline, f"stuck after {checked} decisions:\n{model.text()}"
+        seq = table.state.seq
+        app = gs.app_of(fingerprint)
+        if table.state.pending.seat != table.seat_of(fingerprint) or not prompt_ready(app, seq):
+            await _read_into(a, model, seen, quiet=0.02)
+            continue
+        await _read_into(a, model, seen)
+        before = model.snapshot()
+        app.call_later(app.screen.refresh)  # the whole screen drawn again by Textual
+        await _read_into(a, model, seen)
+        assert model.snapshot() == before, f"decision {checked}: a full repaint changed the screen:\n{model.text()}"
+        checked += 1
+        a.send(app_keys(app, cat, rng))
+        await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", timeout=10)
+    assert checked >= 5
+    assert direct_paint.STATS["direct"] > painted  # the moves in between were painted directly
+    assert "alice" in model.text()
+    await asyncio.sleep(0)
