@@ -29,6 +29,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..compat.direct_paint import painted
 from ..prompt_keys import DIGITS, END_TURN
 from ..widgets.chat import ChatPanel
 from ..widgets.hand import HandPanel
@@ -127,14 +128,17 @@ class TableKeys(Screen):
         self._focus(panels[(i + step) % len(panels)])
 
     # --- keys ----------------------------------------------------------------------------------
+    @painted  # a key's changed lines in one write (ui/compat/direct_paint.py)
     def action_digit(self, digit: str) -> None:
         self.query_one(PromptPanel).press_key(digit)
 
+    @painted
     def action_end_turn(self) -> None:
         prompt = self.query_one(PromptPanel)
         if prompt.end_turn():
             self.set_focus(prompt)
 
+    @painted
     def action_back(self) -> None:
         here = self.focused_panel()
         if here not in ("prompt", "chat-input"):
@@ -142,6 +146,7 @@ class TableKeys(Screen):
         else:
             self.query_one(PromptPanel).back()
 
+    @painted
     def action_scroll_panel(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":
@@ -149,6 +154,7 @@ class TableKeys(Screen):
         elif here in ("log", "chat"):
             self._log_view(here).scroll_rows(-step)  # a log counts lines back from the end
 
+    @painted
     def action_page_panel(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":
@@ -157,6 +163,7 @@ class TableKeys(Screen):
         else:  # the log from the prompt too
             self._log_view("chat" if here == "chat" else "log").page(-step)
 
+    @painted
     def action_panel_end(self, step: int) -> None:
         here = self.focused_panel()
         if here == "hand":

@@ -23,6 +23,7 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 
+from ..compat.direct_paint import painting
 from ..i18n import Catalogue
 from ..prompt_keys import DIGITS, END_TURN, Numbering, index_of_key, place_of, turn_of
 from ..prompt_model import Entry, Menu, build_menu, checklist_menu, confirm_menu, waiting_menu
@@ -262,18 +263,22 @@ class PromptPanel(PromptDrawing, LineWidget):
         self.invalidate()
 
     # --- input -------------------------------------------------------------------
+    # The prompt's own keys: their changed lines painted in one write (ui/compat/direct_paint.py)
     def action_move(self, delta: int) -> None:
         n = len(self.menu.entries) if self.menu else 0
         if n:
-            self.highlight((self.highlighted + delta) % n)
+            with painting(self.screen):
+                self.highlight((self.highlighted + delta) % n)
 
     def action_move_to(self, index: int) -> None:
         n = len(self.menu.entries) if self.menu else 0
         if n:
-            self.highlight(index % n)
+            with painting(self.screen):
+                self.highlight(index % n)
 
     def action_select(self) -> None:
-        self.activate(self.highlighted)
+        with painting(self.screen):
+            self.activate(self.highlighted)
 
     def highlight(self, index: int) -> None:
         if index != self.highlighted or self._note is not None:
