@@ -10,28 +10,12 @@ from rich.text import Text
 
 from ..prompt_keys import key_label
 from ..prompt_model import Entry
-from .shared_memo import Memo
+from .shared_memo import Memo, text_key
 from .text_panel import wrap
 
 # (title, hint, clock, note, width, height) -> the lines of a prompt with no entries (who we wait for):
 # the same for every waiting seat of a table, made once for the apps of a process
 _waiting_lines = Memo(1024)
-
-
-def _text_key(text: Text | None) -> tuple | None:
-    """All of a `Text` that the prompt's lines are made from (copied, wrapped, measured)."""
-    if text is None:
-        return None
-    return (
-        text.plain,
-        tuple(text.spans),
-        text.style,
-        text.justify,
-        text.overflow,
-        text.no_wrap,
-        text.end,
-        text.tab_size,
-    )
 
 
 class PromptDrawing:
@@ -136,7 +120,7 @@ class PromptDrawing:
         if menu is None:
             return []
         if not menu.entries:  # nothing to choose: lines that depend on these alone (no map of rows)
-            key = (menu.title, menu.hint, _text_key(self._clock), _text_key(self._note), width, height)
+            key = (menu.title, menu.hint, text_key(self._clock), text_key(self._note), width, height)
             lines = _waiting_lines.get(key)
             if lines is None:
                 lines = _waiting_lines.put(key, self._build(width, height))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
 
 class Memo(dict):
     """A dict that forgets its oldest entries past `limit` (first in, first out)."""
@@ -24,3 +26,19 @@ class Memo(dict):
             del self[next(iter(self))]
         self[key] = value
         return value
+
+
+def text_key(text: Text | None) -> tuple | None:
+    """All of a `Text` that lines made from it depend on (copied, appended, wrapped, measured)."""
+    if text is None:
+        return None
+    return (
+        text.plain,
+        tuple(text.spans),
+        text.style,
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+        text.tab_size,
+    )

@@ -20,28 +20,12 @@ from rich.text import Text
 from ..cards import character_label
 from ..i18n import Catalogue
 from .line_widget import LineWidget
-from .shared_memo import Memo
+from .shared_memo import Memo, text_key
 
 _enc = msgspec.msgpack.Encoder()
 _texts = Memo(2048)  # key -> (whole text, first line, parts), for every app showing the same table
 _lines = Memo(2048)  # (that key, marks, badges, width) -> the bar's lines, for every app at that width
 _SEP = " · "
-
-
-def _text_key(text: Text | None) -> tuple | None:
-    """All of a `Text` that the bar's lines are made from (appended, wrapped, measured)."""
-    if text is None:
-        return None
-    return (
-        text.plain,
-        tuple(text.spans),
-        text.style,
-        text.justify,
-        text.overflow,
-        text.no_wrap,
-        text.end,
-        text.tab_size,
-    )
 
 
 class StatusBar(LineWidget):
@@ -102,7 +86,7 @@ class StatusBar(LineWidget):
         if self._line1 is None or width <= 0:
             return []
         # everything the lines are made from: the texts (by their key), the marks, the badges, the width
-        key = (self._key, _text_key(self._marks), _text_key(self._prefix), _text_key(self._suffix), width)
+        key = (self._key, text_key(self._marks), text_key(self._prefix), text_key(self._suffix), width)
         lines = _lines.get(key)
         if lines is None:
             lines = _lines.put(key, self._make_lines(width))

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 
 from .line_widget import LineWidget
-from .shared_memo import Memo
+from .shared_memo import Memo, text_key
 
 _wrapped = Memo(4096)  # a text's wrapped lines, for every app (menus are wrapped again on each key)
 
@@ -19,18 +19,7 @@ _wrapped = Memo(4096)  # a text's wrapped lines, for every app (menus are wrappe
 def wrap(text: Text, width: int, console, indent: int = 0) -> list[Text]:
     """Wrap a Text to `width` cells; continuation lines indented by `indent`. The lines are the
     caller's own (copies of the shared ones: callers restyle them)."""
-    key = (
-        text.plain,
-        tuple(text.spans),
-        text.style,
-        text.justify,
-        text.overflow,
-        text.no_wrap,
-        text.end,
-        text.tab_size,
-        width,
-        indent,
-    )
+    key = (text_key(text), width, indent)
     lines = _wrapped.get(key)
     if lines is None:
         lines = _wrapped.put(key, tuple(_wrap(text, width, console, indent)))
