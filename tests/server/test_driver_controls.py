@@ -5,8 +5,8 @@ back-pressure, and before the screen is left."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
+from driver_link import DriverLink
 from textual.app import App
 
 from server.config import ServerConfig
@@ -14,38 +14,11 @@ from server.transport.driver import CONTROL_HOLD_SECONDS, SSHDriver
 from server.transport.input_budget import InputBudget
 
 
-class Link:
-    """What the driver needs from an SSH session; every write kept."""
-
-    def __init__(self) -> None:
-        self.writes: list[bytes] = []
-        self.backlog = 0
-
-    def send_output(self, data: bytes) -> None:
-        self.writes.append(data)
-
-    def output_backlog(self) -> int:
-        return self.backlog
-
-    def transport_backlog(self) -> int:
-        return self.backlog
-
-    def pause_input(self) -> None: ...
-
-    def resume_input(self) -> None: ...
-
-    def abort(self, reason: str) -> None:
-        raise AssertionError(reason)
-
-    def driver_attached(self, driver: Any) -> bytes:
-        return b""
-
-    def first_frame_sent(self) -> None: ...
-
-
-def _driver() -> tuple[SSHDriver, Link]:
+def _driver() -> tuple[SSHDriver, DriverLink]:
     limits = ServerConfig()
-    link = Link()
+    writes: list[bytes] = []
+    link = DriverLink(writes.append)
+    link.writes = writes  # type: ignore[attr-defined]
     driver = SSHDriver(App(), link=link, limits=limits, budget=InputBudget(limits), color_system="truecolor")
     driver._in_app_mode = True  # as after start_application_mode, without the app running
     return driver, link

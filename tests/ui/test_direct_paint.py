@@ -18,6 +18,7 @@ import functools
 from typing import Any
 
 import pytest
+from driver_link import DriverLink
 from term_screen import TermScreen
 
 from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
@@ -40,34 +41,11 @@ NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva", "Fox"]
 SYNC_ANSWER = b"\x1b[?2026;1$y"  # the client supports synchronized output (DECRPM)
 
 
-class Channel:
+def _channel(screen: TermScreen) -> DriverLink:
     """What the driver needs of an SSH session; the output goes to a terminal model."""
-
-    def __init__(self, screen: TermScreen) -> None:
-        self.screen = screen
-        self.driver: Any = None
-
-    def send_output(self, data: bytes) -> None:
-        self.screen.feed(data.decode("utf-8"))
-
-    def output_backlog(self) -> int:
-        return 0
-
-    def transport_backlog(self) -> int:
-        return 0
-
-    def pause_input(self) -> None: ...
-
-    def resume_input(self) -> None: ...
-
-    def abort(self, reason: str) -> None:
-        raise AssertionError(reason)
-
-    def driver_attached(self, driver: Any) -> bytes:
-        self.driver = driver
-        return b""
-
-    def first_frame_sent(self) -> None: ...
+    link = DriverLink(lambda data: screen.feed(data.decode("utf-8")))
+    link.screen = screen  # type: ignore[attr-defined]
+    return link
 
 
 def record_game(players: int, seed: int) -> list[list[tuple[Any, list[Any]]]]:
@@ -81,7 +59,7 @@ def record_game(players: int, seed: int) -> list[list[tuple[Any, list[Any]]]]:
     return out
 
 
-def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsApp, Channel]:
+def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsApp, DriverLink]:
     limits = ServerConfig()
     colours = color_system_for("xterm-256color", None)
     info = SessionInfo(
@@ -96,7 +74,7 @@ def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsAp
         size=size,
     )
     app = CitadelsApp(None, UiOptions(name=NAMES[seat], show_chat=True, show_scores_at_end=False))
-    channel = Channel(TermScreen(*size))
+    channel = _channel(TermScreen(*size))
     driver = functools.partial(SSHDriver, link=channel, limits=limits, budget=InputBudget(limits), color_system=colours)
     prepare_app(app, info, driver)
     run = app.run_async(size=size, mouse=True)
