@@ -327,9 +327,13 @@ class Bench(Players):
         }
 
     async def idle_cpu(self, seconds: float) -> float:
+        # the harness's loop-lateness probe (20 wakes a second in each server process) is paused:
+        # the quiet window measures the server's own wakes
+        await self.request("probe", cmd="probe", on=False)
         c0, tree0 = self.cpu(), self.link.breakdown()
         await asyncio.sleep(seconds)
         c1, tree1 = self.cpu(), self.link.breakdown()
+        await self.request("probe", cmd="probe", on=True)
         # --workers: each process's share of a CPU in the quiet window
         self.idle_by_process = {r: round((v[1] - tree0.get(r, v)[1]) / seconds * 100, 1) for r, v in tree1.items()}
         return round((c1 - c0) / seconds * 100, 1)
@@ -371,11 +375,16 @@ class Bench(Players):
                     file=sys.stderr,
                     flush=True,
                 )
+                profiling = bool(args.profile) and level == levels[-1]
+                if profiling and args.profile_idle:
+                    await self.request("profile", cmd="profile", on=True, cpu=args.cpu_samples)
                 idle = await self.idle_cpu(args.idle_seconds)
+                if profiling and args.profile_idle:
+                    await self.request("profile", cmd="profile", on=False, path=str(Path(args.profile).resolve()))
+                    profiling = False
                 rss = self.rss()
                 st = await self.stats(frozen=True)
                 live = [t for t in self.tables.values() if not t.over]
-                profiling = bool(args.profile) and level == levels[-1]
                 if profiling:
                     await self.request("profile", cmd="profile", on=True, cpu=args.cpu_samples)
                 act = await self.active(live, args.tries, args.min_window, args.max_window)

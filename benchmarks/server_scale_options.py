@@ -55,6 +55,11 @@ def parse_args(description: str) -> argparse.Namespace:
         help="--profile: stacks sampled in the server's own CPU time (SIGPROF; folded text), not cProfile",
     )
     parser.add_argument(
+        "--profile-idle",
+        action="store_true",
+        help="--profile: the last level's quiet window (idle CPU), not its active window",
+    )
+    parser.add_argument(
         "--hard-tables", type=int, default=0, help="instead: the hard-bot run, with this many bot tables"
     )
     parser.add_argument(

@@ -45,7 +45,7 @@ rng = random.Random(7)
 watched = set()
 key_numbers: dict = {}  # (table, seat) -> ui.prompt_keys.Numbering
 hard = set()
-state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0}
+state = {"hook_s": 0.0, "server": None, "lobby": None, "profile": None, "hard_started": 0, "lag": None}
 
 
 def _to_stdout(line: str) -> None:
@@ -279,6 +279,15 @@ async def handle(req):
             for _ in range(req["k"]):
                 new_hard_table()
             return {"ev": "hard", "tables": len(hard), "pids": [p.pid for p in multiprocessing_children()]}
+        if (
+            cmd == "probe"
+        ):  # the loop-lateness probe off for the quiet window: its 20 wakes a second are not the server's
+            if state["lag"] is not None:
+                state["lag"].cancel()
+                state["lag"] = None
+            if req["on"]:
+                state["lag"] = asyncio.get_running_loop().create_task(watch_loop())
+            return {"ev": "probe"}
         if cmd == "profile":
             if req["on"]:
                 if req.get("cpu"):  # CPU-time samples (benchmarks/cpu_sampler.py), not cProfile's wall time

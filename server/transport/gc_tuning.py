@@ -181,10 +181,18 @@ class GcTuner:
         A step scans what was made since the last one, so a burst of moves (every woken app
         building its screen) makes the next step long. A step past ``gc_pause_target_ms`` halves
         the wait before the next (down to ``gc_young_min_interval_seconds``); a step under a quarter
-        of the target lets the wait grow back (by a quarter) to ``gc_young_interval_seconds``."""
+        of the target lets the wait grow back (by a quarter) to ``gc_young_interval_seconds``.
+
+        A step that found next to nothing (under ``gc_quiet_step_ms``: no game moving on this
+        process) doubles the wait, up to ``gc_young_quiet_interval_seconds``: an idle server wakes
+        for the collector about once a second instead of ten times (each wake costs more than the
+        step itself). The first step that finds work puts the usual wait back at once; that step
+        scans at most the quiet wait's survivors, made while the server was nearly idle."""
         cfg = self._config
         young = cfg.gc_young_interval_seconds
         floor = min(young, cfg.gc_young_min_interval_seconds)
+        quiet_wait = max(young, cfg.gc_young_quiet_interval_seconds)
+        quiet_ms = cfg.gc_quiet_step_ms
         target = cfg.gc_pause_target_ms
         every = max(1, round(cfg.gc_freeze_interval_seconds / young))
         ticks = 0
@@ -205,6 +213,10 @@ class GcTuner:
             self.paced_collections += 1
             if ms > self.max_paced_ms:
                 self.max_paced_ms = ms
+            if ms < quiet_ms:
+                self.pace_seconds = min(quiet_wait, self.pace_seconds * 2)
+                continue
+            self.pace_seconds = min(young, self.pace_seconds)  # work again: the usual pace at most
             if ms > target:
                 self.pace_seconds = max(floor, self.pace_seconds / 2)
             elif ms < target / 4:

@@ -156,6 +156,7 @@ async def test_gc_pacer_steps_sooner_after_a_long_step_and_back_after(start, wai
         gc_threshold0=1_000_000,
         gc_pause_target_ms=2.0,
         gc_young_min_interval_seconds=0.02,
+        gc_young_quiet_interval_seconds=0,  # no longer waits while quiet (the next test)
     )
     try:
         await asyncio.sleep(0.5)
@@ -163,6 +164,32 @@ async def test_gc_pacer_steps_sooner_after_a_long_step_and_back_after(start, wai
         burst = [[i] for i in range(300_000)]  # survivors the next step must scan (tens of ms)
         await wait_until(lambda: server.gc.min_pace_seconds <= 0.1, timeout=5, what="a shorter wait after a long step")
         await wait_until(lambda: server.gc.pace_seconds == 0.2, timeout=10, what="back to the usual pace")
+        del burst
+    finally:
+        await server.close()
+    assert gc.get_freeze_count() == 0
+
+
+async def test_gc_pacer_waits_longer_while_quiet_and_not_once_work_comes(start, wait_until):
+    """An idle server wakes the collector about once a second, not ten times; the first step that
+    finds work puts the usual pace back, so a burst after a quiet spell is not left to pile up."""
+    server = await start(
+        gc_tuning=True,
+        gc_young_interval_seconds=0.05,
+        gc_freeze_interval_seconds=0.05,
+        gc_threshold0=1_000_000,
+        gc_pause_target_ms=50.0,
+        gc_quiet_step_ms=1.0,
+        gc_young_quiet_interval_seconds=0.4,
+    )
+    try:
+        await wait_until(lambda: server.gc.pace_seconds == 0.4, timeout=5, what="the quiet wait")
+        steps = server.gc.paced_collections
+        await asyncio.sleep(1.0)
+        assert server.gc.paced_collections - steps <= 4, "about one step every 0.4 s while quiet, not every 0.05"
+        assert server.gc.pace_seconds == 0.4
+        burst = [[i] for i in range(300_000)]  # survivors the next step must scan (well over 1 ms)
+        await wait_until(lambda: server.gc.pace_seconds <= 0.05, timeout=2, what="the usual pace with work")
         del burst
     finally:
         await server.close()
