@@ -7,8 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from rich.console import Console
+from rich.text import Text
 from textual.app import App
+from ui_helpers import make_app
 
+from ui import ChatLine
+from ui.widgets import key_bar, text_panel
+from ui.widgets.key_bar import KeyBar
 from ui.widgets.log_view import LogView, Row
 
 
@@ -54,3 +60,59 @@ async def test_the_logs_lines_kept_below_are_the_lines_made_afresh(max_lines):
             first, last = log._window(height, log._total(width))  # the same window, every line made again
             afresh = log._lines_back(log._total(width) - last, last - first)
             assert _texts(kept) == _texts(afresh), i
+
+
+async def test_the_footers_line_is_shared_only_by_bars_with_the_same_keys_and_width():
+    key_bar._lines.clear()
+
+    class BarApp(App):
+        def compose(self):
+            yield KeyBar()
+
+    app = BarApp()
+    async with app.run_test(size=(60, 5)):
+        bar = app.query_one(KeyBar)
+        seen = set()
+        for keys in ([("1-9", "choose"), ("Tab", "panels")], [("1-9", "rank"), ("Tab", "panels")], [("Esc", "")]):
+            for width in (60, 12):
+                for sentence in (None, "Waiting for Ben"):
+                    if sentence is None:
+                        bar.show_keys(keys)
+                    else:
+                        bar.show(sentence)
+                    got = bar.build(width, 1)
+                    assert _texts(got) == _texts(bar._make(width)), (keys, width, sentence)
+                    seen.add(tuple(_texts(got)))
+        assert len(seen) == 7  # each set of keys and the sentence differ at each width (a lone Esc fits both)
+
+
+def test_shared_wrapped_lines_are_wraps_lines_and_wrap_still_hands_out_copies():
+    console = Console(width=80)
+    text = Text("Tavern (1): a district for the thirsty, with a long text that wraps", style="italic", end="")
+    shared = text_panel.wrapped(text, 20, console, indent=3)
+    copies = text_panel.wrap(text, 20, console, indent=3)
+    assert _texts(shared) == _texts(copies) and len(shared) > 2
+    assert text_panel.wrapped(text, 20, console, indent=3) is shared  # made once
+    copies[0].stylize("reverse")  # a caller restyling its lines changes its own copies only
+    assert _texts(text_panel.wrapped(text, 20, console, indent=3)) == _texts(
+        text_panel.wrap(text, 20, console, indent=3)
+    )
+    assert _texts(shared) != _texts(copies)
+
+
+async def test_the_titles_follow_the_language_and_the_unread_chat():
+    app, _ = make_app(players=4, seed=1, show_chat=True, chat_send=lambda text: None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        prompt, chat = app.table.query_one("#prompt"), app.table.query_one("#chat")
+        assert prompt.border_title == app.cat.t("ui.prompt") and chat.border_title == app.cat.t("ui.chat")
+        app.post_message(ChatLine("Ben", "hola"))
+        await pilot.pause()
+        assert chat.border_title == app.cat.t("ui.chat_title_unread", n=1)
+        app.set_language("es")
+        await pilot.pause()
+        assert prompt.border_title == app.cat.t("ui.prompt") != "Your move"
+        assert chat.border_title == app.cat.t("ui.chat_title_unread", n=1)
+        app.table._chat_read()
+        assert chat.border_title == app.cat.t("ui.chat")

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..cards import character_label, district_line, district_token, hand_order, pack
 from ..i18n import Catalogue
-from .text_panel import TextPanel, wrap
+from .text_panel import TextPanel, wrapped
 
 _enc = msgspec.msgpack.Encoder()
 FORMS = ("full", "list", "packed")
@@ -72,6 +72,7 @@ class HandPanel(TextPanel):
         return cached
 
     def _make(self, width: int, form: str) -> list[Text]:
+        """The hand's lines (its wrapped lines are the shared ones: never changed here or after)."""
         if self._data is None:
             return []
         me, cat = self._data
@@ -82,7 +83,7 @@ class HandPanel(TextPanel):
             head = Text(end="")  # a Text's own style would make the whole line bold: only the name is
             head.append(me.name, style="bold")
             head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(hand))}")
-            out += wrap(head, width, console)
+            out += wrapped(head, width, console)
             out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
             if not me.characters:
                 out.append(Text("  " + cat.t("ui.no_character"), style="dim", end=""))
@@ -91,7 +92,7 @@ class HandPanel(TextPanel):
                 t.append_text(character_label(cat, ch))
                 if ch is not None:
                     t.append(" " + cat.character_text(ch), style="italic")
-                out += wrap(t, width, console, indent=3)
+                out += wrapped(t, width, console, indent=3)
             out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
         else:
             head = Text(end="")
@@ -103,7 +104,7 @@ class HandPanel(TextPanel):
                     head.append_text(character_label(cat, ch))
             else:
                 head.append(" · " + cat.t("ui.no_character_short"), style="dim")
-            out += wrap(head, width, console, indent=2)
+            out += wrapped(head, width, console, indent=2)
         if not hand:
             out.append(Text("  " + cat.t("ui.hand_empty"), style="dim", end=""))
         elif form == "packed":
@@ -117,5 +118,5 @@ class HandPanel(TextPanel):
             for card in hand:
                 t = Text(" ", end="")
                 t.append_text(district_line(cat, card))
-                out += wrap(t, width, console, indent=3)
+                out += wrapped(t, width, console, indent=3)
         return out
