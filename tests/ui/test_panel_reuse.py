@@ -116,3 +116,13 @@ async def test_the_titles_follow_the_language_and_the_unread_chat():
         assert chat.border_title == app.cat.t("ui.chat_title_unread", n=1)
         app.table._chat_read()
         assert chat.border_title == app.cat.t("ui.chat")
+
+
+def test_a_memo_forgets_its_oldest_eighth_at_once_and_keeps_the_newest():
+    from ui.widgets.shared_memo import Memo
+
+    memo = Memo(64)
+    for i in range(1000):
+        assert memo.put(i, i) == i
+        assert len(memo) <= 64 and memo[i] == i
+    assert list(memo) == sorted(memo) and min(memo) >= 1000 - 64  # first in, first out
