@@ -126,3 +126,71 @@ def test_a_memo_forgets_its_oldest_eighth_at_once_and_keeps_the_newest():
         assert memo.put(i, i) == i
         assert len(memo) <= 64 and memo[i] == i
     assert list(memo) == sorted(memo) and min(memo) >= 1000 - 64  # first in, first out
+
+
+def test_a_citys_lines_are_shared_only_by_cities_alike_in_the_same_words_and_width():
+    """Each input of a city's lines changed in turn: the lines made through the memo equal those
+    made afresh (an audited catalogue is not served by the memo)."""
+    import msgspec
+
+    from benchmarks.render_cost import record_game
+    from ui.i18n import Catalogue
+    from ui.widgets import players
+
+    rep = msgspec.structs.replace
+    v = next(v for move in record_game(4, 3) for v, _ in move if any(len(p.city) >= 2 for p in v.players))
+    p = next(p for p in v.players if len(p.city) >= 2)
+    b = p.city[0]
+    cities = [
+        p.city,
+        [rep(b, beautified=not b.beautified), *p.city[1:]],
+        [rep(b, under=[*b.under, "Tavern"]), *p.city[1:]],
+        [*p.city[1:], b],  # the same districts in another order
+        p.city[:1],
+        [],
+    ]
+    players._city_memo.clear()
+    seen: dict[tuple, set] = {}
+    for rules in ("2016", "classic"):
+        for lang in ("en", "es"):
+            for city in cities:
+                for form in ("full", "short"):
+                    for width in (38, 16):
+                        q = rep(p, city=city)
+                        data = (q, False, 7, None, (None, None, None), None, [], Catalogue(lang, rules), None)
+                        got = players._make_lines(data, form, width)
+                        fresh_cat = Catalogue(lang, rules)
+                        fresh_cat.audit = []
+                        want = players._make_lines((*data[:7], fresh_cat, None), form, width)
+                        assert _texts(got) == _texts(want), (rules, lang, city, form, width)
+                        seen.setdefault((rules, lang, form, width), set()).add(tuple(_texts(got)))
+    assert all(len(drawn) == len(cities) for drawn in seen.values())  # every city drawn its own way
+    assert len({drawn for case in seen.values() for drawn in case}) > len(cities) * 3  # and by language, width
+
+
+def test_rows_side_by_side_are_shared_by_their_cells_and_never_by_a_reused_id():
+    from ui.widgets import players
+
+    def reference(group, colw):
+        rows = []
+        for j in range(max(len(g) for g in group)):
+            line = Text(end="")
+            for k, g in enumerate(group):
+                cell = g[j].copy() if j < len(g) else Text(end="")
+                if k < len(group) - 1:
+                    cell.truncate(colw, pad=True)
+                    cell.append(" ")
+                line.append_text(cell)
+            rows.append(line)
+        return rows
+
+    players._row_memo.clear()
+    for i in range(300):  # each round's cells are new objects, often at the address of the last round's
+        a = [Text(f"  Ana {i}", style="bold" if i % 3 else "", end=""), Text("    N3 Manor", end="")]
+        b = [Text(f"  Ben {i * 7}", end="")]
+        group = [a, b] if i % 2 else [b, a]
+        rows = players._side_by_side(group, 20)
+        assert _texts(rows) == _texts(reference(group, 20)), i
+        if i < 299:
+            del a, b, group, rows  # (their addresses free for the next round's cells)
+    assert players._side_by_side(group, 20)[0] is rows[0]  # the same cells: the same row
