@@ -194,3 +194,53 @@ def test_rows_side_by_side_are_shared_by_their_cells_and_never_by_a_reused_id():
         if i < 299:
             del a, b, group, rows  # (their addresses free for the next round's cells)
     assert players._side_by_side(group, 20)[0] is rows[0]  # the same cells: the same row
+
+
+def test_the_players_rows_at_least_kept_between_views_are_those_counted_afresh():
+    """One panel shown a game's views (cities built, seats of other viewers: another order) gives the
+    counts a new panel gives each view."""
+    from benchmarks.render_cost import record_game
+    from ui.i18n import Catalogue
+    from ui.widgets.players import FORMS, PlayersPanel
+
+    cat = Catalogue("en")
+    kept = PlayersPanel()
+    kept.fixed = True
+    counts = set()
+    for i, move in enumerate(record_game(6, 7)[::3]):
+        v = move[(i // 7) % 6][0]  # a few views from one seat, then from the next
+        kept.show(v, cat, compact=False)
+        fresh = PlayersPanel()
+        fresh.fixed = True
+        fresh.show(v, cat, compact=False)
+        for form in FORMS:
+            for cols in (1, 2, 3):
+                got = kept.rows_at_least(78, form, cols)
+                assert got == fresh.rows_at_least(78, form, cols), (i, form, cols)
+                counts.add(got)
+    assert len(counts) > 3
+
+
+def test_a_hands_cards_and_characters_are_shared_only_in_the_same_words_colours_and_width():
+    from ui.i18n import Catalogue
+    from ui.widgets import hand
+
+    console = Console(width=120)
+    hand._item_lines.clear()
+    seen: dict[tuple, set] = {}
+    items = [("card", "Manor"), ("card", "Library"), ("card", "Smithy"), ("character", "King"), ("character", None)]
+    items.append(("character", "Magician"))
+    for rules in ("2016", "classic"):
+        for lang in ("en", "es"):
+            for palette in ("printed", "colour-blind"):
+                for kind, name in items:
+                    for form, width in (("full", 38), ("full", 24), ("list", 38)):
+                        cat = Catalogue(lang, rules, palette=palette)
+                        got = hand._item(cat, kind, name, form, width, console)
+                        fresh = Catalogue(lang, rules, palette=palette)
+                        fresh.audit = []
+                        want = hand._item(fresh, kind, name, form, width, console)
+                        assert _texts(got) == _texts(want), (rules, lang, palette, kind, name, form, width)
+                        seen.setdefault((kind, name, form, width), set()).add(tuple(_texts(got)))
+    # the cases differ: by language and edition (texts), by palette (colours), by width (wrapping)
+    assert sum(len(drawn) for drawn in seen.values()) > len(seen) * 3

@@ -65,6 +65,8 @@ class PlayersPanel(LineWidget):
         self._marks: dict[int, Text] = {}
         self._last: tuple | None = None  # the last (view, cat, compact) shown
         self.fixed = False  # True: the screen sets the height (no layout asked when lines change)
+        self._least_of: list[bool] | None = None  # what `rows_at_least`'s counts were made from
+        self._least: dict[tuple[str, int], int] = {}
 
     # --- data --------------------------------------------------------------------------
     def show(self, view: Any, cat: Catalogue, compact: bool) -> bool:
@@ -164,10 +166,20 @@ class PlayersPanel(LineWidget):
             return 0
         form = form or self._form()
         n = self._columns(width, form, cols)
-        least = {
-            s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0) for s in self._order
-        }
-        return sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+        # counted once for each form and count of columns while which cities are empty, in the seats'
+        # order, stays the same (all a count reads; the layout asks on every view, this changes seldom)
+        made_of = [bool(self._data[s][0].city) for s in self._order]
+        if made_of != self._least_of:
+            self._least_of, self._least = made_of, {}
+        rows = self._least.get((form, n))
+        if rows is None:
+            least = {
+                s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0)
+                for s in self._order
+            }
+            rows = sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+            self._least[(form, n)] = rows
+        return rows
 
     def _rows_of(self, seat: int, width: int, form: str) -> int:
         """How many lines a seat takes, counted without drawing them (the layout asks for every form
