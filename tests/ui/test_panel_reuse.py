@@ -244,3 +244,18 @@ def test_a_hands_cards_and_characters_are_shared_only_in_the_same_words_colours_
                         seen.setdefault((kind, name, form, width), set()).add(tuple(_texts(got)))
     # the cases differ: by language and edition (texts), by palette (colours), by width (wrapping)
     assert sum(len(drawn) for drawn in seen.values()) > len(seen) * 3
+
+
+async def test_the_focused_panel_follows_the_focus():
+    app, _ = make_app(players=4, seed=1, show_chat=True, chat_send=lambda text: None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        seen = []
+        for key in ("tab", "tab", "tab", "tab", "c", "escape", "shift+tab"):
+            await pilot.press(key)
+            table = app.table
+            assert table.focused is not None
+            assert table.focused_panel() == table._panel_of(table.focused), key  # as found afresh
+            seen.append(table.focused_panel())
+        assert len(set(seen)) >= 4 and "chat-input" in seen
