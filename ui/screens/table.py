@@ -283,6 +283,11 @@ class TableScreen(TableKeys):
     @painted  # its panels' changed lines painted at once (ui/compat/direct_paint.py)
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
+        self.take_view(view, rows)
+
+    def take_view(self, view: Any, rows: list[Row]) -> None:
+        """`show` for a caller already within `painting(self)` (the app's view update, with the turn's
+        clock): the same, without a paint context of its own, nested, that would paint nothing."""
         self._view = view
         if not self._ready:
             self._early_rows.extend(rows)
@@ -297,7 +302,7 @@ class TableScreen(TableKeys):
             self._prompt_title()
         if rows:
             self.log_view.add_rows(rows)
-        self.refresh_feedback()
+        self._feedback()  # (within this update's paint)
         self._layout()
 
     @painted
@@ -335,9 +340,13 @@ class TableScreen(TableKeys):
 
     @painted
     def set_turn_deadline(self, deadline: float | None) -> None:
+        self.take_turn_deadline(deadline)
+
+    def take_turn_deadline(self, deadline: float | None) -> None:
+        """`set_turn_deadline` within `painting(self)` (the app's view update)."""
         if deadline != self.feedback.turn_deadline:
             self.feedback.turn_deadline = deadline
-            self.refresh_feedback()
+            self._feedback()
 
     def _reading_chat(self) -> bool:
         if not self._ready:
@@ -354,6 +363,10 @@ class TableScreen(TableKeys):
     @painted
     def refresh_feedback(self) -> None:
         """Write the marks as they are now; wake up again when a countdown's label changes."""
+        self._feedback()
+
+    def _feedback(self) -> None:
+        """`refresh_feedback` within a paint context already (a view's update)."""
         fb = self.feedback
         if not self._ready:
             return
