@@ -259,3 +259,21 @@ async def test_the_focused_panel_follows_the_focus():
             assert table.focused_panel() == table._panel_of(table.focused), key  # as found afresh
             seen.append(table.focused_panel())
         assert len(set(seen)) >= 4 and "chat-input" in seen
+
+
+async def test_a_plan_made_again_the_same_is_kept_as_the_one_made():
+    """A plan made again (an answer changed) equal to the one applied moves nothing and becomes the
+    plan the next views find by identity (not compared box by box on every view after it)."""
+    from ui.screens.table_layout import Planned
+
+    app, _ = make_app(players=4, seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        table = app.table
+        applied = table.plan
+        assert applied is not None and table._planned is not None
+        table._planned = Planned(("made from something else",), applied, ())  # so it is made again
+        table._layout()
+        assert table.plan == applied and table.plan is not applied  # the same plan, made again
+        assert table.plan is table._planned.plan

@@ -155,7 +155,10 @@ class TableScreen(TableKeys):
         lower = "cities" if self.cities else self.lower
         self._planned = replan(self._planned, width, height, _Needs(self), self.show_chat, lower, plan)
         new = self._planned.plan
-        if new is self.plan or new == self.plan:  # the plan kept (most views): not compared box by box
+        if new is self.plan:  # the plan kept (most views): not compared box by box
+            return
+        if new == self.plan:  # made again, the same: kept as this one, found by identity on the next views
+            self.plan = new
             return
         self._laying_out = True
         try:
