@@ -109,12 +109,13 @@ class CitadelsApp(App):
         self._trim_log()
         mine = view.pending is not None and view.pending.seat == view.seat and view.phase != "over" and bool(view.legal)
         self._turn_alert(mine)  # before the frame: the driver sends the bell and title with it
+        # (within `painting(self.table)`, from `on_view_update`: the screen's calls that take no paint of their own)
         if new_edition:  # another game on this screen: everything again, in its edition
             self.table.set_language(self.cat, self.log_rows())
-            self.table.show(view, [])
+            self.table.take_view(view, [])
         else:
-            self.table.show(view, rows)
-        self.table.set_turn_deadline(msg.turn_deadline if mine else None)
+            self.table.take_view(view, rows)
+        self.table.take_turn_deadline(msg.turn_deadline if mine else None)
         if view.phase == "over" and not self._scores_shown and self.options.show_scores_at_end:
             self._scores_shown = True
             self.action_scores()

@@ -92,6 +92,8 @@ class TableScreen(TableKeys):
         self._ready = False
         self._early_rows: list[Row] = []
         self._chat_title_shown: str | None = None
+        self._chat_title_of: tuple | None = None  # what the chat's title was made from
+        self._prompt_title_of: tuple | None = None  # what the prompt's title was made from
         # Seats' presence, the turn timer, watchers, unread chat (ui/feedback.py): marks on the widgets.
         self.feedback = TableFeedback(self.set_timer)
         self._win = (0, 0)
@@ -153,7 +155,10 @@ class TableScreen(TableKeys):
         lower = "cities" if self.cities else self.lower
         self._planned = replan(self._planned, width, height, _Needs(self), self.show_chat, lower, plan)
         new = self._planned.plan
-        if new == self.plan:
+        if new is self.plan:  # the plan kept (most views): not compared box by box
+            return
+        if new == self.plan:  # made again, the same: kept as this one, found by identity on the next views
+            self.plan = new
             return
         self._laying_out = True
         try:
@@ -217,12 +222,17 @@ class TableScreen(TableKeys):
         self.query_one("#players").border_title = cat.t("ui.table")
         self.query_one("#hand").border_title = cat.t("ui.your_hand")
         self.query_one("#log").border_title = cat.t("ui.log")
+        self._prompt_title_of = self._chat_title_of = None
         self._prompt_title()
         self._chat_title()
 
     def _prompt_title(self) -> None:
         """ "Your move" for a player; a spectator has none to make: what the game is at now."""
         watching = self._view is not None and self._view.seat is None
+        made_of = (watching, self.cat.key)  # a title looked up again only when these change
+        if made_of == self._prompt_title_of and self.cat.audit is None:  # (an audit sees every lookup)
+            return
+        self._prompt_title_of = made_of
         title = self.cat.t("ui.prompt_watching" if watching else "ui.prompt")
         prompt = self.query_one("#prompt")
         if prompt.border_title != title:
@@ -232,6 +242,10 @@ class TableScreen(TableKeys):
         """The chat's title, with the count of unread lines on large screens (small ones: the status bar)."""
         if not self.show_chat:
             return
+        made_of = (self.feedback.unread if not self.compact else 0, self.cat.key)
+        if made_of == self._chat_title_of and self.cat.audit is None:  # (on every view: the feedback's refresh)
+            return
+        self._chat_title_of = made_of
         title = self.cat.t("ui.chat")
         if self.feedback.unread and not self.compact:
             title = self.cat.t("ui.chat_title_unread", n=self.feedback.unread)
@@ -272,6 +286,11 @@ class TableScreen(TableKeys):
     @painted  # its panels' changed lines painted at once (ui/compat/direct_paint.py)
     def show(self, view: Any, rows: list[Row]) -> None:
         """A new view (and new log rows): update only what changed."""
+        self.take_view(view, rows)
+
+    def take_view(self, view: Any, rows: list[Row]) -> None:
+        """`show` for a caller already within `painting(self)` (the app's view update, with the turn's
+        clock): the same, without a paint context of its own, nested, that would paint nothing."""
         self._view = view
         if not self._ready:
             self._early_rows.extend(rows)
@@ -286,7 +305,7 @@ class TableScreen(TableKeys):
             self._prompt_title()
         if rows:
             self.log_view.add_rows(rows)
-        self.refresh_feedback()
+        self._feedback()  # (within this update's paint)
         self._layout()
 
     @painted
@@ -324,9 +343,13 @@ class TableScreen(TableKeys):
 
     @painted
     def set_turn_deadline(self, deadline: float | None) -> None:
+        self.take_turn_deadline(deadline)
+
+    def take_turn_deadline(self, deadline: float | None) -> None:
+        """`set_turn_deadline` within `painting(self)` (the app's view update)."""
         if deadline != self.feedback.turn_deadline:
             self.feedback.turn_deadline = deadline
-            self.refresh_feedback()
+            self._feedback()
 
     def _reading_chat(self) -> bool:
         if not self._ready:
@@ -343,6 +366,10 @@ class TableScreen(TableKeys):
     @painted
     def refresh_feedback(self) -> None:
         """Write the marks as they are now; wake up again when a countdown's label changes."""
+        self._feedback()
+
+    def _feedback(self) -> None:
+        """`refresh_feedback` within a paint context already (a view's update)."""
         fb = self.feedback
         if not self._ready:
             return

@@ -68,6 +68,7 @@ class TableKeys(Screen):
     _keys_shown: tuple | None = None  # what the footer was made from (not rebuilt when unchanged)
     _key_bar: KeyBar | None = None
     _prompt_panel: PromptPanel | None = None
+    _focus_seen: tuple[Widget, str] | None = None  # the focused widget last asked about, and its panel
 
     def _set_lower(self, which: str) -> None:  # pragma: no cover - the layout's (TableScreen)
         raise NotImplementedError
@@ -106,6 +107,14 @@ class TableKeys(Screen):
         f = self.focused
         if f is None:
             return "prompt"
+        seen = self._focus_seen  # the footer asks on every view: the focus seldom moves
+        if seen is not None and seen[0] is f:
+            return seen[1]
+        name = self._panel_of(f)
+        self._focus_seen = (f, name)
+        return name
+
+    def _panel_of(self, f: Widget) -> str:
         if f.id == "chat-input":
             return "chat-input"
         for name, w in self._panels().items():

@@ -19,10 +19,14 @@ from rich.text import Text
 
 from ..cards import character_label, district_line, district_token, hand_order, pack
 from ..i18n import Catalogue
-from .text_panel import TextPanel, wrap
+from .shared_memo import Memo
+from .text_panel import TextPanel, wrapped
 
 _enc = msgspec.msgpack.Encoder()
 FORMS = ("full", "list", "packed")
+# (catalogue's key, "card" or "character", its name, form, width) -> its lines in a hand, for every app:
+# a card or a character reads the same in every hand that holds it (the hand changes on most moves)
+_item_lines = Memo(4096)
 
 
 class HandPanel(TextPanel):
@@ -72,6 +76,7 @@ class HandPanel(TextPanel):
         return cached
 
     def _make(self, width: int, form: str) -> list[Text]:
+        """The hand's lines (its wrapped lines are the shared ones: never changed here or after)."""
         if self._data is None:
             return []
         me, cat = self._data
@@ -82,16 +87,12 @@ class HandPanel(TextPanel):
             head = Text(end="")  # a Text's own style would make the whole line bold: only the name is
             head.append(me.name, style="bold")
             head.append(f" · {cat.t('ui.gold_n', n=me.gold)} · {cat.t('ui.cards_n', n=len(hand))}")
-            out += wrap(head, width, console)
+            out += wrapped(head, width, console)
             out.append(Text(cat.t("ui.your_characters"), style="bold underline", end=""))
             if not me.characters:
                 out.append(Text("  " + cat.t("ui.no_character"), style="dim", end=""))
             for ch in me.characters:
-                t = Text(" ", end="")
-                t.append_text(character_label(cat, ch))
-                if ch is not None:
-                    t.append(" " + cat.character_text(ch), style="italic")
-                out += wrap(t, width, console, indent=3)
+                out += _item(cat, "character", ch, form, width, console)
             out.append(Text(cat.t("ui.your_hand"), style="bold underline", end=""))
         else:
             head = Text(end="")
@@ -103,19 +104,34 @@ class HandPanel(TextPanel):
                     head.append_text(character_label(cat, ch))
             else:
                 head.append(" · " + cat.t("ui.no_character_short"), style="dim")
-            out += wrap(head, width, console, indent=2)
+            out += wrapped(head, width, console, indent=2)
         if not hand:
             out.append(Text("  " + cat.t("ui.hand_empty"), style="dim", end=""))
         elif form == "packed":
             out += pack([district_token(cat, c) for c in hand], width, indent=1)
-        elif form == "list":
-            for card in hand:
-                t = Text(" ", end="")
-                t.append_text(district_token(cat, card))
-                out.append(t)
         else:
             for card in hand:
-                t = Text(" ", end="")
-                t.append_text(district_line(cat, card))
-                out += wrap(t, width, console, indent=3)
+                out += _item(cat, "card", card, form, width, console)
         return out
+
+
+def _item(cat: Catalogue, kind: str, name: str | None, form: str, width: int, console) -> tuple[Text, ...]:
+    """A card ("list": its token; "full": with its effect, wrapped) or a character (with its
+    ability, wrapped) on its own lines, as shared by every app (never changed once made)."""
+    key = (cat.key, kind, name, form, width)
+    lines = _item_lines.get(key) if cat.audit is None else None  # an audit sees every lookup
+    if lines is None:
+        t = Text(" ", end="")
+        if kind == "character":
+            t.append_text(character_label(cat, name))
+            if name is not None:
+                t.append(" " + cat.character_text(name), style="italic")
+            lines = wrapped(t, width, console, indent=3)
+        elif form == "list":
+            t.append_text(district_token(cat, name or ""))
+            lines = (t,)
+        else:
+            t.append_text(district_line(cat, name or ""))
+            lines = wrapped(t, width, console, indent=3)
+        _item_lines.put(key, lines)
+    return lines

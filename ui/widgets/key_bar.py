@@ -12,8 +12,10 @@ from __future__ import annotations
 from rich.text import Text
 
 from .line_widget import LineWidget
+from .shared_memo import Memo
 
 SEP = " · "
+_lines = Memo(1024)  # (sentence, keys, width) -> the bar's line, for every app (footers look alike at every seat)
 
 
 class KeyBar(LineWidget):
@@ -43,6 +45,13 @@ class KeyBar(LineWidget):
         return SEP.join(f"{k} {w}".strip() for k, w in self._keys)
 
     def build(self, width: int, height: int) -> list[Text]:
+        key = (self._text, self._keys, width)
+        lines = _lines.get(key)
+        if lines is None:
+            lines = _lines.put(key, self._make(width))
+        return lines
+
+    def _make(self, width: int) -> list[Text]:
         if self._text is not None:
             line = Text(self._text, end="")
             line.truncate(width, overflow="ellipsis")

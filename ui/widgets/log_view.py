@@ -50,11 +50,15 @@ class LogView(LineWidget):
         self._wrap_width = 0
         self._offset = 0  # rows scrolled up from the bottom
         self._top: int | None = None  # first line shown while following the tail (None: newest at the bottom)
+        # (width, first, last, lines) of the last build following the tail: the next build with the same
+        # first line only adds the lines below (the lines at an index stay the same until rows are dropped)
+        self._shown: tuple[int, int, int, list[Text]] | None = None
 
     # --- content ----------------------------------------------------------------
     def set_rows(self, rows: list[Row]) -> None:
         self._rows = rows[-self.max_lines :]
         self._wrap_width = 0
+        self._shown = None
         self._offset = 0
         self._top = None
         self.invalidate()
@@ -73,6 +77,7 @@ class LogView(LineWidget):
         if drop >= max(self.max_lines // 8, 1) or (drop > 0 and not self._wrap_width):
             # Forget the oldest rows in batches (not one per new row: the shown lines' indexes move).
             del self._rows[:drop]
+            self._shown = None  # the lines' indexes moved
             if self._wrap_width:
                 gone = sum(len(w) for _, w in self._wrapped[:drop])
                 del self._wrapped[:drop]
@@ -129,6 +134,7 @@ class LogView(LineWidget):
             self._wrapped = [(r, self._wrap(r, width)) for r in self._rows]
             self._lines_total = sum(len(w) for _, w in self._wrapped)
             self._top = None
+            self._shown = None
 
     def _total(self, width: int) -> int:
         self._ensure(width)
@@ -155,17 +161,32 @@ class LogView(LineWidget):
         self._ensure(width)
         total = self._total(width)
         first, last = self._window(height, total)
+        shown = self._shown
+        if self._offset:  # scrolled back: the whole window (not kept: scrolling moves it)
+            self._shown = None
+            return self._lines_back(total - last, last - first)
+        if shown is not None and shown[0] == width and shown[1] == first and first <= shown[2] <= last:
+            # following the tail, no page turned: the lines shown, and the new ones below them
+            lines = shown[3] + self._lines_back(total - last, last - shown[2])
+        else:
+            lines = self._lines_back(total - last, last - first)
+        self._shown = (width, first, last, lines)
+        return lines
+
+    def _lines_back(self, skip: int, count: int) -> list[Text]:
+        """`count` lines ending `skip` lines before the last one."""
         out: list[tuple[str, Row, bool]] = []
-        skip = total - last
+        if count <= 0:
+            return []
         for r, wrapped in reversed(self._wrapped):
             for i in range(len(wrapped) - 1, -1, -1):
                 if skip:
                     skip -= 1
                     continue
                 out.append((wrapped[i], r, i == 0))
-                if len(out) >= last - first:
+                if len(out) >= count:
                     break
-            if len(out) >= last - first:
+            if len(out) >= count:
                 break
         out.reverse()
         # The same line is the same Text on every build and in every app: a line already on screen

@@ -34,6 +34,12 @@ _rows_memo = Memo(8192)  # (seat key, form, width) -> how many lines
 # come from `_seat_memo`, so apps whose viewers pair the same seats alike join them once; the entry
 # keeps the lists alive, so no other list can take one of their ids while it is kept
 _joined_memo = Memo(2048)
+# (catalogue's key, the city's districts, full form, width) -> a city's lines: the same Text objects for
+# every seat and viewer with that city (a seat's head changes on most moves, its city far less often)
+_city_memo = Memo(4096)
+# (column width, ids of one row's cells) -> (those cells, the row): rows whose cells did not change (a
+# city's lines) are joined once, whichever seat's head moved; the entry keeps the cells alive (their ids)
+_row_memo = Memo(8192)
 FORMS = ("full", "short", "line")
 MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
@@ -59,6 +65,8 @@ class PlayersPanel(LineWidget):
         self._marks: dict[int, Text] = {}
         self._last: tuple | None = None  # the last (view, cat, compact) shown
         self.fixed = False  # True: the screen sets the height (no layout asked when lines change)
+        self._least_of: list[bool] | None = None  # what `rows_at_least`'s counts were made from
+        self._least: dict[tuple[str, int], int] = {}
 
     # --- data --------------------------------------------------------------------------
     def show(self, view: Any, cat: Catalogue, compact: bool) -> bool:
@@ -158,10 +166,20 @@ class PlayersPanel(LineWidget):
             return 0
         form = form or self._form()
         n = self._columns(width, form, cols)
-        least = {
-            s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0) for s in self._order
-        }
-        return sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+        # counted once for each form and count of columns while which cities are empty, in the seats'
+        # order, stays the same (all a count reads; the layout asks on every view, this changes seldom)
+        made_of = [bool(self._data[s][0].city) for s in self._order]
+        if made_of != self._least_of:
+            self._least_of, self._least = made_of, {}
+        rows = self._least.get((form, n))
+        if rows is None:
+            least = {
+                s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0)
+                for s in self._order
+            }
+            rows = sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
+            self._least[(form, n)] = rows
+        return rows
 
     def _rows_of(self, seat: int, width: int, form: str) -> int:
         """How many lines a seat takes, counted without drawing them (the layout asks for every form
@@ -229,32 +247,42 @@ def _joined(group: list[list[Text]], colw: int, before: dict) -> tuple[tuple, tu
 
 
 def _side_by_side(group: list[list[Text]], colw: int) -> list[Text]:
-    """The lines of a few seats in columns of `colw` cells, one space between."""
+    """The lines of a few seats in columns of `colw` cells, one space between; each row as any
+    app of the process last joined the same cells (`_row_memo`)."""
     rows: list[Text] = []
-    last = len(group) - 1
     for j in range(max(len(g) for g in group)):
-        line = Text(end="")
-        for k, g in enumerate(group):
-            if j >= len(g):  # no line here: blank cells (nothing after the last column)
-                if k < last:
-                    line.append(" " * (colw + 1))
-                continue
-            cell = g[j]
-            if k == last:
-                line.append_text(cell)  # appended as it is: not changed, no copy needed
-                continue
-            width = cell.cell_len
-            if width <= colw and not cell.style and cell.overflow != "ignore":
-                # what `truncate(colw, pad=True)` and a space would add: unstyled spaces
-                line.append_text(cell)
-                line.append(" " * (colw - width + 1))
-            else:  # cut to the column, or padded in the cell's own style: as Rich does it
-                cell = cell.copy()
-                cell.truncate(colw, pad=True)
-                cell.append(" ")
-                line.append_text(cell)
-        rows.append(line)
+        cells = tuple(g[j] if j < len(g) else None for g in group)
+        key = (colw, *map(id, cells))
+        entry = _row_memo.get(key)
+        if entry is None:
+            entry = _row_memo.put(key, (cells, _joined_row(cells, colw)))
+        rows.append(entry[1])
     return rows
+
+
+def _joined_row(cells: tuple[Text | None, ...], colw: int) -> Text:
+    """One row of seats side by side (None: no line of that seat here)."""
+    last = len(cells) - 1
+    line = Text(end="")
+    for k, cell in enumerate(cells):
+        if cell is None:  # no line here: blank cells (nothing after the last column)
+            if k < last:
+                line.append(" " * (colw + 1))
+            continue
+        if k == last:
+            line.append_text(cell)  # appended as it is: not changed, no copy needed
+            continue
+        width = cell.cell_len
+        if width <= colw and not cell.style and cell.overflow != "ignore":
+            # what `truncate(colw, pad=True)` and a space would add: unstyled spaces
+            line.append_text(cell)
+            line.append(" " * (colw - width + 1))
+        else:  # cut to the column, or padded in the cell's own style: as Rich does it
+            cell = cell.copy()
+            cell.truncate(colw, pad=True)
+            cell.append(" ")
+            line.append_text(cell)
+    return line
 
 
 def _head_lines(data: tuple, form: str, width: int) -> list[Text]:
@@ -289,12 +317,23 @@ def _make_lines(data: tuple, form: str, width: int) -> list[Text]:
     if form == "line":
         return [_one_line(data, width)]
     lines = _head_lines(data, form, width)
-    tokens = [district_token(cat, b.name, b.beautified, len(b.under)) for b in p.city]
-    if tokens:
-        lines.extend(pack(tokens, width, indent=4))
-    elif form == "full":
-        lines.append(Text("    —", style="dim", end=""))
+    city = tuple((b.name, b.beautified, len(b.under)) for b in p.city)
+    key = (cat.key, city, form == "full", width)
+    city_lines = _city_memo.get(key) if cat.audit is None else None  # an audit sees every lookup
+    if city_lines is None:
+        city_lines = _city_memo.put(key, _city_lines(cat, city, form, width))
+    lines.extend(city_lines)
     return lines
+
+
+def _city_lines(cat: Catalogue, city: tuple, form: str, width: int) -> tuple[Text, ...]:
+    """A city's districts as tokens packed to the width, never split (never changed once made: shared)."""
+    tokens = [district_token(cat, name, beautified, under) for name, beautified, under in city]
+    if tokens:
+        return tuple(pack(tokens, width, indent=4))
+    if form == "full":
+        return (Text("    —", style="dim", end=""),)
+    return ()
 
 
 def _city_count(cat: Catalogue, p: Any, complete_at: int, first: int | None, words: bool) -> str:

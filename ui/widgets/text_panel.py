@@ -19,11 +19,17 @@ _wrapped = Memo(4096)  # a text's wrapped lines, for every app (menus are wrappe
 def wrap(text: Text, width: int, console, indent: int = 0) -> list[Text]:
     """Wrap a Text to `width` cells; continuation lines indented by `indent`. The lines are the
     caller's own (copies of the shared ones: callers restyle them)."""
+    return [line.copy() for line in wrapped(text, width, console, indent)]
+
+
+def wrapped(text: Text, width: int, console, indent: int = 0) -> tuple[Text, ...]:
+    """`wrap`'s lines as shared by every app: for callers that never change them (no copies: a
+    rich `Text.copy` strips the control codes of its text again)."""
     key = (text_key(text), width, indent)
     lines = _wrapped.get(key)
     if lines is None:
         lines = _wrapped.put(key, tuple(_wrap(text, width, console, indent)))
-    return [line.copy() for line in lines]
+    return lines
 
 
 def _wrap(text: Text, width: int, console, indent: int) -> list[Text]:
