@@ -70,6 +70,8 @@ class Numbering:
 
     def keyed(self, menu: Menu, place: Any = None) -> Menu:
         """`menu` with each entry's key, in the order shown: choices, the end of the turn, Back."""
+        if not menu.entries:  # who we wait for: nothing to number
+            return menu
         plain = [e for e in menu.entries if _plain(e) and not e.disabled]
         if ranked(menu):
             shown = [replace(e, key=str(e.rank)) for e in sorted(plain, key=_rank_of)]
