@@ -15,7 +15,7 @@ from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.random_bot import RandomBot
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
-from ui.prompt_model import Checklist, checklist_menu
+from ui.prompt_model import Checklist, Entry, checklist_menu
 from ui.widgets.line_widget import LineWidget
 from ui.widgets.prompt import PromptPanel
 
@@ -144,3 +144,48 @@ def test_a_checklist_row_marked_by_its_key_is_drawn_highlighted_first(monkeypatc
     assert panel.press_key(row.key)
     assert [(h, m is before) for h, m in drawn] == [(2, True), (2, False)]
     assert panel.menu.entries[2].label.plain.startswith("[x]")
+
+
+def test_a_label_on_one_line_is_what_wrapping_it_gives():
+    from ui.widgets.prompt_drawing import one_line
+    from ui.widgets.text_panel import wrap
+
+    cat = Catalogue("en")
+    kept = 0
+    for v in _menus_of_a_game(seed=4, moves=120):
+        panel = Panel()
+        panel.show(v, cat, roomy=True, announce=False)
+        menus = [panel._shown, *(e.submenu for e in panel._shown.entries if e.submenu is not None)]
+        for menu in menus:
+            for i, e in enumerate(menu.entries):
+                for inline in (True, False):
+                    label = panel._label(i, e, inline=inline)
+                    for width in (12, 20, 30, 38, 60):
+                        wrapped = wrap(label, width, _APP.console, indent=panel._pad() + 1)
+                        got = one_line(label, width)
+                        if got is not None:
+                            assert _lines(got) == _lines(wrapped), (label.plain, width)
+                            kept += 1
+                        else:
+                            assert len(wrapped) > 1 or label.cell_len > width
+    assert kept > 500
+
+
+def test_an_entry_given_its_key_is_the_entry_replaced():
+    import dataclasses
+
+    from ui.prompt_keys import _keyed_entry
+
+    cat = Catalogue("en")
+    seen = 0
+    for v in _menus_of_a_game(seed=6, moves=30):
+        panel = Panel()
+        panel.show(v, cat, roomy=True, announce=False)
+        for e in panel._shown.entries:
+            label = Text("9 ", style="bold", end="") + e.label
+            for key, lab in (("3", None), ("", label)):
+                got = _keyed_entry(e, key, lab)
+                want = dataclasses.replace(e, key=key, label=lab if lab is not None else e.label)
+                assert type(got) is Entry and got == want and got is not e
+                seen += 1
+    assert seen > 50

@@ -30,6 +30,15 @@ _MORE_BELOW = Text("  ↓ …", style="dim", end="")
 _PIECES = 512  # a menu's pieces kept at most (sizes tried while a screen is resized)
 
 
+def one_line(text: Text, width: int) -> list[Text] | None:
+    """`[text]` where `wrap(text, width, ...)` would give one line: a copy of it (no line break, no
+    tab, no wider than `width`: Rich's wrap divides it nowhere and truncates nothing). None: wrap it."""
+    plain = text.plain
+    if "\n" in plain or "\t" in plain or text.cell_len > width:
+        return None
+    return [text]
+
+
 class PromptDrawing:
     """The drawing half of the prompt; the state it reads is `PromptPanel`'s."""
 
@@ -153,12 +162,8 @@ class PromptDrawing:
         return self._piece(("block", i, lit, width, inline, roomy), lambda: self._make_block(i, width, inline, roomy))
 
     def _make_block(self, i: int, width: int, inline: bool, roomy: bool) -> list[Text]:
-        block = wrap(
-            self._label(i, self.menu.entries[i], inline=inline, roomy=roomy),
-            width,
-            self.app.console,
-            indent=self._pad() + 1,
-        )
+        label = self._label(i, self.menu.entries[i], inline=inline, roomy=roomy)
+        block = one_line(label, width) or wrap(label, width, self.app.console, indent=self._pad() + 1)
         if i == self.highlighted:
             for line in block:
                 line.pad_right(width - line.cell_len)
