@@ -35,6 +35,17 @@ def key_label(key: str) -> str:
     return _LABELS.get(key, key)
 
 
+def _keyed_entry(e: Entry, key: str, label: Text | None = None) -> Entry:
+    """`dataclasses.replace(e, key=key[, label=label])` without its call of `__init__` (an entry is
+    copied for every entry of every menu shown; `Entry` has no `__post_init__`)."""
+    new = object.__new__(Entry)
+    new.__dict__.update(e.__dict__)
+    new.key = key
+    if label is not None:
+        new.label = label
+    return new
+
+
 def _plain(e: Entry) -> bool:
     """An ordinary entry: neither Back, nor the end of the turn, nor a confirmation."""
     return not (e.back or e.end_turn or e.enter)
@@ -70,9 +81,11 @@ class Numbering:
 
     def keyed(self, menu: Menu, place: Any = None) -> Menu:
         """`menu` with each entry's key, in the order shown: choices, the end of the turn, Back."""
+        if not menu.entries:  # who we wait for: nothing to number
+            return menu
         plain = [e for e in menu.entries if _plain(e) and not e.disabled]
         if ranked(menu):
-            shown = [replace(e, key=str(e.rank)) for e in sorted(plain, key=_rank_of)]
+            shown = [_keyed_entry(e, str(e.rank)) for e in sorted(plain, key=_rank_of)]
         else:
             numbers, next_free = self._menus.setdefault(place, ({}, [1]))
             for e in plain:
@@ -85,11 +98,11 @@ class Numbering:
                 label = e.label
                 if e.rank is not None:  # a character in a list that is not by rank: its rank in the label
                     label = Text(f"{e.rank} ", style="bold", end="") + e.label
-                shown.append(replace(e, key=DIGITS[n - 1] if n <= len(DIGITS) else "", label=label))
-        shown += [replace(e, key=END_TURN) for e in menu.entries if e.end_turn]
-        shown += [replace(e, key=ENTER) for e in menu.entries if e.enter and not e.end_turn]
-        shown += [replace(e, key=ESCAPE) for e in menu.entries if e.back]
-        shown += [replace(e, key="") for e in menu.entries if e.disabled and _plain(e)]  # shown, never chosen
+                shown.append(_keyed_entry(e, DIGITS[n - 1] if n <= len(DIGITS) else "", label))
+        shown += [_keyed_entry(e, END_TURN) for e in menu.entries if e.end_turn]
+        shown += [_keyed_entry(e, ENTER) for e in menu.entries if e.enter and not e.end_turn]
+        shown += [_keyed_entry(e, ESCAPE) for e in menu.entries if e.back]
+        shown += [_keyed_entry(e, "") for e in menu.entries if e.disabled and _plain(e)]  # shown, never chosen
         return replace(menu, entries=shown)
 
 

@@ -5,7 +5,8 @@ into a `Menu` of `Entry`s. Commands are grouped by what they are (Build,
 Income, each `Ability` by card name and option); a group whose commands differ
 in their target fields becomes a sub-menu that narrows one field at a time
 (player, then character, district, card, type), so every list shows only
-legal targets. A new card needs only catalogue entries in
+legal targets; a sub-menu's entries are made when it is first opened
+(`ui.prompt_menu.LazyMenu`: most never are). A new card needs only catalogue entries in
 the catalogues (`ui/i18n/locale/`) (`ability.<Card>`, `ability.<Card>_does`,
 `ability.<Card>.<option>`, `build.<Card>`, `choice.<about>.<option>`,
 `select.<purpose>` ...), never code here: unknown cards, options, choices and
@@ -23,7 +24,6 @@ offered. Which key chooses an entry: `ui.prompt_keys`. Labels: `ui.prompt_labels
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -61,6 +61,7 @@ from .prompt_labels import (
     card_text,
     income_info,
 )
+from .prompt_menu import Checklist, Entry, LazyMenu, Menu
 from .prompt_texts import about_label, choice_texts, select_label, title_for, waiting_sentence, who
 from .widgets.shared_memo import Memo
 
@@ -69,47 +70,6 @@ from .widgets.shared_memo import Memo
 NO_CONFIRM = frozenset({"Merchant", "Architect", "Queen", "Tax Collector", "Abbot", "Scholar"})
 # Abilities whose cards are chosen here before anything is sent: (name, option) -> the SelectCards purpose.
 CHOSEN_FIRST: dict[tuple[str, str | None], str] = {("Magician", "redraw"): "Magician"}
-
-
-@dataclass
-class Entry:
-    """One line of a menu: a command to send (leaf), a sub-menu, or a step of a checklist."""
-
-    label: Text
-    detail: str  # what it will do
-    command: Any = None
-    submenu: Menu | None = None
-    confirm: bool = False  # ask once, naming what will happen, before sending
-    back: bool = False
-    inline: bool = False  # show the detail under the label when there is room (character cards)
-    disabled: bool = False  # shown, never chosen (a district in hand that cannot be built now)
-    ident: Any = None  # what the entry is, the same in every view while the player decides (keeps its key)
-    rank: int | None = None  # a character's rank: the key in a list of characters
-    end_turn: bool = False  # chosen with its own key, never a number
-    enter: bool = False  # a confirmation: chosen with Enter, never a number
-    confirm_hint: str = ""  # the confirmation's second line (ending the turn: what is still possible)
-    toggle: int | None = None  # a checklist row: the card it marks
-    plan: list[Any] | None = None  # commands to send one after the other (a checklist's last step)
-    key: str = ""  # set by ui.prompt_keys
-
-
-@dataclass
-class Checklist:
-    """Cards chosen in the prompt before anything is sent (the Magician's redraw)."""
-
-    purpose: str  # the SelectCards purpose the commands answer ("Magician")
-    cards: list[str]  # one row per card (copies repeated)
-    start: Any  # the command that starts it
-    seat: int
-    least: int = 1  # fewer chosen: nothing would happen, the last step is not offered
-
-
-@dataclass
-class Menu:
-    title: str
-    hint: str = ""
-    entries: list[Entry] = field(default_factory=list)
-    checklist: Checklist | None = None
 
 
 def _tag(cmd: Any) -> str:
@@ -332,10 +292,25 @@ def _target_word(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...]) -> str:
     return ""
 
 
-def _submenu(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...], title: str) -> Menu:
-    entries = narrow(ctx, cmds, fields, title)
+def _submenu(
+    ctx: Ctx, cmds: list[Any], fields: tuple[str, ...], title: str, more: Callable[[], list[Entry]] | None = None
+) -> Menu:
+    """The list of `cmds`' targets, narrowed by `fields`; `more`: entries only shown, after them."""
+
+    def entries() -> list[Entry]:
+        return narrow(ctx, cmds, fields, title) + (more() if more is not None else [])
+
+    if ctx.cat.audit is not None:  # an audit sees every lookup: every sub-menu made, in order
+        made = entries()
+        hint = ctx.cat.t("prompt.choose_target", what=_target_word(ctx, cmds, fields))
+        return Menu(title=title, hint=hint, entries=made)
     hint = ctx.cat.t("prompt.choose_target", what=_target_word(ctx, cmds, fields))
-    return Menu(title=title, hint=hint, entries=entries)
+    return LazyMenu(title, hint, make=entries)
+
+
+def _unbuildable_in_hand(view: Any, buildable: set[str]) -> bool:
+    """Would `unbuildable(view, cat, buildable)` list a card (without making its labels)?"""
+    return view.seat is not None and bool(set(view.players[view.seat].hand or []) - buildable)
 
 
 def _group_key(cmd: Any) -> tuple | None:
@@ -366,14 +341,17 @@ def _group(ctx: Ctx, key: tuple, cmds: list[Any]) -> Entry:
     if kind == "build":
         via = key[1]
         if via is None:
-            others = unbuildable(ctx.view, cat, {c.district for c in cmds})
-            if len(cmds) == 1 and not others:
+            buildable = {c.district for c in cmds}
+            if len(cmds) == 1 and not _unbuildable_in_hand(ctx.view, buildable):
                 lab = Text(cat.t("cmd.build_one", district="").strip() + " ", end="")
                 lab.append_text(district_token(cat, cmds[0].district))
                 return leaf(ctx, cmds[0], label=lab, ident=key)
             label = Text(cat.t("cmd.build"), end="")
-            menu = _submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build"))
-            menu.entries += [Entry(lab, why, disabled=True) for lab, why in others]  # every card in hand
+
+            def shown() -> list[Entry]:  # every card in hand: those that cannot be built now after the others
+                return [Entry(lab, does, disabled=True) for lab, does in unbuildable(ctx.view, cat, buildable)]
+
+            menu = _submenu(ctx, cmds, BUILD_FIELDS, cat.t("cmd.build"), shown)
             return Entry(label, cat.t("cmd.build_does"), submenu=menu)
         label = Text(build_label(cat, via), end="")
         if len(cmds) == 1 and cmds[0].district == via:  # a card with its own way to be built

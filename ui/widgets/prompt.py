@@ -15,6 +15,8 @@ repaint of this widget only, never a new layout.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -78,6 +80,8 @@ class PromptPanel(PromptDrawing, LineWidget):
         self._fits = True
         self._note: Text | None = None  # a refusal, shown instead of the description
         self._clock: Text | None = None  # the turn timer's line (ui/feedback.py), above the title
+        self._holding = False  # a key's redraws wait for its end: one build (`_one_redraw`)
+        self._held = False  # a redraw waits
 
     def reset(self) -> None:
         """No decision shown (the panel is reused for another table)."""
@@ -293,8 +297,7 @@ class PromptPanel(PromptDrawing, LineWidget):
         i = index_of_key(self.menu, key)
         if i is None:
             return False
-        self.highlight(i)
-        self.activate(i)
+        self._choose(i)
         return True
 
     def press_digit(self, digit: str) -> None:
@@ -307,9 +310,39 @@ class PromptPanel(PromptDrawing, LineWidget):
         while len(self._stack) > 1:
             self.back()
         i = next(i for i, e in enumerate(self._shown.entries) if e.end_turn)
-        self.highlight(i)
-        self.activate(i)
+        self._choose(i)
         return True
+
+    def _choose(self, index: int) -> None:
+        """Highlight entry `index` and do what it does, drawn once."""
+        with self._one_redraw():
+            self.highlight(index)
+            self.activate(index)
+
+    # A key that highlights an entry and activates it would build the menu twice: with the
+    # highlight moved, then as the entry leaves it (a command sent: the same lines; a menu opened:
+    # the highlight and scroll start over). The redraws within wait for the end and are made once;
+    # what starts from the highlighted lines (a checklist's row marked, Back) draws them first.
+    def invalidate(self, layout: bool = False) -> None:
+        if self._holding and not layout:
+            self._held = True
+            return
+        super().invalidate(layout)
+
+    @contextmanager
+    def _one_redraw(self) -> Iterator[None]:
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+            self._release()
+
+    def _release(self) -> None:
+        """Make the redraw that waits now (the next state starts from its lines: its scroll)."""
+        if self._held:
+            self._held = False
+            super().invalidate()
 
     def activate(self, index: int) -> None:
         menu = self.menu
@@ -319,8 +352,10 @@ class PromptPanel(PromptDrawing, LineWidget):
         if e.disabled:  # shown for what it says; nothing to do
             return
         if e.back:
+            self._release()
             self.back()
         elif e.toggle is not None:
+            self._release()
             checklist = menu.checklist
             assert checklist is not None  # only a checklist's rows toggle (checklist_menu)
             self._chosen ^= {e.toggle}
@@ -365,8 +400,7 @@ class PromptPanel(PromptDrawing, LineWidget):
                 index = i
         if index is not None:
             event.stop()
-            self.highlight(index)
-            self.activate(index)
+            self._choose(index)
 
     def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()

@@ -1,9 +1,16 @@
 """How the prompt draws itself: its title, its list (in one column, scrolled, or in columns) and
 what the highlighted choice does, fitted to the panel's size. A mixin of `PromptPanel`
-(ui/widgets/prompt.py), which holds the menu, the highlight and the keys."""
+(ui/widgets/prompt.py), which holds the menu, the highlight and the keys.
+
+The pieces of a menu's drawing (each entry's wrapped lines, highlighted or not; the title; each
+entry's description) are kept while that menu is shown (`_piece`): moving the highlight makes the
+two entries' lines that change and reuses the rest, the same `Text` objects, which `LineWidget`
+then finds unchanged at a glance. Lines are never changed once made (they are shared).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -16,6 +23,20 @@ from .text_panel import wrap
 # (title, hint, clock, note, width, height) -> the lines of a prompt with no entries (who we wait for):
 # the same for every waiting seat of a table, made once for the apps of a process
 _waiting_lines = Memo(1024)
+
+_BLANK = Text("", end="")  # the empty rows under a short list: one object, never changed
+_MORE_ABOVE = Text("  ↑ …", style="dim", end="")
+_MORE_BELOW = Text("  ↓ …", style="dim", end="")
+_PIECES = 512  # a menu's pieces kept at most (sizes tried while a screen is resized)
+
+
+def one_line(text: Text, width: int) -> list[Text] | None:
+    """`[text]` where `wrap(text, width, ...)` would give one line: a copy of it (no line break, no
+    tab, no wider than `width`: Rich's wrap divides it nowhere and truncates nothing). None: wrap it."""
+    plain = text.plain
+    if "\n" in plain or "\t" in plain or text.cell_len > width:
+        return None
+    return [text]
 
 
 class PromptDrawing:
@@ -35,21 +56,56 @@ class PromptDrawing:
     _row_map: dict[int, int]
     _col_map: dict[int, list[tuple[int, int, int]]]
     _scroll: int
+    # kept here
+    _pieces_of: Any = None  # the menu whose pieces `_pieces` holds
+    _pieces: dict[tuple, Any]
+    _clock_line: tuple[Any, list[Text]] | None = None  # (clock's text_key and width, its line)
+
+    # --- pieces kept while a menu is shown ----------------------------------------------
+    def _piece(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """What `make` returns for the menu shown and `key` (everything else it reads), made once
+        while this menu (the same object: menus are never changed once shown) is shown."""
+        menu = self.menu
+        if self._pieces_of is not menu:
+            self._pieces_of = menu
+            self._pieces = {}
+        pieces = self._pieces
+        value = pieces.get(key)
+        if value is None:
+            if len(pieces) >= _PIECES:
+                pieces.clear()
+            value = pieces[key] = make()
+        return value
 
     # --- rendering ------------------------------------------------------------------
     def _top(self, width: int) -> list[Text]:
         menu = self.menu
+        top = [self._clock_row(width)] if self._clock is not None else []  # the turn timer, above the title
+        return top + self._piece(("top", width), lambda: self._title_lines(menu, width))
+
+    def _clock_row(self, width: int) -> Text:
+        clock = self._clock
+        assert clock is not None
+        key = (text_key(clock), width)
+        kept = self._clock_line
+        if kept is None or kept[0] != key:
+            line = clock.copy()
+            line.truncate(width, overflow="ellipsis")
+            kept = self._clock_line = (key, [line])
+        return kept[1][0]
+
+    def _title_lines(self, menu: Any, width: int) -> list[Text]:
         console = self.app.console
-        top = [self._clock.copy()] if self._clock is not None else []  # the turn timer, above the title
-        if top:
-            top[0].truncate(width, overflow="ellipsis")
-        top += wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
         if menu.hint:
             top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
         return top
 
     def _pad(self) -> int:
         """The width of the keys column (keys are printed right-aligned: "⏎", "Esc", "1")."""
+        return self._piece(("pad",), self._measure_pad)
+
+    def _measure_pad(self) -> int:
         keys = [key_label(e.key) for e in self.menu.entries if not e.back]
         return max((len(k) for k in keys), default=1)
 
@@ -72,12 +128,15 @@ class PromptDrawing:
     def _columns(self, width: int, room: int) -> int:
         """Columns of one-line entries that show the whole list in `room` rows (0: none do)."""
         entries = self.menu.entries
-        widest = max((self._label(i, e, inline=False).cell_len for i, e in enumerate(entries)), default=0)
+        widest = self._piece(("widest",), self._widest)
         for cols in (2, 3, 4):
             colw = (width - (cols - 1)) // cols
             if widest <= colw and -(-len(entries) // cols) <= room:
                 return cols
         return 0
+
+    def _widest(self) -> int:
+        return max((self._label(i, e, inline=False).cell_len for i, e in enumerate(self.menu.entries)), default=0)
 
     def fits(self, width: int, height: int, roomy: bool | None = None) -> bool:
         """Does every item of the current menu show whole at this size (one column or several)?
@@ -92,28 +151,35 @@ class PromptDrawing:
         return self._fits
 
     def _measure_fit(self, width: int, height: int, roomy: bool) -> bool:
-        console = self.app.console
         room = height - len(self._top(width)) - 2  # a rule and one line of what it does below
-        entries = self.menu.entries
-        indent = self._pad() + 1
-        rows = sum(
-            len(wrap(self._label(i, e, roomy=roomy), width, console, indent=indent)) for i, e in enumerate(entries)
-        )
+        rows = sum(len(self._block(i, width, True, roomy)) for i in range(len(self.menu.entries)))
         return rows <= room or self._columns(width, room) > 0
+
+    def _block(self, i: int, width: int, inline: bool, roomy: bool) -> list[Text]:
+        """Entry `i`'s lines, wrapped under its label; reversed if it is the highlighted one."""
+        lit = i == self.highlighted
+        # (its text's shade, a line more or less, only matters inline on a roomy screen)
+        return self._piece(("block", i, lit, width, inline, roomy), lambda: self._make_block(i, width, inline, roomy))
+
+    def _make_block(self, i: int, width: int, inline: bool, roomy: bool) -> list[Text]:
+        label = self._label(i, self.menu.entries[i], inline=inline, roomy=roomy)
+        block = one_line(label, width) or wrap(label, width, self.app.console, indent=self._pad() + 1)
+        if i == self.highlighted:
+            for line in block:
+                line.pad_right(width - line.cell_len)
+                line.stylize("reverse")
+        return block
 
     def _blocks(self, width: int, inline: bool) -> list[list[Text]]:
         """Each entry's lines, wrapped under its label; the highlighted one reversed."""
-        console = self.app.console
-        indent = self._pad() + 1
-        blocks: list[list[Text]] = []
-        for i, e in enumerate(self.menu.entries):
-            block = wrap(self._label(i, e, inline=inline), width, console, indent=indent)
-            if i == self.highlighted:
-                for line in block:
-                    line.pad_right(width - line.cell_len)
-                    line.stylize("reverse")
-            blocks.append(block)
-        return blocks
+        roomy = self.roomy
+        return [self._block(i, width, inline, roomy) for i in range(len(self.menu.entries))]
+
+    def _detail(self, index: int, width: int) -> list[Text]:
+        """What entry `index` does, wrapped, for the box under the list."""
+        e = self.menu.entries[index]
+        detail = Text(" ", end="") + Text(e.detail, style="italic", end="")
+        return wrap(detail, width, self.app.console, indent=1)
 
     def build(self, width: int, height: int) -> list[Text]:
         menu = self.menu
@@ -137,11 +203,10 @@ class PromptDrawing:
         detail_lines: list[Text] = []
         if entries:
             if self._note is not None:
-                detail = self._note
+                detail_lines = wrap(Text(" ", end="") + self._note, width, console, indent=1)
             else:
-                e = entries[min(self.highlighted, len(entries) - 1)]
-                detail = Text(e.detail, style="italic", end="")
-            detail_lines = wrap(Text(" ", end="") + detail, width, console, indent=1)
+                h = min(self.highlighted, len(entries) - 1)
+                detail_lines = self._piece(("detail", h, width), lambda: self._detail(h, width))
         elif self._note is not None:
             detail_lines = [self._note]
         top = top[: max(height - 3, 1)]
@@ -164,11 +229,12 @@ class PromptDrawing:
             listing = self._scrolled(blocks, min(total, room_max) if entries else room_max, len(top))
         if entries and detail_lines:
             detail_room = max(height - len(top) - len(listing) - 1, 1)
-            bottom = [Text("╌" * width, style="dim", end=""), *detail_lines[:detail_room]]
+            rule = self._piece(("rule", width), lambda: Text("╌" * width, style="dim", end=""))
+            bottom = [rule, *detail_lines[:detail_room]]
         else:
             bottom = detail_lines
         room = max(height - len(top) - len(bottom), 0)
-        listing = listing[:room] + [Text("", end="")] * (room - len(listing))
+        listing = listing[:room] + [_BLANK] * (room - len(listing))
         return top + listing + bottom
 
     def _in_columns(self, width: int, cols: int, y0: int) -> list[Text]:
@@ -213,7 +279,7 @@ class PromptDrawing:
                     listing.append(line)
                     self._row_map[y0 + r] = i
         if self._scroll > 0 and listing:
-            listing[0] = Text("  ↑ …", style="dim", end="")
+            listing[0] = _MORE_ABOVE
         if starts and self._scroll + room < row and listing:
-            listing[-1] = Text("  ↓ …", style="dim", end="")
+            listing[-1] = _MORE_BELOW
         return listing
