@@ -11,11 +11,14 @@ table that round trip was a third of a seat's CPU, on top of the lines themselve
 Here, while a table screen takes in an update (`painting(screen)`, around `TableScreen.show` and
 its other entry points), `LineWidget.invalidate` hands its changed content rows to `record`
 instead of refreshing. At the end they are painted in one write, as `App._display` writes a
-frame: the begin/end-of-update markers when the terminal has them, for each widget one
-`render_lines` call over its changed rows, each row cropped to its content columns (the cells
-Textual's partial update sends, less the left border and padding it also resends), a cursor move
-as text before each, then the cursor's position, then `driver.flush()` (the SSH driver's
-back-pressure applies as to any frame: dropped, then a full repaint).
+frame: the begin/end-of-update markers when the terminal has them, for each widget the content
+columns of its changed rows (the cells Textual's partial update sends, less the left border and
+padding it also resends: `LineWidget.content_rows`, or else one `render_lines` call over the rows
+and a crop), a cursor move as text before each, then the cursor's position, then
+`driver.flush()` (the SSH driver's back-pressure applies as to any frame: dropped, then a full
+repaint). A driver with `convert_rendered` (the SSH driver: the client's colours) has each row's
+rendered text converted there, once per process for a text shared by apps, and takes the frame
+with `write_converted` (not converted again).
 
 Only when that is what Textual's next frame would draw (`_fits`, `_paintable`); else, per widget,
 `refresh()` as before: the screen on top and nothing pending on it (layout, scroll, repaint,
@@ -155,6 +158,9 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
     STATS["updates"] += 1
     left = dict(pending)
     out: list[str] = []
+    driver = app._driver
+    # a row's rendered text in the client's colours (the SSH driver); None: written as rendered
+    convert: Callable[[str], str] | None = getattr(driver, "convert_rendered", None)
     if _fits(app, screen):
         compositor = screen._compositor
         dirty_widgets = screen._dirty_widgets
@@ -166,19 +172,21 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
             rows = left.get(widget)
             if rows is not None:
                 if widget not in dirty_widgets and _paintable(widget, region, clip, screen_region, front):
-                    _render_rows(widget, region, rows, console, out)
+                    _render_rows(widget, region, rows, console, convert, out)
                     del left[widget]
                 to_reach -= 1
                 if not to_reach:
                     break
             front.append(region.intersection(clip))
-    driver = app._driver
     if out and driver is not None:
         cursor = screen.outer_size.clamp_offset(app.cursor_position)  # as `App._display` places it
         out.append(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
         app._previous_cursor_position = cursor
         sync = app._sync_available
-        driver.write(f"{SYNC_START}{''.join(out)}{SYNC_END}" if sync else "".join(out))
+        frame = f"{SYNC_START}{''.join(out)}{SYNC_END}" if sync else "".join(out)
+        # its rows converted above (cursor moves have no colours): not converted again
+        write = driver.write if convert is None else driver.write_converted  # type: ignore[attr-defined]
+        write(frame)
         driver.flush()
         app.post_display_hook()
     if left:
@@ -193,8 +201,15 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
         STATS["direct"] += 1
 
 
-def _render_rows(widget: Widget, region: Region, rows: set[int], console: Any, out: list[str]) -> None:
-    """Cursor moves and the content cells of `rows` (content coordinates), one `render_lines` call."""
+def _render_rows(
+    widget: Widget,
+    region: Region,
+    rows: set[int],
+    console: Any,
+    convert: Callable[[str], str] | None,
+    out: list[str],
+) -> None:
+    """Cursor moves and the content cells of `rows` (content coordinates)."""
     gutter = widget.styles.gutter
     left_gutter, top = gutter.left, gutter.top
     width = region.width - gutter.width
@@ -209,10 +224,13 @@ def _render_rows(widget: Widget, region: Region, rows: set[int], console: Any, o
     widget._styles_cache.set_dirty(span)
     widget._layout_cache.clear()
     widget.clear_cached_dimensions()
-    strips = widget.render_lines(span)
+    content_rows = getattr(widget, "content_rows", None)  # a line widget's: its content columns only
+    strips = content_rows(ys) if content_rows is not None else None
+    if strips is None:  # one `render_lines` call over the span, each row cropped to the content
+        framed = widget.render_lines(span)
+        strips = [framed[y + top - first].crop(left_gutter, left_gutter + width) for y in ys]
     x = region.x + left_gutter + 1
     y0 = region.y + top + 1
-    for y in ys:
-        strip = strips[y + top - first].crop(left_gutter, left_gutter + width)
+    for y, strip in zip(ys, strips):
         out.append(f"\x1b[{y0 + y};{x}H")
-        out.append(strip.render(console))
+        out.append(strip.render(console) if convert is None else convert(strip.render(console)))

@@ -18,6 +18,10 @@ Textual keeps on a strip (its pieces at the screen's cuts, its ANSI text) are
 shared with it. Every cache here is bounded, first in first out; a widget keeps
 its own references to the strips on its screen.
 
+A table screen's changed lines are painted directly (`ui/compat/direct_paint.py`) with their
+content columns only: `Frame.inner_strip` is a content line as the framed strip has it between the
+left and right gutters (filtered, the cells of `framed(...).crop(...)`), made without the edges.
+
 Rows of border or padding are drawn by Textual's own `render_line` when a frame
 is made. A widget with an effect this module does not draw (tint, opacity, text
 opacity, outline, hatch), or with a line filter it does not know, is left to
@@ -50,6 +54,7 @@ MAX_FRAMES = 512
 
 _lines: dict[tuple, Strip] = {}
 _framed: dict[tuple, Strip] = {}
+_inner: dict[tuple, Strip] = {}  # the content columns of framed strips (shares MAX_FRAMED)
 _frames: dict[tuple, Frame] = {}
 _serials = itertools.count()
 
@@ -119,7 +124,9 @@ class Frame:
         "bottom",
         "content_width",
         "filters",
+        "gutter_left",
         "inner",
+        "inner_blank",
         "left",
         "pad_left",
         "pad_right",
@@ -151,7 +158,10 @@ class Frame:
         self.pad_left = Segment(" " * pad_left, self.inner) if pad_left else None
         self.pad_right = Segment(" " * pad_right, self.inner) if pad_right else None
         self.rows: dict[int, Strip] = {y: self.filtered(row) for y, row in drawn.rows.items()}
-        self.blank = self.frame(Strip.blank(self.content_width, blank_style))  # rows past the last line
+        self.gutter_left = gutter.left
+        blank = Strip.blank(self.content_width, blank_style)
+        self.blank = self.frame(blank)  # rows past the last line
+        self.inner_blank = self.make_inner(blank)
 
     def framed(self, key: tuple, content: Strip) -> Strip:
         """The framed strip of the content line named `key` (see `content_strip`)."""
@@ -160,6 +170,33 @@ class Frame:
         if strip is None:
             strip = self.frame(content)
             _put(_framed, fkey, strip, MAX_FRAMED)
+        return strip
+
+    def inner_strip(self, key: tuple, content: Strip) -> Strip:
+        """The content columns of `framed(key, content)` (its cells between the gutters), made without the edges."""
+        ikey = (self.serial, key)
+        strip = _inner.get(ikey)
+        if strip is None:
+            strip = self.make_inner(content)
+            _put(_inner, ikey, strip, MAX_FRAMED)
+        return strip
+
+    def make_inner(self, content: Strip) -> Strip:
+        """`self.frame(content).crop(gutter_left, gutter_left + content_width)`, the same segments: the
+        filters map segment by segment, and the crop drops the empty segments at the edges it cuts."""
+        strip = self.filtered(content.adjust_cell_length(self.content_width, self.inner))
+        right_gutter = self.width > self.gutter_left + self.content_width
+        if not self.gutter_left and not right_gutter:  # the crop of the whole strip is the strip
+            return strip
+        segments = list(strip)
+        start, end = 0, len(segments)
+        while start < end and not segments[start].text:
+            start += 1
+        if right_gutter:  # else the crop keeps the end as it is
+            while end > start and not segments[end - 1].text:
+                end -= 1
+        if start or end < len(segments):
+            return Strip(segments[start:end], self.content_width)
         return strip
 
     def frame(self, content: Strip) -> Strip:

@@ -1,0 +1,114 @@
+"""`LineWidget.content_rows` (what a table screen's direct paint sends) is, row by row, the content
+columns of what `render_lines` draws: the same segments as the framed row cropped to the content,
+so the bytes painted directly are those the crop gave (ui/widgets/line_frame.py `Frame.inner_strip`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Region
+from textual.strip import Strip
+from ui_helpers import make_app, play_by_keys
+
+from ui import compat
+from ui.widgets.line_widget import LineWidget
+
+if "line_frames" not in compat.apply():
+    pytest.fail(compat.why_not_applied("line_frames"), pytrace=False)
+
+
+def _cropped_rows(widget: LineWidget) -> list[Strip]:
+    """Every content row as the direct paint cropped it from `render_lines` before `content_rows`."""
+    gutter = widget.styles.gutter
+    width, height = widget.drawn_size
+    framed = widget.render_lines(Region(0, gutter.top, widget.outer_size.width, height))
+    return [strip.crop(gutter.left, gutter.left + width) for strip in framed]
+
+
+def _check(widget: LineWidget, seen: Counter[str]) -> None:
+    width, height = widget.drawn_size
+    if width <= 0 or height <= 0:
+        return
+    rows = list(range(height))
+    ours = widget.content_rows(rows)
+    if ours is None:  # Textual styles this widget: the direct paint crops `render_lines`
+        return
+    seen[type(widget).__name__] += 1
+    theirs = _cropped_rows(widget)
+    console = widget.app.console
+    assert [list(s) for s in ours] == [list(s) for s in theirs], type(widget).__name__
+    assert [s.cell_length for s in ours] == [width] * height
+    assert [s.render(console) for s in ours] == [s.render(console) for s in theirs]
+
+
+@pytest.mark.parametrize("size,players,seed,no_color", [((80, 24), 4, 3, False), ((120, 40), 5, 8, True)])
+async def test_content_rows_are_the_framed_rows_cropped(monkeypatch, size, players, seed, no_color):
+    if no_color:  # a Monochrome filter as well
+        monkeypatch.setenv("NO_COLOR", "1")
+    app, table = make_app(players=players, seed=seed, show_chat=True)
+    table.bot_delay = 0.001
+    seen: Counter[str] = Counter()
+
+    def compare_all() -> None:
+        for widget in app.screen.query(LineWidget):
+            if widget.is_mounted and widget.display:
+                _check(widget, seen)
+
+    async with app.run_test(size=size) as pilot:
+        await play_by_keys(app, table, pilot, seed=seed, max_presses=60, before_key=compare_all)
+    assert {"PlayersPanel", "PromptPanel", "LogView", "StatusBar", "HandPanel"} <= set(seen)
+
+
+async def test_inner_strips_keep_the_crops_edges():
+    """Empty segments at a content line's edges: the crop drops those at the left, and those at the
+    right when a gutter follows (a right border or padding); the inner strip does the same."""
+    from ui.widgets.players import PlayersPanel
+
+    app, _ = make_app(players=4, seed=2, show_chat=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for widget in app.screen.query(LineWidget):
+            frame = widget._current_frame()
+            if frame is None:
+                continue
+            width = frame.content_width
+            style = Style(color="red")
+            contents = [
+                Strip([Segment("", style), Segment("x" * width, style), Segment("", style)]),
+                Strip([Segment("", style), Segment("", None), Segment("ab", style), Segment("", style)]),
+                Strip([Segment("a" * (width - 1), style), Segment("", style), Segment("b")]),
+                Strip.blank(width, style),
+            ]
+            left = frame.gutter_left
+            for content in contents:
+                inner = frame.make_inner(content)
+                cropped = frame.frame(content).crop(left, left + width)
+                assert list(inner) == list(cropped), (type(widget).__name__, list(content))
+                assert inner.cell_length == width
+        assert app.screen.query(PlayersPanel)
+
+
+async def test_inner_strips_are_kept_by_frame_and_line():
+    """Two lines, two inner strips: asking again gives each its own, not another line's."""
+    from ui.widgets import line_frame
+
+    app, _ = make_app(players=4, seed=2, show_chat=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        widget = next(w for w in app.screen.query(LineWidget) if w._current_frame() is not None)
+        frame = widget._current_frame()
+        width = frame.content_width
+        strips = {
+            text: Strip([Segment(text.ljust(width), Style(color=colour))])
+            for text, colour in (("one", "red"), ("two", "blue"))
+        }
+        made = {text: frame.inner_strip(("test", text), strip) for text, strip in strips.items()}
+        for text, strip in strips.items():
+            again = frame.inner_strip(("test", text), strip)
+            assert again is made[text]
+            assert Strip.join([again]).text.startswith(text)
+        assert ("test", "one") != ("test", "two") and made["one"] is not made["two"]
+        assert len(line_frame._inner) <= line_frame.MAX_FRAMED
