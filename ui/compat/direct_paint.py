@@ -25,8 +25,9 @@ Only when that is what Textual's next frame would draw (`_fits`, `_paintable`); 
 recompose, batch), a running app with a non-inline, non-headless driver; the widget in the
 compositor's map at its current size, wholly inside its clip and the screen, not waiting for a
 repaint of its own, and no other widget (a toast, a tooltip, another panel) in front of it. What
-Textual keeps about the terminal is left as a frame leaves it: the widget's `StylesCache` rows
-marked dirty and its size caches cleared (as `refresh` does), `App._previous_cursor_position` set,
+Textual keeps about the terminal is left as a frame leaves it: the widget's size caches cleared
+and, when Textual styles its lines, its `StylesCache` rows marked dirty (as `refresh` does; a line
+widget drawn by its frame forgets that cache before Textual styles it again), `App._previous_cursor_position` set,
 nothing added to the compositor's dirty regions. A layout still in flight (a `messages.Layout`
 queued for the screen) is harmless: the reflow repaints every region whose geometry changed.
 
@@ -39,6 +40,7 @@ import functools
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from textual._ansi_sequences import SYNC_END, SYNC_START
@@ -52,6 +54,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 S = TypeVar("S", bound=Screen)
 
+_LAYOUT_REQUIRED = attrgetter("_layout_required")
 _ATTR = "_citadels_paint"  # on a screen while it takes in an update: {widget: changed content rows}
 _on = False
 _off_apps: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -139,7 +142,7 @@ def _fits(app: Any, screen: Screen) -> bool:
         or screen._repaint_required
         or screen._recompose_required
         or screen._layout_widgets
-        or any(child._layout_required for child in screen._nodes)
+        or any(map(_LAYOUT_REQUIRED, screen._nodes))  # (in C, not a generator: this runs for every paint)
     )
 
 
@@ -150,7 +153,7 @@ def _paintable(widget: Widget, region: Region, clip: Region, screen_region: Regi
         return False
     if not (clip.contains_region(region) and screen_region.contains_region(region)):
         return False
-    return not any(region.overlaps(other) for other in front)
+    return not any(map(region.overlaps, front))
 
 
 def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
@@ -217,17 +220,19 @@ def _render_rows(
     ys = sorted(y for y in rows if 0 <= y < height)
     if not ys or width <= 0:
         return
-    # What `refresh(region)` would have marked: Textual's own line cache (a border effect our frames
-    # leave to it) draws these rows again (the rows between too: from its cache); size caches cleared.
-    first = ys[0] + top
-    span = Region(0, first, region.width, ys[-1] + top + 1 - first)
-    widget._styles_cache.set_dirty(span)
+    # Size caches cleared, as `refresh(region)` does.
     widget._layout_cache.clear()
     widget.clear_cached_dimensions()
     content_rows = getattr(widget, "content_rows", None)  # a line widget's: its content columns only
     strips = content_rows(ys) if content_rows is not None else None
-    if strips is None:  # one `render_lines` call over the span, each row cropped to the content
-        framed = widget.render_lines(span)
+    if strips is None:
+        # Textual's own line cache (a border effect our frames leave to it) draws these rows again,
+        # as `refresh(region)` would have marked them (the rows between too: from its cache). A line
+        # widget drawn by its frame needs none of that: it clears that cache before Textual uses it.
+        first = ys[0] + top
+        span = Region(0, first, region.width, ys[-1] + top + 1 - first)
+        widget._styles_cache.set_dirty(span)
+        framed = widget.render_lines(span)  # one call over the span, each row cropped to the content
         strips = [framed[y + top - first].crop(left_gutter, left_gutter + width) for y in ys]
     x = region.x + left_gutter + 1
     y0 = region.y + top + 1

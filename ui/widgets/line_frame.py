@@ -36,6 +36,7 @@ import itertools
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -69,7 +70,14 @@ def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -
     """`line` as a strip of exactly `width` cells on `base`; `key` names its text, spans, style, width, base."""
     strip = _lines.get(key)
     if strip is None:
-        strip = Strip(styled_segments(line, base, console)).crop(0, width).extend_cell_length(width, base)
+        segments = styled_segments(line, base, console)
+        length = sum([cell_len(segment.text) for segment in segments])  # as `Strip.cell_length` counts
+        if length <= width:  # `Strip(segments).crop(0, width).extend_cell_length(width, base)` in one strip
+            if length < width:
+                segments.append(Segment(" " * (width - length), base))
+            strip = Strip(segments, width)
+        else:
+            strip = Strip(segments, length).crop(0, width).extend_cell_length(width, base)
         _put(_lines, key, strip, MAX_LINES)
     return strip
 
@@ -247,7 +255,6 @@ def frame_key(widget: LineWidget) -> tuple | None:
     if part is None:
         return None
     opacity, base_background, background = part
-    app: Any = widget.app
     # The size of the last layout, not `widget.region` (the compositor's map): while a frame is
     # drawn a look-up of another widget may rebuild the map with styles set since (a panel moved),
     # and the rows asked for are those of the last layout.
@@ -259,8 +266,7 @@ def frame_key(widget: LineWidget) -> tuple | None:
         opacity,
         tuple(widget.get_line_filters()),
         *line_styles.titles(widget),
-        app.ansi_theme,
-        app.native_ansi_color,
+        *line_styles.ansi_colours(widget.app),
     )
 
 

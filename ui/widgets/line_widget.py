@@ -37,8 +37,7 @@ from .line_frame import Frame, content_strip, frame_key, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
-    # the same object is common: lines come from shared memos (a seat's lines, the log's rows)
-    return a is b or (a.plain == b.plain and a.spans == b.spans and a.style == b.style)
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
 
 
 class LineWidget(Widget):
@@ -82,11 +81,10 @@ class LineWidget(Widget):
             return
         new = self.built_lines(width, height)
         before = old[2]
-        rows = [
-            y
-            for y in range(max(len(new), len(before)))
-            if y >= len(new) or y >= len(before) or not _same(new[y], before[y])
-        ]
+        # the same object is common (shared memos): told apart without a call
+        rows = [y for y, (a, b) in enumerate(zip(new, before)) if a is not b and not _same(a, b)]
+        if len(new) != len(before):
+            rows.extend(range(min(len(new), len(before)), max(len(new), len(before))))
         # within a table screen's update the rows are painted with the others at its end (ui/compat/direct_paint.py)
         if rows and not direct_paint.record(self, rows):
             self.repaint_rows(rows)
@@ -163,7 +161,8 @@ class LineWidget(Widget):
 
     def content_rows(self, rows: list[int]) -> list[Strip] | None:
         """The content columns of content `rows` (within the drawn size), the cells `render_lines`
-        gives there; None when Textual styles the lines (then ask `render_lines`)."""
+        gives there; None when Textual styles the lines (then ask `render_lines`). Textual's line cache
+        (`StylesCache`) is not told: it is forgotten before Textual styles these lines again."""
         frame = self._current_frame()
         if frame is None:
             return None
