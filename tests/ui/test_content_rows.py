@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Span, Text
 from textual.geometry import Region
 from textual.strip import Strip
 from ui_helpers import make_app, play_by_keys
@@ -112,3 +113,78 @@ async def test_inner_strips_are_kept_by_frame_and_line():
             assert Strip.join([again]).text.startswith(text)
         assert ("test", "one") != ("test", "two") and made["one"] is not made["two"]
         assert len(line_frame._inner) <= line_frame.MAX_FRAMED
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_filtered_strips_are_textuals(monkeypatch, no_color):
+    """A frame maps each style through its filters once (`Frame.filtered`): the same segments as
+    Textual's `apply_filter`, for ANSI colours, dim text, no style and true colour, again and
+    after its map was cleared."""
+    from ui.widgets import line_frame
+
+    if no_color:  # a Monochrome filter as well
+        monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(line_frame, "MAX_FILTERED_STYLES", 5)
+    styles = [
+        None,
+        Style(),
+        Style(color="red"),
+        Style(color="bright_blue", bgcolor="yellow", bold=True),
+        Style(color="#336699", dim=True),
+        Style(color="green", dim=True),
+        Style(color="#fea62b", bgcolor="#121212"),
+        Style(color="color(200)", italic=True),
+        Style(bgcolor="magenta"),
+    ]
+    if no_color:  # Textual's Monochrome takes no unstyled segment (ANSIToTruecolor makes None of Style())
+        styles = styles[2:]
+    app, _ = make_app(players=4, seed=2, show_chat=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        frames = {w._current_frame() for w in app.screen.query(LineWidget)} - {None}
+        assert frames and all(frame.filters for frame in frames)
+        for frame in frames:
+            for round_ in range(3):
+                for start in range(len(styles)):
+                    picked = styles[start:] + styles[:start]
+                    strip = Strip([Segment(f"{round_}{i}ab", style) for i, style in enumerate(picked)])
+                    ours, theirs = frame.filtered(strip), frame._apply_filters(strip)
+                    assert list(ours) == list(theirs), (frame.filters, picked)
+                    assert [s.style for s in ours] == [s.style for s in theirs]
+
+
+def test_styled_segments_are_richs():
+    """A line's segments (`line_frame.styled_segments`: side-by-side spans without Rich's edge sort)
+    are Rich's `Text.render` with the base style added, for any spans: side by side, nested,
+    overlapping, empty; named styles, Style objects, a line's own style."""
+    import random
+
+    from rich.console import Console
+
+    from ui.widgets.line_frame import styled_segments
+
+    console = Console(width=80, file=None, color_system="truecolor")
+    rng = random.Random(5)
+    named = ["bold", "red on black", "italic #336699", "dim", Style(color="green"), Style(bgcolor="#121212")]
+    for case in range(600):
+        plain = "".join(rng.choice("ab é中") for _ in range(rng.randrange(0, 14)))
+        line = Text(plain, style=rng.choice(["", "underline", Style(bold=True)]), end="")
+        at = 0
+        for _ in range(rng.randrange(0, 5)):
+            if case % 3:  # side by side, now and then a gap
+                start = at + rng.randrange(0, 3)
+                end = start + rng.randrange(1, 4)
+            else:  # anywhere in the text
+                start = rng.randrange(0, len(plain) + 1)
+                end = min(start + rng.randrange(0, 5), len(plain))
+            if end <= len(plain):  # (Rich's own render fails past the text's end)
+                line.spans.append(Span(start, end, rng.choice(named)))
+                at = end
+        base = rng.choice([Style(color="#fea62b", bgcolor="#000000"), Style.null()])
+        ours = styled_segments(line, base, console)
+        if line.spans:
+            theirs = list(Segment.apply_style(line.render(console), base))
+        else:  # Text.render leaves out a line's own style without spans: styled_segments gives it
+            own = console.get_style(line.style) if line.style else None
+            theirs = [Segment(plain, (base + own) if base else own)]
+        assert ours == theirs, (plain, line.spans)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.strip import Strip
 
 from ui.compat import line_styles
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 MAX_LINES = 4096  # content strips shared by every app (~2 KB each with their ANSI text)
 MAX_FRAMED = 4096  # framed strips shared by every app
 MAX_FRAMES = 512
+MAX_FILTERED_STYLES = 1024  # per frame
+_UNMAPPED: Any = object()
 
 _lines: dict[tuple, Strip] = {}
 _framed: dict[tuple, Strip] = {}
@@ -94,33 +96,63 @@ def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
         return [Segment(plain, (base + own) if base else own)]
     null = Style.null()
     get_style = console.get_style
-    style_map = {index: get_style(span.style, default=null) for index, span in enumerate(spans, 1)}
+    style_map = {  # (`get_style` returns a Style as it is: not called for one)
+        index: given if isinstance(given := span.style, Style) else get_style(given, default=null)
+        for index, span in enumerate(spans, 1)
+    }
     style_map[0] = get_style(line.style, default=null)
+    styles: dict[tuple[int, ...], Style] = {}
+    out: list[Segment] = []
+    for offset, next_offset, ids in _side_by_side(spans, len(plain)) or _nested(spans, len(plain)):
+        style = styles.get(ids)
+        if style is None:
+            style = Style.combine([style_map[i] for i in ids])
+            if base:
+                style = base + style
+            styles[ids] = style
+        out.append(Segment(plain[offset:next_offset], style))
+    return out
+
+
+_OWN = (0,)  # the pieces in no span: the line's own style
+
+
+def _side_by_side(spans: list[Span], length: int) -> list[tuple[int, int, tuple[int, ...]]] | None:
+    """The pieces of a line whose spans follow one another without overlapping (most lines), each
+    not empty and within the text: the pieces `_nested` gives for them; None for any other."""
+    pieces: list[tuple[int, int, tuple[int, ...]]] = []
+    at = 0
+    for index, (start, end, _) in enumerate(spans, 1):
+        if not at <= start < end <= length:
+            return None
+        if start > at:
+            pieces.append((at, start, _OWN))
+        pieces.append((start, end, (0, index)))
+        at = end
+    if at < length:
+        pieces.append((at, length, _OWN))
+    return pieces
+
+
+def _nested(spans: list[Span], length: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Rich's `Text.render` pieces: (start, end, the ids of the spans over it in order, 0 the line's own)."""
     edges = [
         (0, False, 0),
         *((span.start, False, index) for index, span in enumerate(spans, 1)),
         *((span.end, True, index) for index, span in enumerate(spans, 1)),
-        (len(plain), True, 0),
+        (length, True, 0),
     ]
     edges.sort(key=itemgetter(0, 1))
     stack: list[int] = []
-    styles: dict[tuple[int, ...], Style] = {}
-    out: list[Segment] = []
+    pieces: list[tuple[int, int, tuple[int, ...]]] = []
     for (offset, leaving, style_id), (next_offset, _, _) in itertools.pairwise(edges):
         if leaving:
             stack.remove(style_id)
         else:
             stack.append(style_id)
         if next_offset > offset:
-            ids = tuple(sorted(stack))
-            style = styles.get(ids)
-            if style is None:
-                style = Style.combine([style_map[i] for i in ids])
-                if base:
-                    style = base + style
-                styles[ids] = style
-            out.append(Segment(plain[offset:next_offset], style))
-    return out
+            pieces.append((offset, next_offset, tuple(sorted(stack))))
+    return pieces
 
 
 class Frame:
@@ -131,6 +163,7 @@ class Frame:
         "blank",
         "bottom",
         "content_width",
+        "filtered_styles",
         "filters",
         "gutter_left",
         "inner",
@@ -155,6 +188,9 @@ class Frame:
         self.bottom = size.height - gutter.bottom  # first row below the content
         self.content_width = content_size.width
         self.filters = filters
+        # a style -> the style the filters make of it (None: a filter not known to map styles alone)
+        known = all(line_styles.filter_signature(f) is not None for f in filters)
+        self.filtered_styles: dict[Style | None, Style | None] | None = {} if known else None
         self.background = background
         # border and padding rows drawn by Textual now (a frame keeps no widget: it is shared)
         rows = [*range(self.top), *range(max(self.bottom, self.top), size.height)]
@@ -221,6 +257,41 @@ class Frame:
         return self.filtered(Strip(segments, self.width))
 
     def filtered(self, strip: Strip) -> Strip:
+        """`strip` through the line filters: Textual's filters (`line_styles.filter_signature`) map each
+        segment's style alone, so each style is mapped once per frame and a segment whose style
+        stays is kept (the same segments as `Strip.apply_filter`, fewer made); any other filter,
+        or a control segment, goes through `apply_filter`."""
+        filters = self.filters
+        if not filters:
+            return strip
+        styles = self.filtered_styles
+        if styles is None:
+            return self._apply_filters(strip)
+        segments = list(strip)
+        changed = False
+        for index, (text, style, control) in enumerate(segments):
+            if control is not None:
+                return self._apply_filters(strip)
+            new = styles.get(style, _UNMAPPED)
+            if new is _UNMAPPED:
+                new = self._map_style(style)
+            if new is not style:
+                segments[index] = Segment(text, new)
+                changed = True
+        return Strip(segments, strip.cell_length) if changed else strip
+
+    def _map_style(self, style: Style | None) -> Style | None:
+        styles = self.filtered_styles
+        assert styles is not None
+        probe = [Segment(" ", style)]
+        for line_filter in self.filters:
+            probe = line_filter.apply(probe, self.background)
+        if len(styles) >= MAX_FILTERED_STYLES:
+            styles.clear()
+        new = styles[style] = probe[0].style
+        return new
+
+    def _apply_filters(self, strip: Strip) -> Strip:
         for line_filter in self.filters:
             strip = strip.apply_filter(line_filter, self.background)
         return strip
