@@ -156,7 +156,7 @@ async def test_filtered_strips_are_textuals(monkeypatch, no_color):
 def test_styled_segments_are_richs():
     """A line's segments (`line_frame.styled_segments`: side-by-side spans without Rich's edge sort)
     are Rich's `Text.render` with the base style added, for any spans: side by side, nested,
-    overlapping, empty; named styles, Style objects, a line's own style."""
+    overlapping, empty, over the whole line; named styles, Style objects, a line's own style."""
     import random
 
     from rich.console import Console
@@ -180,6 +180,8 @@ def test_styled_segments_are_richs():
             if end <= len(plain):  # (Rich's own render fails past the text's end)
                 line.spans.append(Span(start, end, rng.choice(named)))
                 at = end
+        if case % 3 == 1 and plain:  # a span over the whole line, among the others
+            line.spans.insert(rng.randrange(len(line.spans) + 1), Span(0, len(plain), rng.choice(named)))
         base = rng.choice([Style(color="#fea62b", bgcolor="#000000"), Style.null()])
         ours = styled_segments(line, base, console)
         if line.spans:

@@ -114,23 +114,25 @@ def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
     return out
 
 
-_OWN = (0,)  # the pieces in no span: the line's own style
-
-
 def _side_by_side(spans: list[Span], length: int) -> list[tuple[int, int, tuple[int, ...]]] | None:
     """The pieces of a line whose spans follow one another without overlapping (most lines), each
-    not empty and within the text: the pieces `_nested` gives for them; None for any other."""
+    not empty and within the text, besides spans over the whole line (over every piece): the pieces
+    `_nested` gives for them; None for any other."""
+    full = tuple(index for index, (start, end, _) in enumerate(spans, 1) if start == 0 and end == length > 0)
+    own = (0, *full)
     pieces: list[tuple[int, int, tuple[int, ...]]] = []
     at = 0
     for index, (start, end, _) in enumerate(spans, 1):
+        if full and index in full:
+            continue
         if not at <= start < end <= length:
             return None
         if start > at:
-            pieces.append((at, start, _OWN))
-        pieces.append((start, end, (0, index)))
+            pieces.append((at, start, own))
+        pieces.append((start, end, tuple(sorted((*own, index))) if full else (0, index)))
         at = end
     if at < length:
-        pieces.append((at, length, _OWN))
+        pieces.append((at, length, own))
     return pieces
 
 
