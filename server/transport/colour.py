@@ -6,10 +6,19 @@ through class-level caches. Apps in one process must therefore all render
 with one colour system: served apps render in true colour, and the driver
 rewrites the colours of each frame for clients with fewer colours (the same
 conversion Rich would have made).
+
+The conversions are shared by every session of the process with the same colour
+system. Most of a frame is the rendered text of strips that are themselves
+shared (Textual keeps a strip's rendered text on it; `ui/compat/direct_paint.py`
+paints such texts one by one): `rendered_colours` converts each such text once
+per process and colour system, keyed by the text, and the driver writes it as
+is (`SSHDriver.write_converted`). Textual's own frames are converted whole when
+they are sent, as before.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -17,14 +26,17 @@ from rich.color import Color, ColorSystem
 
 _SGR = re.compile(r"\x1b\[([0-9;]*)m")
 _DOWNGRADE_CACHE_SIZE = 4096
+MAX_RENDERED = 4096  # converted texts kept per colour system (a strip's row: ~100-500 characters)
 _SYSTEMS = {"256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
 _COLOUR_PARAMS = {str(n) for n in (*range(30, 38), 39, *range(40, 48), 49, *range(90, 98), *range(100, 108))}
 
 
+@functools.cache
 def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | None:
     """A function rewriting the SGR colours of a true-colour frame for a client
     whose colour system is ``color_system`` ("truecolor", "256", "standard" or
-    None for no colour); None when nothing needs rewriting."""
+    None for no colour); None when nothing needs rewriting. One per colour system
+    in the process: its memo of SGR parameters serves every session."""
     if color_system in ("truecolor", "windows"):
         return None
     system = _SYSTEMS.get(color_system or "")
@@ -87,3 +99,26 @@ def make_colour_downgrade(color_system: str | None) -> Callable[[str], str] | No
         return "".join(parts)
 
     return downgrade
+
+
+@functools.cache
+def rendered_colours(color_system: str | None) -> Callable[[str], str] | None:
+    """Like `make_colour_downgrade`, for texts that recur as they are (a strip's rendered row, shared
+    by every app): each converted once and kept, first in first out, keyed by the whole text (a `str`
+    keeps its hash, and the same object compares at once). Only for whole escape sequences: a text
+    is converted on its own, not with what is written around it. None when nothing needs rewriting."""
+    downgrade = make_colour_downgrade(color_system)
+    if downgrade is None:
+        return None
+    converted: dict[str, str] = {}
+
+    def convert(text: str) -> str:
+        result = converted.get(text)
+        if result is None:
+            result = downgrade(text)
+            if len(converted) >= MAX_RENDERED:
+                del converted[next(iter(converted))]
+            converted[text] = result
+        return result
+
+    return convert

@@ -1,7 +1,9 @@
 """A Textual driver that talks to one SSH channel, on the event loop, no threads.
 
 Output: ``write`` appends to a buffer and ``flush`` (once per frame) sends one
-channel write. While the client does not read (asyncssh paused writing, or the
+channel write, its colours converted for the client (server/transport/colour.py);
+``write_converted`` takes text already in the client's colours (`convert_rendered`:
+a strip's row converted once per process, for ui/compat/direct_paint.py). While the client does not read (asyncssh paused writing, or the
 connection's transport has a large backlog) frames are dropped and, once it
 reads again, the screen is repainted in full. A backlog past a bound, or
 output blocked for too long, closes the session.
@@ -31,7 +33,7 @@ from textual.message import Message
 
 from ui.compat.served_app import queued_messages
 
-from .colour import make_colour_downgrade
+from .colour import make_colour_downgrade, rendered_colours
 from .compat import driver_mouse
 from .input_budget import InputBudget, ensure_metering
 from .input_pipeline import InputPipeline
@@ -74,10 +76,13 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size or (80, 24))
         self._link = link
         self._limits = limits
-        self._buffer: list[str] = []
+        self._buffer: list[str] = []  # true colour, converted when sent
+        self._ready: list[str] = []  # in the client's colours, before what `_buffer` holds
         self._controls: list[str] = []  # the bell, the title: waiting for the next frame
         self._controls_handle: asyncio.TimerHandle | None = None
         self._downgrade = make_colour_downgrade(color_system)
+        # A whole rendered row in the client's colours, converted once per process; None: as it is.
+        self.convert_rendered = rendered_colours(color_system)
         self._closed = False
         self._in_app_mode = False
         self._input_enabled = False
@@ -115,42 +120,66 @@ class SSHDriver(Driver):
     def write(self, data: str) -> None:
         self._buffer.append(data)
 
-    def flush(self) -> None:
-        if not self._buffer:
+    def write_converted(self, data: str) -> None:
+        """Like `write`, for text already in the client's colours (see `convert_rendered`)."""
+        if self._downgrade is None:
+            self._buffer.append(data)
             return
-        self._budget.frame_drawn(_clock())
+        if self._buffer:  # what was written before it, converted now: the order is kept
+            self._ready.append(self._downgrade("".join(self._buffer)))
+            self._buffer.clear()
+        self._ready.append(data)
+
+    def _take_output(self) -> str:
+        """What was written since the last flush, in the client's colours."""
         data = "".join(self._buffer)
         self._buffer.clear()
-        if self._closed:
+        if self._downgrade is not None and data:
+            data = self._downgrade(data)
+        if self._ready:
+            data = "".join(self._ready) + data
+            self._ready.clear()
+        return data
+
+    def flush(self) -> None:
+        if not self._buffer and not self._ready:
             return
-        if self._output_blocked():
+        self._budget.frame_drawn(_clock())
+        if self._closed or self._output_blocked():
+            self._buffer.clear()
+            self._ready.clear()
+            if self._closed:
+                return
             self.frames_dropped += 1
             self._dropped_since_repaint += 1
             self._enter_blocked()
             return  # the controls waiting keep their own deadline
+        data = self._take_output()
         if self._controls:
-            data = self._take_controls() + data
-        self._send(data)
+            data = self._convert(self._take_controls()) + data
+        self._send_converted(data)
         self.frames_sent += 1
         if not self._first_frame and self._in_app_mode:
             self._first_frame = True
             self._link.first_frame_sent()
         self._check_backlog()
 
+    def _convert(self, data: str) -> str:
+        return data if self._downgrade is None else self._downgrade(data)
+
     def _send(self, data: str) -> None:
-        if self._downgrade is not None:
-            data = self._downgrade(data)
+        self._send_converted(self._convert(data))
+
+    def _send_converted(self, data: str) -> None:
         payload = data.encode("utf-8", "replace")
         self.bytes_sent += len(payload)
         self._link.send_output(payload)
 
     def _send_now(self, data: str) -> None:
         """Send mode sequences at once, whatever the back-pressure (they are tiny)."""
-        if self._buffer:
-            data = "".join(self._buffer) + data
-            self._buffer.clear()
+        data = self._take_output() + self._convert(data)
         if not self._closed:
-            self._send(data)
+            self._send_converted(data)
 
     def send_control(self, data: str) -> None:
         """Escape sequences outside the screen's cells (the bell, the window title): sent with the
@@ -294,6 +323,7 @@ class SSHDriver(Driver):
             self._blocked_handle = None
         self._closed = True
         self._buffer.clear()
+        self._ready.clear()
         self._take_controls()
 
     def _cancel_resize(self) -> None:

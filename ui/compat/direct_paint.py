@@ -11,19 +11,23 @@ table that round trip was a third of a seat's CPU, on top of the lines themselve
 Here, while a table screen takes in an update (`painting(screen)`, around `TableScreen.show` and
 its other entry points), `LineWidget.invalidate` hands its changed content rows to `record`
 instead of refreshing. At the end they are painted in one write, as `App._display` writes a
-frame: the begin/end-of-update markers when the terminal has them, for each widget one
-`render_lines` call over its changed rows, each row cropped to its content columns (the cells
-Textual's partial update sends, less the left border and padding it also resends), a cursor move
-as text before each, then the cursor's position, then `driver.flush()` (the SSH driver's
-back-pressure applies as to any frame: dropped, then a full repaint).
+frame: the begin/end-of-update markers when the terminal has them, for each widget the content
+columns of its changed rows (the cells Textual's partial update sends, less the left border and
+padding it also resends: `LineWidget.content_rows`, or else one `render_lines` call over the rows
+and a crop), a cursor move as text before each, then the cursor's position, then
+`driver.flush()` (the SSH driver's back-pressure applies as to any frame: dropped, then a full
+repaint). A driver with `convert_rendered` (the SSH driver: the client's colours) has each row's
+rendered text converted there, once per process for a text shared by apps, and takes the frame
+with `write_converted` (not converted again).
 
 Only when that is what Textual's next frame would draw (`_fits`, `_paintable`); else, per widget,
 `refresh()` as before: the screen on top and nothing pending on it (layout, scroll, repaint,
 recompose, batch), a running app with a non-inline, non-headless driver; the widget in the
 compositor's map at its current size, wholly inside its clip and the screen, not waiting for a
 repaint of its own, and no other widget (a toast, a tooltip, another panel) in front of it. What
-Textual keeps about the terminal is left as a frame leaves it: the widget's `StylesCache` rows
-marked dirty and its size caches cleared (as `refresh` does), `App._previous_cursor_position` set,
+Textual keeps about the terminal is left as a frame leaves it: the widget's size caches cleared
+and, when Textual styles its lines, its `StylesCache` rows marked dirty (as `refresh` does; a line
+widget drawn by its frame forgets that cache before Textual styles it again), `App._previous_cursor_position` set,
 nothing added to the compositor's dirty regions. A layout still in flight (a `messages.Layout`
 queued for the screen) is harmless: the reflow repaints every region whose geometry changed.
 
@@ -36,6 +40,7 @@ import functools
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from textual._ansi_sequences import SYNC_END, SYNC_START
@@ -49,6 +54,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 S = TypeVar("S", bound=Screen)
 
+_LAYOUT_REQUIRED = attrgetter("_layout_required")
 _ATTR = "_citadels_paint"  # on a screen while it takes in an update: {widget: changed content rows}
 _on = False
 _off_apps: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -136,7 +142,7 @@ def _fits(app: Any, screen: Screen) -> bool:
         or screen._repaint_required
         or screen._recompose_required
         or screen._layout_widgets
-        or any(child._layout_required for child in screen._nodes)
+        or any(map(_LAYOUT_REQUIRED, screen._nodes))  # (in C, not a generator: this runs for every paint)
     )
 
 
@@ -147,7 +153,7 @@ def _paintable(widget: Widget, region: Region, clip: Region, screen_region: Regi
         return False
     if not (clip.contains_region(region) and screen_region.contains_region(region)):
         return False
-    return not any(region.overlaps(other) for other in front)
+    return not any(map(region.overlaps, front))
 
 
 def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
@@ -155,6 +161,9 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
     STATS["updates"] += 1
     left = dict(pending)
     out: list[str] = []
+    driver = app._driver
+    # a row's rendered text in the client's colours (the SSH driver); None: written as rendered
+    convert: Callable[[str], str] | None = getattr(driver, "convert_rendered", None)
     if _fits(app, screen):
         compositor = screen._compositor
         dirty_widgets = screen._dirty_widgets
@@ -166,19 +175,21 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
             rows = left.get(widget)
             if rows is not None:
                 if widget not in dirty_widgets and _paintable(widget, region, clip, screen_region, front):
-                    _render_rows(widget, region, rows, console, out)
+                    _render_rows(widget, region, rows, console, convert, out)
                     del left[widget]
                 to_reach -= 1
                 if not to_reach:
                     break
             front.append(region.intersection(clip))
-    driver = app._driver
     if out and driver is not None:
         cursor = screen.outer_size.clamp_offset(app.cursor_position)  # as `App._display` places it
         out.append(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
         app._previous_cursor_position = cursor
         sync = app._sync_available
-        driver.write(f"{SYNC_START}{''.join(out)}{SYNC_END}" if sync else "".join(out))
+        frame = f"{SYNC_START}{''.join(out)}{SYNC_END}" if sync else "".join(out)
+        # its rows converted above (cursor moves have no colours): not converted again
+        write = driver.write if convert is None else driver.write_converted  # type: ignore[attr-defined]
+        write(frame)
         driver.flush()
         app.post_display_hook()
     if left:
@@ -193,8 +204,15 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
         STATS["direct"] += 1
 
 
-def _render_rows(widget: Widget, region: Region, rows: set[int], console: Any, out: list[str]) -> None:
-    """Cursor moves and the content cells of `rows` (content coordinates), one `render_lines` call."""
+def _render_rows(
+    widget: Widget,
+    region: Region,
+    rows: set[int],
+    console: Any,
+    convert: Callable[[str], str] | None,
+    out: list[str],
+) -> None:
+    """Cursor moves and the content cells of `rows` (content coordinates)."""
     gutter = widget.styles.gutter
     left_gutter, top = gutter.left, gutter.top
     width = region.width - gutter.width
@@ -202,17 +220,22 @@ def _render_rows(widget: Widget, region: Region, rows: set[int], console: Any, o
     ys = sorted(y for y in rows if 0 <= y < height)
     if not ys or width <= 0:
         return
-    # What `refresh(region)` would have marked: Textual's own line cache (a border effect our frames
-    # leave to it) draws these rows again (the rows between too: from its cache); size caches cleared.
-    first = ys[0] + top
-    span = Region(0, first, region.width, ys[-1] + top + 1 - first)
-    widget._styles_cache.set_dirty(span)
+    # Size caches cleared, as `refresh(region)` does.
     widget._layout_cache.clear()
     widget.clear_cached_dimensions()
-    strips = widget.render_lines(span)
+    content_rows = getattr(widget, "content_rows", None)  # a line widget's: its content columns only
+    strips = content_rows(ys) if content_rows is not None else None
+    if strips is None:
+        # Textual's own line cache (a border effect our frames leave to it) draws these rows again,
+        # as `refresh(region)` would have marked them (the rows between too: from its cache). A line
+        # widget drawn by its frame needs none of that: it clears that cache before Textual uses it.
+        first = ys[0] + top
+        span = Region(0, first, region.width, ys[-1] + top + 1 - first)
+        widget._styles_cache.set_dirty(span)
+        framed = widget.render_lines(span)  # one call over the span, each row cropped to the content
+        strips = [framed[y + top - first].crop(left_gutter, left_gutter + width) for y in ys]
     x = region.x + left_gutter + 1
     y0 = region.y + top + 1
-    for y in ys:
-        strip = strips[y + top - first].crop(left_gutter, left_gutter + width)
+    for y, strip in zip(ys, strips):
         out.append(f"\x1b[{y0 + y};{x}H")
-        out.append(strip.render(console))
+        out.append(strip.render(console) if convert is None else convert(strip.render(console)))

@@ -18,7 +18,9 @@ Doing it as Textual would takes Textual's own pieces, which are private:
 - the terminal theme of an `ANSIToTruecolor` filter, to tell filters apart;
 - `Widget._styles_cache.clear()`, when a widget goes back to Textual's styling;
 - `RenderStyles._cache_key` (a count of the rule changes) of a widget and its ancestors, to keep
-  what a frame's key reads of their styles until one of them changes (`styles_versions`).
+  what a frame's key reads of their styles until one of them changes (`styles_versions`);
+- the app's reactives behind its ANSI theme (`_reactive_theme`, ...) and its registered themes,
+  to keep `App.ansi_theme` and `App.native_ansi_color` until one of them changes (`ansi_colours`).
 
 Used only when `ui.compat.frames_lines()` (a verified Textual): on another version
 line widgets draw through `Widget.render_lines` and nothing here runs. Private
@@ -41,6 +43,7 @@ from textual.strip import Strip
 from textual.style import Style
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.color import Color
     from textual.geometry import Size
     from textual.widget import Widget
@@ -142,12 +145,46 @@ def filter_signature(line_filter: Any) -> tuple[Any, ...] | None:
     return None
 
 
+_ANSI = "_citadels_ansi_colours"  # on an app: (what they were read from, (ansi_theme, native_ansi_color))
+_UNSET = object()
+
+
+def ansi_colours(app: App[Any]) -> tuple[Any, bool]:
+    """`(app.ansi_theme, app.native_ansi_color)`, part of every frame key: ~2.8 us through Textual's
+    properties (each looks the current theme up twice, copying the registered themes each time).
+    Kept on the app with what they are read from: the theme's name and the theme registered under
+    it, `ansi_color` and the dark and light ANSI themes (the reactives' own attributes, read
+    without their descriptors); read again when any of those is another object."""
+    name = getattr(app, "_reactive_theme", _UNSET)
+    theme = app._registered_themes.get(name) if isinstance(name, str) else None
+    if theme is None:  # not set yet, or a list of names: as Textual reads them
+        return app.ansi_theme, app.native_ansi_color
+    key = (
+        name,
+        theme,
+        getattr(app, "_reactive_ansi_color", _UNSET),
+        getattr(app, "_reactive_ansi_theme_dark", _UNSET),
+        getattr(app, "_reactive_ansi_theme_light", _UNSET),
+    )
+    kept = getattr(app, _ANSI, None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    value = (app.ansi_theme, app.native_ansi_color)
+    setattr(app, _ANSI, (key, value))
+    return value
+
+
 def styles_versions(widget: Widget) -> tuple[Any, ...]:
     """A key that changes when a style rule of `widget` or of any of its ancestors changes: each
     node (its id: a mounted widget keeps its ancestors alive) with its styles' `_cache_key`
     (Textual's own count of rule changes, kept for its cached rich style and gutter; every rule set
     through the stylesheet or inline goes through `set_rule`/`clear_rule`/`merge`, which count)."""
-    return tuple((id(node), node.styles._cache_key) for node in widget.ancestors_with_self)
+    versions = []
+    node: Any = widget
+    while node is not None:  # `ancestors_with_self` without its list
+        versions.append((id(node), node.styles._cache_key))
+        node = node._parent
+    return tuple(versions)
 
 
 def forget_styled_lines(widget: Widget) -> None:

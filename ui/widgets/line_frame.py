@@ -18,6 +18,10 @@ Textual keeps on a strip (its pieces at the screen's cuts, its ANSI text) are
 shared with it. Every cache here is bounded, first in first out; a widget keeps
 its own references to the strips on its screen.
 
+A table screen's changed lines are painted directly (`ui/compat/direct_paint.py`) with their
+content columns only: `Frame.inner_strip` is a content line as the framed strip has it between the
+left and right gutters (filtered, the cells of `framed(...).crop(...)`), made without the edges.
+
 Rows of border or padding are drawn by Textual's own `render_line` when a frame
 is made. A widget with an effect this module does not draw (tint, opacity, text
 opacity, outline, hatch), or with a line filter it does not know, is left to
@@ -32,9 +36,10 @@ import itertools
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.strip import Strip
 
 from ui.compat import line_styles
@@ -47,9 +52,12 @@ if TYPE_CHECKING:
 MAX_LINES = 4096  # content strips shared by every app (~2 KB each with their ANSI text)
 MAX_FRAMED = 4096  # framed strips shared by every app
 MAX_FRAMES = 512
+MAX_FILTERED_STYLES = 1024  # per frame
+_UNMAPPED: Any = object()
 
 _lines: dict[tuple, Strip] = {}
 _framed: dict[tuple, Strip] = {}
+_inner: dict[tuple, Strip] = {}  # the content columns of framed strips (shares MAX_FRAMED)
 _frames: dict[tuple, Frame] = {}
 _serials = itertools.count()
 
@@ -64,7 +72,14 @@ def content_strip(key: tuple, line: Text, width: int, base: Any, console: Any) -
     """`line` as a strip of exactly `width` cells on `base`; `key` names its text, spans, style, width, base."""
     strip = _lines.get(key)
     if strip is None:
-        strip = Strip(styled_segments(line, base, console)).crop(0, width).extend_cell_length(width, base)
+        segments = styled_segments(line, base, console)
+        length = sum([cell_len(segment.text) for segment in segments])  # as `Strip.cell_length` counts
+        if length <= width:  # `Strip(segments).crop(0, width).extend_cell_length(width, base)` in one strip
+            if length < width:
+                segments.append(Segment(" " * (width - length), base))
+            strip = Strip(segments, width)
+        else:
+            strip = Strip(segments, length).crop(0, width).extend_cell_length(width, base)
         _put(_lines, key, strip, MAX_LINES)
     return strip
 
@@ -81,33 +96,65 @@ def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
         return [Segment(plain, (base + own) if base else own)]
     null = Style.null()
     get_style = console.get_style
-    style_map = {index: get_style(span.style, default=null) for index, span in enumerate(spans, 1)}
+    style_map = {  # (`get_style` returns a Style as it is: not called for one)
+        index: given if isinstance(given := span.style, Style) else get_style(given, default=null)
+        for index, span in enumerate(spans, 1)
+    }
     style_map[0] = get_style(line.style, default=null)
+    styles: dict[tuple[int, ...], Style] = {}
+    out: list[Segment] = []
+    for offset, next_offset, ids in _side_by_side(spans, len(plain)) or _nested(spans, len(plain)):
+        style = styles.get(ids)
+        if style is None:
+            style = Style.combine([style_map[i] for i in ids])
+            if base:
+                style = base + style
+            styles[ids] = style
+        out.append(Segment(plain[offset:next_offset], style))
+    return out
+
+
+def _side_by_side(spans: list[Span], length: int) -> list[tuple[int, int, tuple[int, ...]]] | None:
+    """The pieces of a line whose spans follow one another without overlapping (most lines), each
+    not empty and within the text, besides spans over the whole line (over every piece): the pieces
+    `_nested` gives for them; None for any other."""
+    full = tuple(index for index, (start, end, _) in enumerate(spans, 1) if start == 0 and end == length > 0)
+    own = (0, *full)
+    pieces: list[tuple[int, int, tuple[int, ...]]] = []
+    at = 0
+    for index, (start, end, _) in enumerate(spans, 1):
+        if full and index in full:
+            continue
+        if not at <= start < end <= length:
+            return None
+        if start > at:
+            pieces.append((at, start, own))
+        pieces.append((start, end, tuple(sorted((*own, index))) if full else (0, index)))
+        at = end
+    if at < length:
+        pieces.append((at, length, own))
+    return pieces
+
+
+def _nested(spans: list[Span], length: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Rich's `Text.render` pieces: (start, end, the ids of the spans over it in order, 0 the line's own)."""
     edges = [
         (0, False, 0),
         *((span.start, False, index) for index, span in enumerate(spans, 1)),
         *((span.end, True, index) for index, span in enumerate(spans, 1)),
-        (len(plain), True, 0),
+        (length, True, 0),
     ]
     edges.sort(key=itemgetter(0, 1))
     stack: list[int] = []
-    styles: dict[tuple[int, ...], Style] = {}
-    out: list[Segment] = []
+    pieces: list[tuple[int, int, tuple[int, ...]]] = []
     for (offset, leaving, style_id), (next_offset, _, _) in itertools.pairwise(edges):
         if leaving:
             stack.remove(style_id)
         else:
             stack.append(style_id)
         if next_offset > offset:
-            ids = tuple(sorted(stack))
-            style = styles.get(ids)
-            if style is None:
-                style = Style.combine([style_map[i] for i in ids])
-                if base:
-                    style = base + style
-                styles[ids] = style
-            out.append(Segment(plain[offset:next_offset], style))
-    return out
+            pieces.append((offset, next_offset, tuple(sorted(stack))))
+    return pieces
 
 
 class Frame:
@@ -118,8 +165,11 @@ class Frame:
         "blank",
         "bottom",
         "content_width",
+        "filtered_styles",
         "filters",
+        "gutter_left",
         "inner",
+        "inner_blank",
         "left",
         "pad_left",
         "pad_right",
@@ -140,6 +190,9 @@ class Frame:
         self.bottom = size.height - gutter.bottom  # first row below the content
         self.content_width = content_size.width
         self.filters = filters
+        # a style -> the style the filters make of it (None: a filter not known to map styles alone)
+        known = all(line_styles.filter_signature(f) is not None for f in filters)
+        self.filtered_styles: dict[Style | None, Style | None] | None = {} if known else None
         self.background = background
         # border and padding rows drawn by Textual now (a frame keeps no widget: it is shared)
         rows = [*range(self.top), *range(max(self.bottom, self.top), size.height)]
@@ -151,7 +204,10 @@ class Frame:
         self.pad_left = Segment(" " * pad_left, self.inner) if pad_left else None
         self.pad_right = Segment(" " * pad_right, self.inner) if pad_right else None
         self.rows: dict[int, Strip] = {y: self.filtered(row) for y, row in drawn.rows.items()}
-        self.blank = self.frame(Strip.blank(self.content_width, blank_style))  # rows past the last line
+        self.gutter_left = gutter.left
+        blank = Strip.blank(self.content_width, blank_style)
+        self.blank = self.frame(blank)  # rows past the last line
+        self.inner_blank = self.make_inner(blank)
 
     def framed(self, key: tuple, content: Strip) -> Strip:
         """The framed strip of the content line named `key` (see `content_strip`)."""
@@ -160,6 +216,33 @@ class Frame:
         if strip is None:
             strip = self.frame(content)
             _put(_framed, fkey, strip, MAX_FRAMED)
+        return strip
+
+    def inner_strip(self, key: tuple, content: Strip) -> Strip:
+        """The content columns of `framed(key, content)` (its cells between the gutters), made without the edges."""
+        ikey = (self.serial, key)
+        strip = _inner.get(ikey)
+        if strip is None:
+            strip = self.make_inner(content)
+            _put(_inner, ikey, strip, MAX_FRAMED)
+        return strip
+
+    def make_inner(self, content: Strip) -> Strip:
+        """`self.frame(content).crop(gutter_left, gutter_left + content_width)`, the same segments: the
+        filters map segment by segment, and the crop drops the empty segments at the edges it cuts."""
+        strip = self.filtered(content.adjust_cell_length(self.content_width, self.inner))
+        right_gutter = self.width > self.gutter_left + self.content_width
+        if not self.gutter_left and not right_gutter:  # the crop of the whole strip is the strip
+            return strip
+        segments = list(strip)
+        start, end = 0, len(segments)
+        while start < end and not segments[start].text:
+            start += 1
+        if right_gutter:  # else the crop keeps the end as it is
+            while end > start and not segments[end - 1].text:
+                end -= 1
+        if start or end < len(segments):
+            return Strip(segments[start:end], self.content_width)
         return strip
 
     def frame(self, content: Strip) -> Strip:
@@ -176,6 +259,41 @@ class Frame:
         return self.filtered(Strip(segments, self.width))
 
     def filtered(self, strip: Strip) -> Strip:
+        """`strip` through the line filters: Textual's filters (`line_styles.filter_signature`) map each
+        segment's style alone, so each style is mapped once per frame and a segment whose style
+        stays is kept (the same segments as `Strip.apply_filter`, fewer made); any other filter,
+        or a control segment, goes through `apply_filter`."""
+        filters = self.filters
+        if not filters:
+            return strip
+        styles = self.filtered_styles
+        if styles is None:
+            return self._apply_filters(strip)
+        segments = list(strip)
+        changed = False
+        for index, (text, style, control) in enumerate(segments):
+            if control is not None:
+                return self._apply_filters(strip)
+            new = styles.get(style, _UNMAPPED)
+            if new is _UNMAPPED:
+                new = self._map_style(style)
+            if new is not style:
+                segments[index] = Segment(text, new)
+                changed = True
+        return Strip(segments, strip.cell_length) if changed else strip
+
+    def _map_style(self, style: Style | None) -> Style | None:
+        styles = self.filtered_styles
+        assert styles is not None
+        probe = [Segment(" ", style)]
+        for line_filter in self.filters:
+            probe = line_filter.apply(probe, self.background)
+        if len(styles) >= MAX_FILTERED_STYLES:
+            styles.clear()
+        new = styles[style] = probe[0].style
+        return new
+
+    def _apply_filters(self, strip: Strip) -> Strip:
         for line_filter in self.filters:
             strip = strip.apply_filter(line_filter, self.background)
         return strip
@@ -210,7 +328,6 @@ def frame_key(widget: LineWidget) -> tuple | None:
     if part is None:
         return None
     opacity, base_background, background = part
-    app: Any = widget.app
     # The size of the last layout, not `widget.region` (the compositor's map): while a frame is
     # drawn a look-up of another widget may rebuild the map with styles set since (a panel moved),
     # and the rows asked for are those of the last layout.
@@ -222,8 +339,7 @@ def frame_key(widget: LineWidget) -> tuple | None:
         opacity,
         tuple(widget.get_line_filters()),
         *line_styles.titles(widget),
-        app.ansi_theme,
-        app.native_ansi_color,
+        *line_styles.ansi_colours(widget.app),
     )
 
 

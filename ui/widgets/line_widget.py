@@ -15,6 +15,8 @@ puts the border and padding around those lines itself (`line_frame.Frame`,
 also shared) and keeps the framed strip with the line's, rather than styling
 each line again through Textual's `StylesCache`; on a Textual that `ui.compat`
 was not verified with, it leaves that to Textual (`Widget.render_lines`).
+`content_rows` gives a table screen's direct paint (`ui/compat/direct_paint.py`) the
+content columns of changed rows only, as the framed rows have them (`Frame.inner_strip`).
 """
 
 from __future__ import annotations
@@ -35,8 +37,7 @@ from .line_frame import Frame, content_strip, frame_key, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
-    # the same object is common: lines come from shared memos (a seat's lines, the log's rows)
-    return a is b or (a.plain == b.plain and a.spans == b.spans and a.style == b.style)
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
 
 
 class LineWidget(Widget):
@@ -45,7 +46,8 @@ class LineWidget(Widget):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._built: tuple[int, int, list[Text]] | None = None
-        # line key -> [strip, framed strip, the Frame it was framed in, shared key]
+        # line key -> [strip, framed strip, the Frame it was framed in, shared key,
+        #              its content columns in a frame (`Frame.inner_strip`), that Frame]
         self._strips: dict[tuple, list] = {}  # lines of the current build
         self._old_strips: dict[tuple, list] = {}  # lines of the build before
         self._base: Style | None = None
@@ -79,11 +81,10 @@ class LineWidget(Widget):
             return
         new = self.built_lines(width, height)
         before = old[2]
-        rows = [
-            y
-            for y in range(max(len(new), len(before)))
-            if y >= len(new) or y >= len(before) or not _same(new[y], before[y])
-        ]
+        # the same object is common (shared memos): told apart without a call
+        rows = [y for y, (a, b) in enumerate(zip(new, before)) if a is not b and not _same(a, b)]
+        if len(new) != len(before):
+            rows.extend(range(min(len(new), len(before)), max(len(new), len(before))))
         # within a table screen's update the rows are painted with the others at its end (ui/compat/direct_paint.py)
         if rows and not direct_paint.record(self, rows):
             self.repaint_rows(rows)
@@ -137,24 +138,53 @@ class LineWidget(Widget):
             if entry is None:
                 base = self._base_style()
                 shared = (*key, base)
-                entry = [content_strip(shared, line, width, base, self.app.console), None, None, shared]
+                entry = [content_strip(shared, line, width, base, self.app.console), None, None, shared, None, None]
             self._strips[key] = entry
         return entry
 
-    def render_lines(self, crop: Region) -> list[Strip]:
+    def _current_frame(self) -> Frame | None:
+        """The frame our lines are drawn in now; None when Textual styles them (`Widget.render_lines`)."""
         if not compat.frames_lines():  # a Textual not verified with our frames: its own styling
-            return super().render_lines(crop)
+            return None
         key = frame_key(self)
         if key is None:  # an effect the frame does not draw: Textual's own styling
             if self._styles_cache_stale:
                 line_styles.forget_styled_lines(self)
                 self._styles_cache_stale = False
-            return super().render_lines(crop)
+            return None
         self._styles_cache_stale = True
         frame = self._frame
         if frame is None or self._frame_key != key:
             frame = self._frame = shared_frame(self, key, self._base_style())
             self._frame_key = key
+        return frame
+
+    def content_rows(self, rows: list[int]) -> list[Strip] | None:
+        """The content columns of content `rows` (within the drawn size), the cells `render_lines`
+        gives there; None when Textual styles the lines (then ask `render_lines`). Textual's line cache
+        (`StylesCache`) is not told: it is forgotten before Textual styles these lines again."""
+        frame = self._current_frame()
+        if frame is None:
+            return None
+        width, height = self.drawn_size
+        lines = self.built_lines(width, height)
+        strips: list[Strip] = []
+        for y in rows:
+            entry = self._entry(y, lines, width)
+            if entry is None:
+                strips.append(frame.inner_blank)
+            elif entry[5] is frame:
+                strips.append(entry[4])
+            else:
+                inner = entry[4] = frame.inner_strip(entry[3], entry[0])
+                entry[5] = frame
+                strips.append(inner)
+        return strips
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        frame = self._current_frame()
+        if frame is None:
+            return super().render_lines(crop)
         top, bottom = frame.top, frame.bottom
         width, height = self.drawn_size
         lines = self.built_lines(width, height)
