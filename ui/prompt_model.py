@@ -289,7 +289,8 @@ def _target_word(ctx: Ctx, cmds: list[Any], fields: tuple[str, ...]) -> str:
     for f in fields:
         if len({getattr(c, f, None) for c in cmds}) > 1:
             return ctx.cat.t(f"prompt.pick_target_{f}", fallback=f)
-    return ""
+    # one choice left (a single card to build): still say what it is, not "Choose :"
+    return ctx.cat.t(f"prompt.pick_target_{fields[0]}", fallback=fields[0]) if fields else ""
 
 
 def _submenu(
