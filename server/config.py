@@ -263,9 +263,9 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     gc_young_min_interval_seconds: PositiveFloat = 0.02
     # A step shorter than this found next to nothing (no game moving): the wait doubles, up to
     # gc_young_quiet_interval_seconds (not past gc_young_interval_seconds if that is smaller); the
-    # first step that finds work puts the usual wait back. Fewer wake-ups of an idle server.
+    # first step that finds work (or a player's input) puts the usual wait back. Fewer wake-ups of an idle server.
     gc_quiet_step_ms: NonNegativeFloat = 0.1
-    gc_young_quiet_interval_seconds: NonNegativeFloat = 1.0
+    gc_young_quiet_interval_seconds: NonNegativeFloat = 0.5
     # How often to check whether a quiet unfreeze + collect is due.
     gc_collect_interval_seconds: PositiveFloat = 60.0
     # Seconds without app starts or input that count as "quiet".

@@ -17,6 +17,11 @@ from server.logging_setup import log_event
 log = logging.getLogger("citadels.server")
 
 
+def _settle(wait: asyncio.Future[None]) -> None:
+    if not wait.done():
+        wait.set_result(None)
+
+
 class GcTuner:
     """Garbage collection for many long-lived widget trees in one process.
 
@@ -81,6 +86,7 @@ class GcTuner:
         self.pace_seconds = config.gc_young_interval_seconds  # the pacer's wait now (shorter after long steps)
         self.min_pace_seconds = self.pace_seconds
         self._pacer: asyncio.Task[None] | None = None
+        self._quiet_wait: asyncio.Future[None] | None = None  # the pacer's wait while quiet
 
     @property
     def enabled(self) -> bool:
@@ -133,6 +139,9 @@ class GcTuner:
 
     def note_input(self) -> None:
         self._last_input = time.monotonic()
+        wait = self._quiet_wait
+        if wait is not None and not wait.done():  # play resumes: step now, not after the quiet wait
+            wait.set_result(None)
 
     def _freeze(self) -> None:
         self._freeze_handle = None
@@ -185,9 +194,10 @@ class GcTuner:
 
         A step that found next to nothing (under ``gc_quiet_step_ms``: no game moving on this
         process) doubles the wait, up to ``gc_young_quiet_interval_seconds``: an idle server wakes
-        for the collector about once a second instead of ten times (each wake costs more than the
-        step itself). The first step that finds work puts the usual wait back at once; that step
-        scans at most the quiet wait's survivors, made while the server was nearly idle."""
+        for the collector about twice a second instead of ten times (each wake costs more than the
+        step itself). A player's input ends a quiet wait at once (`note_input`: play resumes, and a
+        step after a second of a thousand sessions' play would scan 15 ms of survivors), and the
+        first step that finds work puts the usual wait back."""
         cfg = self._config
         young = cfg.gc_young_interval_seconds
         floor = min(young, cfg.gc_young_min_interval_seconds)
@@ -197,8 +207,18 @@ class GcTuner:
         every = max(1, round(cfg.gc_freeze_interval_seconds / young))
         ticks = 0
         self.pace_seconds = young
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(self.pace_seconds)
+            if self.pace_seconds > young:  # a quiet wait: the next input ends it (note_input)
+                self._quiet_wait = wait = loop.create_future()
+                handle = loop.call_later(self.pace_seconds, _settle, wait)
+                try:
+                    await wait
+                finally:
+                    handle.cancel()
+                    self._quiet_wait = None
+            else:
+                await asyncio.sleep(self.pace_seconds)
             ticks += 1
             # Always: gc.get_count() is allocations minus deallocations, which stays near zero while
             # old objects die and new ones pile up in generation 0 (the case this pacer is for).

@@ -191,6 +191,11 @@ async def test_gc_pacer_waits_longer_while_quiet_and_not_once_work_comes(start, 
         burst = [[i] for i in range(300_000)]  # survivors the next step must scan (well over 1 ms)
         await wait_until(lambda: server.gc.pace_seconds <= 0.05, timeout=2, what="the usual pace with work")
         del burst
+        await wait_until(lambda: server.gc.pace_seconds == 0.4, timeout=5, what="quiet again")
+        steps = server.gc.paced_collections
+        await asyncio.sleep(0.05)
+        server.gc.note_input()  # a player's key: play resumes, the quiet wait ends at once
+        await wait_until(lambda: server.gc.paced_collections > steps, timeout=0.2, what="a step right after input")
     finally:
         await server.close()
     assert gc.get_freeze_count() == 0
