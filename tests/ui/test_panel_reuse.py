@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.app import App
-from ui_helpers import make_app
+from ui_helpers import make_app, reference_side_by_side
 
 from ui import ChatLine
 from ui.widgets import key_bar, text_panel
@@ -171,26 +171,13 @@ def test_a_citys_lines_are_shared_only_by_cities_alike_in_the_same_words_and_wid
 def test_rows_side_by_side_are_shared_by_their_cells_and_never_by_a_reused_id():
     from ui.widgets import players
 
-    def reference(group, colw):
-        rows = []
-        for j in range(max(len(g) for g in group)):
-            line = Text(end="")
-            for k, g in enumerate(group):
-                cell = g[j].copy() if j < len(g) else Text(end="")
-                if k < len(group) - 1:
-                    cell.truncate(colw, pad=True)
-                    cell.append(" ")
-                line.append_text(cell)
-            rows.append(line)
-        return rows
-
     players._row_memo.clear()
     for i in range(300):  # each round's cells are new objects, often at the address of the last round's
         a = [Text(f"  Ana {i}", style="bold" if i % 3 else "", end=""), Text("    N3 Manor", end="")]
         b = [Text(f"  Ben {i * 7}", end="")]
         group = [a, b] if i % 2 else [b, a]
         rows = players._side_by_side(group, 20)
-        assert _texts(rows) == _texts(reference(group, 20)), i
+        assert _texts(rows) == _texts(reference_side_by_side(group, 20)), i
         if i < 299:
             del a, b, group, rows  # (their addresses free for the next round's cells)
     assert players._side_by_side(group, 20)[0] is rows[0]  # the same cells: the same row

@@ -5,6 +5,8 @@ made without the memo: a key that missed that input would hand one case the othe
 
 from __future__ import annotations
 
+from ui_helpers import reference_side_by_side
+
 from engine.events import Event
 from ui import log_text
 from ui.i18n import Catalogue
@@ -48,23 +50,6 @@ def test_a_logged_sentence_is_shared_only_by_seats_that_are_told_it_alike():
     assert len(told["0"]) >= 4 and len(told["1"]) >= 3 and told["2"] != told["4"] and len(told["5"]) >= 3
 
 
-def _reference_side_by_side(group, colw):
-    """The join as it was made before it skipped copies (each cell copied, truncated and padded by Rich)."""
-    from rich.text import Text
-
-    rows = []
-    for j in range(max(len(g) for g in group)):
-        line = Text(end="")
-        for k, g in enumerate(group):
-            cell = g[j].copy() if j < len(g) else Text(end="")
-            if k < len(group) - 1:
-                cell.truncate(colw, pad=True)
-                cell.append(" ")
-            line.append_text(cell)
-        rows.append(line)
-    return rows
-
-
 def _same_texts(a, b):
     def t(x):
         return (x.plain, list(x.spans), x.style, x.end, x.no_wrap, x.overflow, x.justify, x.tab_size)
@@ -92,7 +77,7 @@ def test_seats_side_by_side_are_joined_as_rich_would_and_shared_by_their_lists_a
     for group in ([a, b], [b, a], [a, c], [c, b, a], [a, b]):
         for colw in (20, 38, 12):
             key, (lists, rows) = players._joined(group, colw, {})
-            assert lists == group and _same_texts(rows, _reference_side_by_side(group, colw)), (colw, key)
+            assert lists == group and _same_texts(rows, reference_side_by_side(group, colw)), (colw, key)
 
 
 def test_the_status_bars_lines_are_shared_only_by_bars_with_the_same_texts_marks_badges_and_width():

@@ -103,3 +103,20 @@ async def play_by_keys(
     await pilot.pause()
     print("key presses:", presses)
     return presses
+
+
+def reference_side_by_side(group, colw):
+    """The join as it was made before it skipped copies (each cell copied, truncated and padded by Rich)."""
+    from rich.text import Text
+
+    rows = []
+    for j in range(max(len(g) for g in group)):
+        line = Text(end="")
+        for k, g in enumerate(group):
+            cell = g[j].copy() if j < len(g) else Text(end="")
+            if k < len(group) - 1:
+                cell.truncate(colw, pad=True)
+                cell.append(" ")
+            line.append_text(cell)
+        rows.append(line)
+    return rows
