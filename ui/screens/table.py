@@ -94,6 +94,7 @@ class TableScreen(TableKeys):
         self._chat_title_shown: str | None = None
         self._chat_title_of: tuple | None = None  # what the chat's title was made from
         self._prompt_title_of: tuple | None = None  # what the prompt's title was made from
+        self._feedback_of: tuple | None = None  # what the marks were last written from (`_feedback`)
         # Seats' presence, the turn timer, watchers, unread chat (ui/feedback.py): marks on the widgets.
         self.feedback = TableFeedback(self.set_timer)
         self._win = (0, 0)
@@ -272,6 +273,7 @@ class TableScreen(TableKeys):
         self._view = None
         self._early_rows = []
         self.feedback.clear()
+        self._feedback_of = None
         if not self._ready:
             self.cat = cat
             return
@@ -373,12 +375,27 @@ class TableScreen(TableKeys):
         fb = self.feedback
         if not self._ready:
             return
-        now = fb.now()
         view = self._view
+        spectator = view is not None and view.seat is None
+        # Without a countdown the marks are a function of these (the list of marks compares by identity
+        # first): the same as last time, the widgets hold them already and no timer runs. On most views.
+        made_of = (
+            self.cat.key,
+            self.compact,
+            spectator,
+            fb.watchers,
+            fb.unread,
+            fb.turn_deadline,
+            fb.marks,
+            tuple([p.name for p in view.players]) if view is not None else None,
+        )
+        if made_of == self._feedback_of and not fb.deadlines() and self.cat.audit is None:
+            return
+        self._feedback_of = made_of
+        now = fb.now()
         names = {p.seat: p.name for p in view.players} if view is not None else {}
         self.players.set_marks(fb.seat_labels(self.cat, names, self.compact, now))
         self.prompt.set_clock(fb.turn_clock(self.cat, now))
-        spectator = view is not None and view.seat is None
         self.status_bar.set_badges(*fb.badges(self.cat, spectator, chat_hidden=self.compact))
         self._chat_title()
         fb.schedule(self.refresh_feedback, now)

@@ -65,7 +65,9 @@ class PlayersPanel(LineWidget):
         self._marks: dict[int, Text] = {}
         self._last: tuple | None = None  # the last (view, cat, compact) shown
         self.fixed = False  # True: the screen sets the height (no layout asked when lines change)
-        self._least_of: list[bool] | None = None  # what `rows_at_least`'s counts were made from
+        # `rows_at_least`'s counts, kept while what they are made from stays: the seats' order and which
+        # cities are empty (`show` forgets them when either changes; the layout asks on every view)
+        self._empty: dict[int, bool] = {}
         self._least: dict[tuple[str, int], int] = {}
 
     # --- data --------------------------------------------------------------------------
@@ -78,7 +80,9 @@ class PlayersPanel(LineWidget):
         changed = compact != self.compact
         self.compact = compact
         self._last = (view, cat, compact)
-        self._order = seat_order(view)
+        order = seat_order(view)
+        if order != self._order:
+            self._order, self._least = order, {}
         for p in view.players:
             seat_mark = self._marks.get(p.seat)
             key = _enc.encode(
@@ -109,6 +113,8 @@ class PlayersPanel(LineWidget):
                 )
                 for k in [k for k in self._seat_lines if k[0] == p.seat]:
                     del self._seat_lines[k]
+                if self._empty.get(p.seat) != (not p.city):
+                    self._empty[p.seat], self._least = not p.city, {}
                 changed = True
         if changed:
             new_h = self._height(width) if width and not self.fixed else -1
@@ -153,11 +159,10 @@ class PlayersPanel(LineWidget):
         form = form or self._form()
         n = self._columns(width, form, cols)
         if n == 1:
-            return sum(self._rows_of(s, width, form) for s in self._order)
+            return sum([self._rows_of(s, width, form) for s in self._order])
         colw = (width - (n - 1)) // n
-        return sum(
-            max(self._rows_of(s, colw, form) for s in self._order[i : i + n]) for i in range(0, len(self._order), n)
-        )
+        rows = [self._rows_of(s, colw, form) for s in self._order]
+        return sum([max(rows[i : i + n]) for i in range(0, len(rows), n)])
 
     def rows_at_least(self, width: int, form: str | None = None, cols: int | None = None) -> int:
         """Rows `height_for` is never below, counted without any seat's lines: a head line for each
@@ -167,15 +172,11 @@ class PlayersPanel(LineWidget):
         form = form or self._form()
         n = self._columns(width, form, cols)
         # counted once for each form and count of columns while which cities are empty, in the seats'
-        # order, stays the same (all a count reads; the layout asks on every view, this changes seldom)
-        made_of = [bool(self._data[s][0].city) for s in self._order]
-        if made_of != self._least_of:
-            self._least_of, self._least = made_of, {}
+        # order, stays the same (all a count reads; `show` forgets the counts when either changes)
         rows = self._least.get((form, n))
         if rows is None:
             least = {
-                s: 1 if form == "line" else 1 + (1 if self._data[s][0].city or form == "full" else 0)
-                for s in self._order
+                s: 1 if form == "line" else 1 + (1 if not self._empty[s] or form == "full" else 0) for s in self._order
             }
             rows = sum(max(least[s] for s in self._order[i : i + n]) for i in range(0, len(self._order), n))
             self._least[(form, n)] = rows
