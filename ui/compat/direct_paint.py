@@ -13,12 +13,13 @@ its other entry points), `LineWidget.invalidate` hands its changed content rows 
 instead of refreshing. At the end they are painted in one write, as `App._display` writes a
 frame: the begin/end-of-update markers when the terminal has them, for each widget the content
 columns of its changed rows (the cells Textual's partial update sends, less the left border and
-padding it also resends: `LineWidget.content_rows`, or else one `render_lines` call over the rows
+padding it also resends: `LineWidget.painted_rows`, or else one `render_lines` call over the rows
 and a crop), a cursor move as text before each, then the cursor's position, then
 `driver.flush()` (the SSH driver's back-pressure applies as to any frame: dropped, then a full
 repaint). A driver with `convert_rendered` (the SSH driver: the client's colours) has each row's
-rendered text converted there, once per process for a text shared by apps, and takes the frame
-with `write_converted` (not converted again).
+rendered text converted there, once per process for a text shared by apps (a line widget keeps
+the converted text with the line's shared entry), and takes the frame with `write_converted`
+(not converted again).
 
 Only when that is what Textual's next frame would draw (`_fits`, `_paintable`); else, per widget,
 `refresh()` as before: the screen on top and nothing pending on it (layout, scroll, repaint,
@@ -223,9 +224,9 @@ def _render_rows(
     # Size caches cleared, as `refresh(region)` does.
     widget._layout_cache.clear()
     widget.clear_cached_dimensions()
-    content_rows = getattr(widget, "content_rows", None)  # a line widget's: its content columns only
-    strips = content_rows(ys) if content_rows is not None else None
-    if strips is None:
+    painted_rows = getattr(widget, "painted_rows", None)  # a line widget's: its content columns only, as text
+    texts = painted_rows(ys, console, convert) if painted_rows is not None else None
+    if texts is None:
         # Textual's own line cache (a border effect our frames leave to it) draws these rows again,
         # as `refresh(region)` would have marked them (the rows between too: from its cache). A line
         # widget drawn by its frame needs none of that: it clears that cache before Textual uses it.
@@ -234,8 +235,9 @@ def _render_rows(
         widget._styles_cache.set_dirty(span)
         framed = widget.render_lines(span)  # one call over the span, each row cropped to the content
         strips = [framed[y + top - first].crop(left_gutter, left_gutter + width) for y in ys]
+        texts = [strip.render(console) if convert is None else convert(strip.render(console)) for strip in strips]
     x = region.x + left_gutter + 1
     y0 = region.y + top + 1
-    for y, strip in zip(ys, strips):
+    for y, text in zip(ys, texts):
         out.append(f"\x1b[{y0 + y};{x}H")
-        out.append(strip.render(console) if convert is None else convert(strip.render(console)))
+        out.append(text)

@@ -16,12 +16,15 @@ also shared) and keeps the framed strip with the line's, rather than styling
 each line again through Textual's `StylesCache`; on a Textual that `ui.compat`
 was not verified with, it leaves that to Textual (`Widget.render_lines`).
 `content_rows` gives a table screen's direct paint (`ui/compat/direct_paint.py`) the
-content columns of changed rows only, as the framed rows have them (`Frame.inner_strip`).
+content columns of changed rows only, as the framed rows have them (`Frame.inner_strip`), and
+`painted_rows` the same rendered in the client's colours. A line's cache entry is shared by
+every app's widgets showing it (`line_frame.shared_entry`): framed, cropped and rendered once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -33,7 +36,7 @@ from textual.widget import Widget
 from ui import compat
 from ui.compat import direct_paint, line_styles
 
-from .line_frame import Frame, content_strip, frame_key, shared_frame
+from .line_frame import NO_TEXT, Frame, frame_key, shared_entry, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
@@ -46,8 +49,7 @@ class LineWidget(Widget):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._built: tuple[int, int, list[Text]] | None = None
-        # line key -> [strip, framed strip, the Frame it was framed in, shared key,
-        #              its content columns in a frame (`Frame.inner_strip`), that Frame]
+        # line key -> its entry, shared by every app (`line_frame.shared_entry`)
         self._strips: dict[tuple, list] = {}  # lines of the current build
         self._old_strips: dict[tuple, list] = {}  # lines of the build before
         self._base: Style | None = None
@@ -137,8 +139,7 @@ class LineWidget(Widget):
             entry = self._old_strips.get(key)
             if entry is None:
                 base = self._base_style()
-                shared = (*key, base)
-                entry = [content_strip(shared, line, width, base, self.app.console), None, None, shared, None, None]
+                entry = shared_entry((*key, base), line, width, base, self.app.console)
             self._strips[key] = entry
         return entry
 
@@ -178,8 +179,40 @@ class LineWidget(Widget):
             else:
                 inner = entry[4] = frame.inner_strip(entry[3], entry[0])
                 entry[5] = frame
+                entry[6] = NO_TEXT  # (its text was another frame's)
                 strips.append(inner)
         return strips
+
+    def painted_rows(self, rows: list[int], console: Any, convert: Callable[[str], str] | None) -> list[str] | None:
+        """`content_rows(rows)` as the terminal gets them: each strip rendered, then converted by
+        `convert` (the client's colours) when given; None when Textual styles the lines. A row's text
+        is kept in its entry (shared by apps) with the frame and conversion it was made for: a line
+        shown on every seat is rendered and converted once, not once per seat."""
+        frame = self._current_frame()
+        if frame is None:
+            return None
+        width, height = self.drawn_size
+        lines = self.built_lines(width, height)
+        texts: list[str] = []
+        for y in rows:
+            entry = self._entry(y, lines, width)
+            if entry is None:
+                text = frame.inner_blank.render(console)
+                texts.append(text if convert is None else convert(text))
+                continue
+            if entry[5] is not frame:
+                entry[4] = frame.inner_strip(entry[3], entry[0])
+                entry[5] = frame
+            elif entry[6] is convert:
+                texts.append(entry[7])
+                continue
+            text = entry[4].render(console)
+            if convert is not None:
+                text = convert(text)
+            entry[6] = convert
+            entry[7] = text
+            texts.append(text)
+        return texts
 
     def render_lines(self, crop: Region) -> list[Strip]:
         frame = self._current_frame()
