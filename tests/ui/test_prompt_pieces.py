@@ -5,11 +5,13 @@ it was made from (the highlight, the width, the roomy screen, the menu) would dr
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.random_bot import RandomBot
@@ -17,7 +19,7 @@ from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 from ui.prompt_model import Checklist, Entry, checklist_menu
 from ui.widgets.line_widget import LineWidget
-from ui.widgets.prompt import PromptPanel
+from ui.widgets.prompt import SENT_REDRAW_SECONDS, PromptPanel
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva"]
 _APP = SimpleNamespace(console=Console(width=120))
@@ -111,6 +113,7 @@ def _checklist_panel(cat: Catalogue) -> Panel:
 
 
 def test_a_key_that_sends_a_command_draws_the_panel_once(monkeypatch):
+    # (outside an event loop, as here: at once; in an app, with the table's answer: below)
     drawn: list[tuple] = []
     monkeypatch.setattr(
         LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
@@ -130,6 +133,65 @@ def test_a_key_that_sends_a_command_draws_the_panel_once(monkeypatch):
         assert isinstance(panel.posted[-1], PromptPanel.Chosen)
         return
     raise AssertionError("no menu with a command to send under a digit")
+
+
+def _sending_panel(cat: Catalogue) -> tuple[Panel, int, Any]:
+    """A panel whose menu has a command under a digit, highlighted elsewhere; and the next view."""
+    views = list(_menus_of_a_game())
+    for v, nxt in zip(views, views[1:]):
+        panel = Panel()
+        panel.show(v, cat, roomy=True, announce=False)
+        entries = panel._shown.entries
+        i = next((i for i, e in enumerate(entries) if e.key and e.command is not None and not e.confirm), None)
+        if i is not None and len(entries) >= 2:
+            panel.highlighted = (i + 1) % len(entries)
+            return panel, i, nxt
+    raise AssertionError("no menu with a command to send under a digit")
+
+
+async def test_a_sent_commands_highlight_is_drawn_with_the_answer(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.menu))
+    )
+    cat = Catalogue("en")
+    panel, i, answer = _sending_panel(cat)
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    assert drawn == [] and panel.sent  # waits for the answer
+    assert panel.show(answer, cat, roomy=True, announce=False)
+    assert drawn == [(panel.highlighted, panel.menu)]  # one redraw: the answer's, from the lines before the key
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    assert not [m for m in panel.posted if isinstance(m, events.Callback)]  # the wait was called off
+
+
+async def test_a_sent_commands_highlight_without_an_answer_is_drawn_a_frame_later(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
+    )
+    panel, i, _ = _sending_panel(Catalogue("en"))
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    assert drawn == []
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    for m in [m for m in panel.posted if isinstance(m, events.Callback)]:  # (the app's queue runs it)
+        m.callback()
+    assert drawn == [(i, True)]  # highlighted, the command sent
+
+
+async def test_a_refusal_draws_the_sent_commands_highlight(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
+    )
+    panel, i, _ = _sending_panel(Catalogue("en"))
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    panel.refused("not now")
+    assert drawn == [(i, False)]
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    assert not [m for m in panel.posted if isinstance(m, events.Callback)]
 
 
 def test_a_checklist_row_marked_by_its_key_is_drawn_highlighted_first(monkeypatch):
