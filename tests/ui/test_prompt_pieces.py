@@ -5,19 +5,21 @@ it was made from (the highlight, the width, the roomy screen, the menu) would dr
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 
 from engine import GameConfig, apply, legal_commands, new_game, view
 from engine.bots.random_bot import RandomBot
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
-from ui.prompt_model import Checklist, Entry, checklist_menu
+from ui.prompt_model import Checklist, Entry, Menu, checklist_menu
 from ui.widgets.line_widget import LineWidget
-from ui.widgets.prompt import PromptPanel
+from ui.widgets.prompt import SENT_REDRAW_SECONDS, PromptPanel
 
 NAMES = ["Ana", "Ben", "Cid", "Dee", "Eva"]
 _APP = SimpleNamespace(console=Console(width=120))
@@ -111,6 +113,7 @@ def _checklist_panel(cat: Catalogue) -> Panel:
 
 
 def test_a_key_that_sends_a_command_draws_the_panel_once(monkeypatch):
+    # (outside an event loop, as here: at once; in an app, with the table's answer: below)
     drawn: list[tuple] = []
     monkeypatch.setattr(
         LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
@@ -130,6 +133,143 @@ def test_a_key_that_sends_a_command_draws_the_panel_once(monkeypatch):
         assert isinstance(panel.posted[-1], PromptPanel.Chosen)
         return
     raise AssertionError("no menu with a command to send under a digit")
+
+
+def _drawn_anew(panel: Panel, width: int, height: int) -> list[tuple]:
+    """What a new panel in `panel`'s state draws with the process-wide memos empty (they are put back
+    after: what the panels drew before stays there, as in a server)."""
+    from ui.widgets import prompt_drawing, text_panel
+
+    memos = (prompt_drawing._title_memo, prompt_drawing._detail_memo, prompt_drawing._block_memo, text_panel._wrapped)
+    kept = [dict(memo) for memo in memos]
+    for memo in memos:
+        memo.clear()
+    try:
+        return _lines(_fresh(panel).build(width, height))
+    finally:
+        for memo, entries in zip(memos, kept):
+            memo.clear()
+            memo.update(entries)
+
+
+def test_lines_shared_by_the_apps_are_what_a_panel_makes_anew():
+    # The titles, the entries' lines and what they do come from memos shared by every app, keyed by
+    # what they are made from: whatever other menus, games, languages, widths and highlights left
+    # there, a panel draws what a panel draws with them empty. (A key that missed an input fails here.)
+    checked = 0
+    for lang, seed in (("en", 3), ("es", 8), ("en", 12)):
+        cat = Catalogue(lang)
+        for v in _menus_of_a_game(seed=seed, moves=80):
+            panel = Panel()
+            panel.show(v, cat, roomy=True, announce=False)
+            menus = [panel._shown, *(e.submenu for e in panel._shown.entries if e.submenu is not None)]
+            for menu in menus[:3]:
+                panel._stack = [menu if menu is menus[0] else panel._keyed(panel._with_back(menu))]
+                n = len(panel._shown.entries)
+                for i in sorted({0, n // 2, n - 1}):
+                    panel.highlighted = i
+                    for width, height in ((38, 24), (24, 24), (60, 8)):
+                        for roomy in (True, False):
+                            panel.roomy = roomy
+                            got = _lines(panel.build(width, height))
+                            assert got == _drawn_anew(panel, width, height), (lang, i, roomy, width)
+                            checked += 1
+    assert checked > 1000
+
+
+def test_an_entrys_lines_follow_each_thing_they_are_made_from():
+    # Entries alike but for one input (the label's style, a sub-menu, Back, the key, the text under
+    # it, the keys column's width through another entry, the highlight): each drawn as anew.
+    cat = Catalogue("en")
+    detail = "Takes 2 gold from the bank, and then some more words to wrap over a second line."
+    base = {"label": Text("Temple of the long name", style="red", end=""), "detail": detail, "key": "1"}
+    variants = [
+        {},
+        {"label": Text("Temple of the long name", style="blue", end="")},
+        {"label": Text("Temple of the long name", end="").append("!", style="bold")},
+        {"submenu": object()},
+        {"back": True},
+        {"key": "2"},
+        {"key": ""},  # (as Back, but not Back)
+        {"inline": True},
+        {"inline": True, "detail": detail + " Other."},
+    ]
+    checked = 0
+    for other_key in ("", "3", "enter"):  # the keys column: 0, 1 or 1 wide ("⏎")
+        for variant in variants:
+            entry = Entry(**{**base, **variant})
+            others = [Entry(Text("Market", end=""), "A market.", key=other_key)]
+            panel = Panel()
+            panel.cat = cat
+            panel._stack = [Menu(title="Choose", hint="A hint", entries=[entry, *others])]
+            for lit in (0, 1):
+                panel.highlighted = lit
+                for width in (20, 30, 60):
+                    for roomy in (True, False):
+                        panel.roomy = roomy
+                        got = _lines(panel.build(width, 24))
+                        assert got == _drawn_anew(panel, width, 24), (variant, other_key, lit, width, roomy)
+                        checked += 1
+    assert checked == 3 * len(variants) * 2 * 3 * 2
+
+
+def _sending_panel(cat: Catalogue) -> tuple[Panel, int, Any]:
+    """A panel whose menu has a command under a digit, highlighted elsewhere; and the next view."""
+    views = list(_menus_of_a_game())
+    for v, nxt in zip(views, views[1:]):
+        panel = Panel()
+        panel.show(v, cat, roomy=True, announce=False)
+        entries = panel._shown.entries
+        i = next((i for i, e in enumerate(entries) if e.key and e.command is not None and not e.confirm), None)
+        if i is not None and len(entries) >= 2:
+            panel.highlighted = (i + 1) % len(entries)
+            return panel, i, nxt
+    raise AssertionError("no menu with a command to send under a digit")
+
+
+async def test_a_sent_commands_highlight_is_drawn_with_the_answer(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.menu))
+    )
+    cat = Catalogue("en")
+    panel, i, answer = _sending_panel(cat)
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    assert drawn == [] and panel.sent  # waits for the answer
+    assert panel.show(answer, cat, roomy=True, announce=False)
+    assert drawn == [(panel.highlighted, panel.menu)]  # one redraw: the answer's, from the lines before the key
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    assert not [m for m in panel.posted if isinstance(m, events.Callback)]  # the wait was called off
+
+
+async def test_a_sent_commands_highlight_without_an_answer_is_drawn_a_frame_later(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
+    )
+    panel, i, _ = _sending_panel(Catalogue("en"))
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    assert drawn == []
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    for m in [m for m in panel.posted if isinstance(m, events.Callback)]:  # (the app's queue runs it)
+        m.callback()
+    assert drawn == [(i, True)]  # highlighted, the command sent
+
+
+async def test_a_refusal_draws_the_sent_commands_highlight(monkeypatch):
+    drawn: list[tuple] = []
+    monkeypatch.setattr(
+        LineWidget, "invalidate", lambda self, layout=False: drawn.append((self.highlighted, self.sent))
+    )
+    panel, i, _ = _sending_panel(Catalogue("en"))
+    drawn.clear()
+    assert panel.press_key(panel._shown.entries[i].key)
+    panel.refused("not now")
+    assert drawn == [(i, False)]
+    await asyncio.sleep(SENT_REDRAW_SECONDS * 3)
+    assert not [m for m in panel.posted if isinstance(m, events.Callback)]
 
 
 def test_a_checklist_row_marked_by_its_key_is_drawn_highlighted_first(monkeypatch):

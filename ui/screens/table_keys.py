@@ -13,7 +13,8 @@
   before it routes the next key, so keys typed at once (one SSH packet) go
   where the focus is by then ("chello" is typed, "hi⏎3" sends hi and plays 3);
   Enter first lets the input take the letters already routed to it.
-- The footer shows the keys that work in the focused panel (`KeyBar.show_keys`).
+- The footer shows the keys that work in the focused panel (`KeyBar.show_keys`); a key
+  that opens or leaves a menu paints it with the prompt, in the same write.
 
 `TableKeys` is the base class of `ui.screens.table.TableScreen`, which owns the
 layout (`compact`, `lower`, `_set_lower`) and the widgets.
@@ -137,23 +138,36 @@ class TableKeys(Screen):
         self._focus(panels[(i + step) % len(panels)])
 
     # --- keys ----------------------------------------------------------------------------------
-    @painted  # a key's changed lines in one write (ui/compat/direct_paint.py)
+    # A key's changed lines in one write (ui/compat/direct_paint.py): the prompt's, and the footer's
+    # when the keys that work changed (a menu opened or left), not a frame of their own later
+    # (`PromptPanel.Changed` then finds the footer made).
+    @painted
     def action_digit(self, digit: str) -> None:
-        self.query_one(PromptPanel).press_key(digit)
+        prompt = self._prompt()
+        if prompt.press_key(digit):
+            self._footer_after(prompt)
 
     @painted
     def action_end_turn(self) -> None:
-        prompt = self.query_one(PromptPanel)
+        prompt = self._prompt()
         if prompt.end_turn():
             self.set_focus(prompt)
+            self._footer_after(prompt)
 
     @painted
     def action_back(self) -> None:
         here = self.focused_panel()
+        prompt = self._prompt()
         if here not in ("prompt", "chat-input"):
-            self.set_focus(self.query_one(PromptPanel))
-        else:
-            self.query_one(PromptPanel).back()
+            self.set_focus(prompt)
+        elif prompt.back():
+            self._footer_after(prompt)
+
+    def _footer_after(self, prompt: PromptPanel) -> None:
+        """The footer after a key the prompt took; not while a command sent waits for its answer
+        (the view it brings updates the footer, as a sent command alone never did)."""
+        if not prompt.sent:
+            self.update_keys()
 
     @painted
     def action_scroll_panel(self, step: int) -> None:
@@ -243,6 +257,7 @@ class TableKeys(Screen):
         self.update_keys()
 
     @on(PromptPanel.Changed)
+    @painted  # (the prompt's own keys, Enter and the arrows, and clicks: the footer painted directly)
     def _prompt_changed(self, event: PromptPanel.Changed) -> None:
         event.stop()
         self.update_keys()

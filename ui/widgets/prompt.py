@@ -10,18 +10,21 @@ While another seat decides, the title says who we wait for.
 
 One widget that renders its title, its list and the description of the
 highlighted choice itself: moving the highlight or receiving a new menu is a
-repaint of this widget only, never a new layout.
+repaint of this widget only, never a new layout. A key that sends a command
+leaves its redraw (the highlight on the chosen entry) to the table's answer,
+drawn with it in one paint, or alone a frame's time later (`_hold_sent`).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import msgspec
 from rich.text import Text
-from textual import events
+from textual import constants, events
 from textual.binding import Binding
 from textual.message import Message
 
@@ -35,9 +38,14 @@ from .prompt_drawing import PromptDrawing
 _enc = msgspec.msgpack.Encoder()
 __all__ = ["PromptPanel"]
 
+# A key that sends a command redraws its highlight at most this much later (Textual's frame time):
+# the table's answer, a new view, usually comes first and draws the new menu over it in one paint.
+SENT_REDRAW_SECONDS = 1 / constants.MAX_FPS
+
 
 class PromptPanel(PromptDrawing, LineWidget):
     can_focus = True
+    sent_redraw_seconds = SENT_REDRAW_SECONDS  # (0: a sent command's highlight drawn at once; tests compare)
     BINDINGS = [
         Binding("up", "move(-1)", show=False),
         Binding("down", "move(1)", show=False),
@@ -82,6 +90,7 @@ class PromptPanel(PromptDrawing, LineWidget):
         self._clock: Text | None = None  # the turn timer's line (ui/feedback.py), above the title
         self._holding = False  # a key's redraws wait for its end: one build (`_one_redraw`)
         self._held = False  # a redraw waits
+        self._held_timer: asyncio.TimerHandle | None = None  # when a sent command's redraw is made
 
     def reset(self) -> None:
         """No decision shown (the panel is reused for another table)."""
@@ -327,6 +336,8 @@ class PromptPanel(PromptDrawing, LineWidget):
         if self._holding and not layout:
             self._held = True
             return
+        if self._held:  # a sent command's redraw that waits: this one draws its lines too
+            self._drop_held()
         super().invalidate(layout)
 
     @contextmanager
@@ -336,13 +347,48 @@ class PromptPanel(PromptDrawing, LineWidget):
             yield
         finally:
             self._holding = False
-            self._release()
+            if self._sent and self._held:
+                self._hold_sent()
+            else:
+                self._release()
 
     def _release(self) -> None:
         """Make the redraw that waits now (the next state starts from its lines: its scroll)."""
         if self._held:
-            self._held = False
+            self._drop_held()
             super().invalidate()
+
+    # A key that sends a command moves the highlight to its entry, and the table's answer (a new
+    # view, a refusal) redraws the prompt a moment later: the highlight's redraw waits for it, at
+    # most a frame's time (`SENT_REDRAW_SECONDS`), as Textual draws what changed within a frame in
+    # one. The answer's redraw starts from the lines on screen (before the key) and draws both;
+    # without an answer by then (a plan's next command sent instead) the highlight is drawn alone.
+    def _hold_sent(self) -> None:
+        if self._held_timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a panel outside an app): nothing to wait with
+            loop = None
+        if loop is None or not self.sent_redraw_seconds:
+            self._release()
+            return
+        self._held_timer = loop.call_later(self.sent_redraw_seconds, self.call_later, self._draw_held)
+
+    def _drop_held(self) -> None:
+        self._held = False
+        if self._held_timer is not None:
+            self._held_timer.cancel()
+            self._held_timer = None
+
+    def _draw_held(self) -> None:
+        if not self._held:
+            return
+        if self.is_mounted:
+            with painting(self.screen):
+                self._release()
+        else:
+            self._release()
 
     def activate(self, index: int) -> None:
         menu = self.menu

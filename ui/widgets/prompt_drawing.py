@@ -6,6 +6,10 @@ The pieces of a menu's drawing (each entry's wrapped lines, highlighted or not; 
 entry's description) are kept while that menu is shown (`_piece`): moving the highlight makes the
 two entries' lines that change and reuses the rest, the same `Text` objects, which `LineWidget`
 then finds unchanged at a glance. Lines are never changed once made (they are shared).
+A piece missing there is looked up in memos shared by the apps of a process, keyed by all it is
+made from: a menu's title lines, an entry's lines (highlighted or not), what an entry does; the
+same entries come back in the menus of a turn and at every table (the characters, Back, ending
+the turn), so a new menu is mostly put together from lines made before.
 """
 
 from __future__ import annotations
@@ -18,11 +22,18 @@ from rich.text import Text
 from ..prompt_keys import key_label
 from ..prompt_model import Entry
 from .shared_memo import Memo, text_key
-from .text_panel import wrap
+from .text_panel import wrap, wrapped
 
 # (title, hint, clock, note, width, height) -> the lines of a prompt with no entries (who we wait for):
 # the same for every waiting seat of a table, made once for the apps of a process
 _waiting_lines = Memo(1024)
+# (title, hint, width) -> a menu's title lines; (detail, width) -> the lines of what an entry does:
+# the same texts at every seat and in every game, made once for the apps of a process
+_title_memo = Memo(1024)
+_detail_memo = Memo(2048)
+# an entry's lines (its key, label, text under it if shown there, the keys column's width,
+# highlighted or not, the width): the same entries come back in a turn's menus, at every table
+_block_memo = Memo(4096)
 
 _BLANK = Text("", end="")  # the empty rows under a short list: one object, never changed
 _MORE_ABOVE = Text("  ↑ …", style="dim", end="")
@@ -95,11 +106,15 @@ class PromptDrawing:
         return kept[1][0]
 
     def _title_lines(self, menu: Any, width: int) -> list[Text]:
-        console = self.app.console
-        top = wrap(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
-        if menu.hint:
-            top += wrap(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
-        return top
+        key = (menu.title, menu.hint, width)
+        lines = _title_memo.get(key)
+        if lines is None:
+            console = self.app.console
+            lines = wrapped(Text(" " + menu.title, style="bold", end=""), width, console, indent=1)
+            if menu.hint:
+                lines += wrapped(Text(" " + menu.hint, style="italic", end=""), width, console, indent=1)
+            _title_memo.put(key, lines)
+        return [*lines]
 
     def _pad(self) -> int:
         """The width of the keys column (keys are printed right-aligned: "⏎", "Esc", "1")."""
@@ -162,8 +177,23 @@ class PromptDrawing:
         return self._piece(("block", i, lit, width, inline, roomy), lambda: self._make_block(i, width, inline, roomy))
 
     def _make_block(self, i: int, width: int, inline: bool, roomy: bool) -> list[Text]:
+        e = self.menu.entries[i]
+        # all that `_draw_block` reads (its text under it only inline on a roomy screen)
+        detail = e.detail if inline and roomy and e.inline and e.detail else None
+        key_text = "" if e.back else key_label(e.key)
+        lit = i == self.highlighted
+        key = (text_key(e.label), key_text, e.back, e.submenu is not None, detail, self._pad(), lit, width)
+        block = _block_memo.get(key)
+        if block is None:
+            block = _block_memo.put(key, tuple(self._draw_block(i, width, inline, roomy)))
+        return [*block]
+
+    def _draw_block(self, i: int, width: int, inline: bool, roomy: bool) -> list[Text]:
         label = self._label(i, self.menu.entries[i], inline=inline, roomy=roomy)
-        block = one_line(label, width) or wrap(label, width, self.app.console, indent=self._pad() + 1)
+        block = one_line(label, width)
+        if block is None:  # the shared lines, or the highlighted entry's own copies (restyled below)
+            wrapper = wrap if i == self.highlighted else wrapped
+            block = [*wrapper(label, width, self.app.console, indent=self._pad() + 1)]
         if i == self.highlighted:
             for line in block:
                 line.pad_right(width - line.cell_len)
@@ -177,9 +207,13 @@ class PromptDrawing:
 
     def _detail(self, index: int, width: int) -> list[Text]:
         """What entry `index` does, wrapped, for the box under the list."""
-        e = self.menu.entries[index]
-        detail = Text(" ", end="") + Text(e.detail, style="italic", end="")
-        return wrap(detail, width, self.app.console, indent=1)
+        text = self.menu.entries[index].detail
+        key = (text, width)
+        lines = _detail_memo.get(key)
+        if lines is None:
+            detail = Text(" ", end="") + Text(text, style="italic", end="")
+            lines = _detail_memo.put(key, wrapped(detail, width, self.app.console, indent=1))
+        return [*lines]
 
     def build(self, width: int, height: int) -> list[Text]:
         menu = self.menu
@@ -203,7 +237,7 @@ class PromptDrawing:
         detail_lines: list[Text] = []
         if entries:
             if self._note is not None:
-                detail_lines = wrap(Text(" ", end="") + self._note, width, console, indent=1)
+                detail_lines = [*wrapped(Text(" ", end="") + self._note, width, console, indent=1)]
             else:
                 h = min(self.highlighted, len(entries) - 1)
                 detail_lines = self._piece(("detail", h, width), lambda: self._detail(h, width))
