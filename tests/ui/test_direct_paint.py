@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from driver_link import DriverLink
 from term_screen import TermScreen
+from ui_helpers import served_info
 
 from engine import GameConfig, apply, legal_commands, new_game, redact_events, view
 from engine.bots.random_bot import RandomBot
@@ -28,7 +29,6 @@ from server.transport.app_setup import prepare_app
 from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
-from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate, compat
 from ui.compat import direct_paint
 from ui.compat.served_app import queued_messages
@@ -62,17 +62,7 @@ def record_game(players: int, seed: int) -> list[list[tuple[Any, list[Any]]]]:
 def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsApp, DriverLink]:
     limits = ServerConfig()
     colours = color_system_for("xterm-256color", None)
-    info = SessionInfo(
-        session_id=f"s{seat}",
-        username=NAMES[seat],
-        key_fingerprint=None,
-        is_guest=True,
-        peer_host="127.0.0.1",
-        peer_port=0,
-        term="xterm-256color",
-        color_system=colours,
-        size=size,
-    )
+    info = served_info(NAMES[seat], seat, size, colours)
     app = CitadelsApp(None, UiOptions(name=NAMES[seat], show_chat=True, show_scores_at_end=False))
     channel = _channel(TermScreen(*size))
     driver = functools.partial(SSHDriver, link=channel, limits=limits, budget=InputBudget(limits), color_system=colours)

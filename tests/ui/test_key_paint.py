@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from term_screen import TermScreen
 from test_direct_paint import SYNC_ANSWER, _channel, differences, settle
+from ui_helpers import served_info
 
 from engine import GameConfig, apply, new_game, redact_events, view
 from server.config import ServerConfig
@@ -31,7 +32,6 @@ from server.transport.app_setup import prepare_app
 from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
-from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions, ViewUpdate
 from ui.compat import direct_paint
 from ui.i18n import Catalogue
@@ -58,17 +58,7 @@ class Link:
 
 def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsApp, Any, Link]:
     colours = color_system_for("xterm-256color", None)
-    info = SessionInfo(
-        session_id=f"s{seat}",
-        username=NAMES[seat],
-        key_fingerprint=None,
-        is_guest=True,
-        peer_host="127.0.0.1",
-        peer_port=0,
-        term="xterm-256color",
-        color_system=colours,
-        size=size,
-    )
+    info = served_info(NAMES[seat], seat, size, colours)
     link = Link()
     app = CitadelsApp(link, UiOptions(name=NAMES[seat], show_chat=True, show_scores_at_end=False))
     channel = _channel(TermScreen(*size))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.console import Console
 
 from engine import GameConfig
 from engine.commands import Build, Unselect
+from server.transport.session_info import SessionInfo
 from ui import CitadelsApp, UiOptions
 from ui.local_game import LocalTable
 from ui.prompt_keys import DIGITS, END_TURN
@@ -120,3 +122,18 @@ def reference_side_by_side(group, colw):
             line.append_text(cell)
         rows.append(line)
     return rows
+
+
+def served_info(name: str, seat: int, size: tuple[int, int], colours: Any) -> SessionInfo:
+    """The session an in-process served screen stands for (xterm-256color, a guest on localhost)."""
+    return SessionInfo(
+        session_id=f"s{seat}",
+        username=name,
+        key_fingerprint=None,
+        is_guest=True,
+        peer_host="127.0.0.1",
+        peer_port=0,
+        term="xterm-256color",
+        color_system=colours,
+        size=size,
+    )
