@@ -172,15 +172,7 @@ class LineWidget(Widget):
         strips: list[Strip] = []
         for y in rows:
             entry = self._entry(y, lines, width)
-            if entry is None:
-                strips.append(frame.inner_blank)
-            elif entry[5] is frame:
-                strips.append(entry[4])
-            else:
-                inner = entry[4] = frame.inner_strip(entry[3], entry[0])
-                entry[5] = frame
-                entry[6] = NO_TEXT  # (its text was another frame's)
-                strips.append(inner)
+            strips.append(frame.inner_blank if entry is None else _inner_of(entry, frame))
         return strips
 
     def painted_rows(self, rows: list[int], console: Any, convert: Callable[[str], str] | None) -> list[str] | None:
@@ -200,13 +192,10 @@ class LineWidget(Widget):
                 text = frame.inner_blank.render(console)
                 texts.append(text if convert is None else convert(text))
                 continue
-            if entry[5] is not frame:
-                entry[4] = frame.inner_strip(entry[3], entry[0])
-                entry[5] = frame
-            elif entry[6] is convert:
+            if entry[5] is frame and entry[6] is convert:
                 texts.append(entry[7])
                 continue
-            text = entry[4].render(console)
+            text = _inner_of(entry, frame).render(console)
             if convert is not None:
                 text = convert(text)
             entry[6] = convert
@@ -239,3 +228,13 @@ class LineWidget(Widget):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
         return strips
+
+
+def _inner_of(entry: list, frame: Frame) -> Strip:
+    """A shared line entry's content columns in `frame`, made (and its painted text forgotten, it was
+    another frame's) when the entry last served another frame."""
+    if entry[5] is not frame:
+        entry[4] = frame.inner_strip(entry[3], entry[0])
+        entry[5] = frame
+        entry[6] = NO_TEXT
+    return entry[4]
