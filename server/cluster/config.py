@@ -65,6 +65,9 @@ class ClusterConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_
     # are kept there rather than in the node's saves folder, so that every node sees the same. "" =
     # the node's own saves folder (exports/, bans.json; cluster/finished/, cluster/closed/).
     shared_dir: str = ""
+    # With a shared_dir (the workers of one host), a player's screen runs in the worker that runs their
+    # table, their SSH connection staying where it was accepted (server/transport/screen_wire.py).
+    move_screens: bool = True
 
     def node(self) -> str:
         """This node's id."""

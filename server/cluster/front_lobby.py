@@ -32,6 +32,7 @@ from server.admin.bans import Bans
 from server.cluster import wire
 from server.cluster.front_accounts import FrontAccounts
 from server.cluster.front_events import FrontEvents
+from server.cluster.front_moves import FrontMoves
 from server.cluster.front_views import FrontViews
 from server.cluster.front_views import seat_in as _seat_of
 from server.cluster.records import TableListing
@@ -44,6 +45,7 @@ from server.lobby.snapshots import LobbyViews
 from server.logging_setup import log_event
 from server.tables import messages as tm
 from server.tables.remote import RemoteTable
+from server.transport.screen_wire import ScreenAction
 from ui.lobby_link import LobbyUpdate, TableSpec
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("citadels.server.lobby.lobby")
 
 
-class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
+class FrontLobby(FrontMoves, FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  # type: ignore[misc]  # FrontViews draws from listings
     """A node's sessions and their lobby, over the cluster's tables."""
 
     def __init__(
@@ -133,7 +135,10 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
         if not s.guest and s.key in self.names:
             s.name = self.names[s.key]
         self.account_arrives(s)  # the player and their name from memory; the database catches up
+        if self.moved_to_seat(s):  # their table runs in another worker of this host: the screen goes there
+            return
         self.back_to_seat(s)
+        self.arrived(s)
         self._changed()
 
     def _cluster_full(self) -> bool:
@@ -167,14 +172,18 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
         self._changed()
 
     def join(self, s: Any, table_id: str, seat: int | None = None, code: str | None = None) -> None:
-        self._listing(table_id)
+        listing = self._listing(table_id)
         if s.table is not None and s.table.id == table_id and s.seat is not None:
+            return
+        if self.moved(s, listing, ScreenAction("join", table_id, seat, code)):
             return
         self._ask(s, table_id, wire.Join(member=self.member(s), seat=seat, code=code))
         self._changed()
 
     def watch(self, s: Any, table_id: str, code: str | None = None) -> None:
-        self._listing(table_id)
+        listing = self._listing(table_id)
+        if self.moved(s, listing, ScreenAction("watch", table_id, code=code)):
+            return
         t = s.table
         if t is not None and t.id != table_id:
             if s.seat is None:
@@ -188,6 +197,8 @@ class FrontLobby(FrontEvents, FrontViews, FrontAccounts, LobbyViews, Exports):  
         listing, seat = self.seat_of(s.key)
         if listing is None or listing.state != "playing":
             raise LobbyError("You have no game to return to.", "no_game")
+        if self.moved(s, listing, ScreenAction("back"), away=True):
+            return
         self._at(s, listing, seat)
         self._ask(s, listing.id, wire.BackToTable(member=self.member(s)))
 

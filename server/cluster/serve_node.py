@@ -35,6 +35,8 @@ from server.players.service import PlayersService
 from server.players.url import DatabaseURLError
 from server.serving import on_stop_signals, print_connect
 from server.storage.persistence import PersistenceError, SaveStore
+from server.transport import screen_moves
+from server.transport.screen_host import ScreenServer, screens_socket
 from server.transport.session import set_session_prefix
 from server.transport.ssh import StartError, start_server
 
@@ -103,6 +105,7 @@ async def serve_node(
                 print(f"warning: cannot load {path}: {e}", file=sys.stderr, flush=True)
         server = await start_server(config, make_app_factory(node.front), login_check=bans.banned)
         node.on_drain.append(lambda: _stop_accepting(server))
+        screens = await _screens(config, cluster, node, server)
         admin = None
         if config.admin_socket:
             from server.cluster.node_admin import NodeAdminService
@@ -123,6 +126,9 @@ async def serve_node(
         finally:
             if admin is not None:
                 admin.close()
+            if screens is not None:
+                screens.close()
+                screen_moves.configure(node.node_id, None)
     finally:
         await node.stop()
         if players is not None:
@@ -131,6 +137,37 @@ async def serve_node(
             await pool.close()
         store.unlock()
     return 0
+
+
+def _screens_folder(config: ServerConfig, cluster: ClusterConfig, node_id: str) -> Path | None:
+    """The shared folder if this worker's screens may move (its saves folder is `<shared_dir>/<node id>`)."""
+    if not (cluster.shared_dir and cluster.move_screens):
+        return None
+    shared = Path(cluster.shared_dir)
+    if Path(config.saves_dir).resolve() != (shared / node_id).resolve():
+        log_event(log, logging.WARNING, "screens do not move: the saves folder is not <shared_dir>/<node id>")
+        return None
+    return shared
+
+
+async def _screens(config: ServerConfig, cluster: ClusterConfig, node: ClusterNode, server: Any) -> ScreenServer | None:
+    """The workers of one host run a player's screen in their table's worker: this worker's socket for
+    screens moved here (server/transport/screen_host.py), in its saves folder `<shared_dir>/<node id>`."""
+    node_id = node.node_id
+    shared = _screens_folder(config, cluster, node_id)
+    if shared is None:
+        return None
+    screens = ScreenServer(server, screens_socket(config.saves_dir))
+    try:
+        await screens.start()
+    except OSError as e:
+        print(f"warning: screens stay where players connect: {e}", file=sys.stderr, flush=True)
+        return None
+    screen_moves.configure(node_id, shared)
+    # Draining, this worker takes no more screens and sends back those it runs: their tables go elsewhere.
+    node.on_drain.append(screens.close)
+    node.on_drain.append(server.send_screens_home)
+    return screens
 
 
 async def _run_until_stopped(node: ClusterNode, server: Any, ready: Any, stop: asyncio.Event | None) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import itertools
 import logging
 import time
@@ -37,17 +36,22 @@ import asyncssh
 from textual.app import App
 
 from server.logging_setup import log_event
+from server.transport import screen_moves
 from server.transport import session_texts as texts
 from server.transport.app_cleanup import break_app_cycles, free_after_shutdown, record_nodes_at_shutdown  # noqa: F401
-from server.transport.app_setup import prepare_app
-from server.transport.client_env import DEFAULT_SIZE, clamp_size, color_system_for, display_host, sanitize_text
-from server.transport.compat import app_error, connection_transport
-from server.transport.driver import SSHDriver
+from server.transport.client_env import DEFAULT_SIZE, clamp_size, display_host, sanitize_text
+from server.transport.compat import connection_transport
 from server.transport.input_budget import InputBudget, WindowChangeLimit, session_context
-from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot, weak_closer
+from server.transport.screen_channel import RelayChannel
+from server.transport.screen_moves import ScreenMoves
+from server.transport.screen_relay import Relay, run_elsewhere
+from server.transport.screen_wire import MoveTo
+from server.transport.session_app import EXITING, AppRun
+from server.transport.session_info import Identity, ServerStopping, SessionHost, SessionInfo, StartSlot
 
 if TYPE_CHECKING:
-    from server.transport.session_info import DriverLimits
+    from server.transport.driver import SSHDriver
+    from server.transport.screen_wire import ScreenAction
 
 log = logging.getLogger("citadels.server.transport.session")
 
@@ -67,18 +71,28 @@ def set_session_prefix(prefix: str) -> None:
     _session_prefix = prefix
 
 
-# Apps asked to exit whose task has not ended yet (all servers of the process).
-_exiting_apps = 0
-
-
-class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """The asyncssh session for one channel: PTY + shell only, one app."""
 
-    def __init__(self, host: SessionHost, identity: Identity) -> None:
+    def __init__(
+        self,
+        host: SessionHost,
+        identity: Identity,
+        session_id: str | None = None,
+        action: ScreenAction | None = None,
+        front: str = "",
+    ) -> None:
         self._host = host
         self._config = host.config
         self._identity = identity
-        self.session_id = f"{_session_prefix}s{next(_session_ids)}"
+        # A screen moved here from another process of the host keeps its session id (screen_host.py).
+        self.session_id = session_id or f"{_session_prefix}s{next(_session_ids)}"
+        self._action = action  # what a moved screen does first
+        self.front = front  # a moved screen: the worker that holds its connection
+        self._next: MoveTo | None = None  # where the screen moves once its app has exited
+        self.relay: Relay | None = None  # while the screen runs in another process (screen_relay.py)
+        self.no_moves_until = 0.0
+        self._relayed_end = False  # the moved screen ended the session (its goodbye already sent)
         self._chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
         self._term: str | None = None
         self._size = DEFAULT_SIZE
@@ -164,7 +178,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._refusal is not None or self._closing:
             return
         self._host.note_input()
-        if self._driver is not None:
+        if self.relay is not None:
+            self.relay.send_input(data)
+        elif self._driver is not None:
             self._driver.feed_input(data)
         else:
             room = EARLY_INPUT_BYTES - len(self._early_input)
@@ -176,7 +192,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._size = clamp_size(width, height, self._config)
-        if self._driver is not None:
+        if self.relay is not None:
+            self.relay.send_size(self._size)
+        elif self._driver is not None:
             self._driver.resize(*self._size)
         if self._chan is not None:
             self.window_changes.note(self._chan.get_connection())
@@ -188,11 +206,15 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         pass
 
     def pause_writing(self) -> None:
-        if self._driver is not None:
+        if self.relay is not None:
+            self.relay.hold_output(True)
+        elif self._driver is not None:
             self._driver.pause_output()
 
     def resume_writing(self) -> None:
-        if self._driver is not None:
+        if self.relay is not None:
+            self.relay.hold_output(False)
+        elif self._driver is not None:
             self._driver.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -210,8 +232,8 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return early
 
     def send_output(self, data: bytes) -> None:
-        if not self._chan_open or self._chan is None:
-            return
+        if not self._chan_open or self._chan is None or self._next is not None:
+            return  # (a screen about to move: its last frames are not drawn)
         try:
             self._chan.write(data)
         except (BrokenPipeError, OSError, asyncssh.Error):
@@ -289,6 +311,9 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._close_status = status
         if self.end_reason is None:
             self.end_reason = "closed by server" if message else "closed"
+        if self.relay is not None:  # the screen runs in another process: it ends with the socket, then _run
+            self.relay.close()
+            return
         task = self._task
         if task is None or task.done():
             if self._refusal is None:
@@ -299,8 +324,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if app is None:
             task.cancel()  # still waiting for a start slot
             return
-        global _exiting_apps
-        _exiting_apps += 1
+        EXITING.apps += 1
         self._exiting = True
         with contextlib.suppress(Exception):
             app.exit()
@@ -308,11 +332,14 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         grace = self._config.shutdown_grace_seconds
         if not self._host.closing:
             # Many apps exiting at once share the loop: give each time in proportion.
-            grace += self._config.exit_grace_per_closing_seconds * (_exiting_apps - 1)
+            grace += self._config.exit_grace_per_closing_seconds * (EXITING.apps - 1)
         self._force_handle = loop.call_later(grace, self._force_stop)
 
     def notify_stopping(self, text: str = texts.STOPPING_MESSAGE) -> None:
-        """Graceful shutdown: tell the app, then close with ``text``."""
+        """Graceful shutdown: tell the app, then close with ``text``. A screen moved here goes back to the
+        worker that holds its connection instead (this worker stops; that one may not)."""
+        if self.front and self.move_to(MoveTo(self.front)):
+            return
         app = self._app
         if app is not None:
             with contextlib.suppress(Exception):
@@ -327,7 +354,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # Nobody to tell when the client has gone already: keep the log quiet then.
             level = logging.WARNING if self._chan_open else logging.DEBUG
             log_event(
-                log, level, "app did not exit in time; cancelling it", session=self.session_id, exiting=_exiting_apps
+                log, level, "app did not exit in time; cancelling it", session=self.session_id, exiting=EXITING.apps
             )
             self._task.cancel()
 
@@ -343,101 +370,41 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return self._config.port
 
     async def _run(self) -> None:
-        """The session task, in a fresh context: start slot, app, goodbye."""
-        status = 0
-        message: str | None = None
-        loop = asyncio.get_running_loop()
-        slot_timer: asyncio.TimerHandle | None = None
+        """The session task, in a fresh context: the app (here, or moved to another process of the host
+        and back), then the goodbye."""
+        status, message = 0, None
+        action = self._action
         try:
-            if not self._host.start_slot_free():
-                self.send_output(texts.WAITING_SCREEN.encode())
-            self._slot = await self._host.acquire_start_slot()
-            if self._closing:
-                return
-            slot_timer = loop.call_later(self._config.app_start_timeout_seconds, self._release_slot)
-            chan = self._chan
-            assert chan is not None and self._term is not None
-            env = dict(chan.get_environment())
-            info = SessionInfo(
-                session_id=self.session_id,
-                username=self._identity.username,
-                key_fingerprint=self._identity.key_fingerprint,
-                is_guest=self._identity.is_guest,
-                peer_host=self._identity.peer_host,
-                peer_port=self._identity.peer_port,
-                term=self._term,
-                color_system=color_system_for(self._term, env.get("COLORTERM")),
-                size=self._size,
-                lang=sanitize_text(env["LANG"]) if "LANG" in env else None,
-                env=env,
-                _closer=weak_closer(self),
-            )
-            self.info = info
-            app = self._host.app_factory(info)
-            limits: DriverLimits = self._config
-            driver_class = functools.partial(
-                SSHDriver, link=self, limits=limits, budget=self.budget, color_system=info.color_system
-            )
-            prepare_app(app, info, driver_class)
-            self._app = app
-            log_event(
-                log,
-                logging.INFO,
-                "session started",
-                session=self.session_id,
-                user=info.username,
-                key=info.key_fingerprint or "-",
-                guest=info.is_guest,
-                peer=info.peer_host,
-                term=info.term,
-                colors=info.color_system or "none",
-                size=f"{info.size[0]}x{info.size[1]}",
-            )
-            await app.run_async(size=self._size, mouse=self._config.mouse)
-            status = app.return_code or 0
-            if status and self.end_reason is None:
-                self.end_reason = f"app exited with status {status}"
-            # Textual keeps an app's unhandled error (a private attribute, Textual 8.2.8) and would
-            # print it richly; its error console is silenced (app_setup.py): one plain log record.
-            error = app_error(app)
-            if error is not None:
-                if self._closing:  # closed by the server meanwhile: the player reads why, not "error"
-                    log.warning("session %s: app failed while closing", self.session_id, exc_info=error)
-                else:
-                    self.end_reason = "app crashed"
-                    message = texts.CRASH_MESSAGE
-                    log.error("session %s: app failed", self.session_id, exc_info=error)
+            while True:
+                status, message = await self._serve_app(action)
+                move, self._next = self._next, None
+                if move is None or self._closing:
+                    break
+                if isinstance(self._chan, RelayChannel):  # a moved screen moves on: its front serves it next
+                    self._chan.move(move)
+                    break
+                outcome = await run_elsewhere(self, move, screen_moves.socket_of)
+                if outcome.dropped:
+                    self.abort("client stopped reading")
+                if outcome.exited or outcome.dropped or self._closing:
+                    status, message, self._relayed_end = outcome.status, None, outcome.exited
+                    break
+                action = outcome.action
         except asyncio.CancelledError:
             status = 1
             if self.end_reason is None:
                 self.end_reason = "cancelled"
-        except Exception:
-            status = 1
-            message = texts.CRASH_MESSAGE
-            self.end_reason = "app crashed"
-            log.exception("session %s: app failed", self.session_id)
         finally:
-            if self._exiting:
-                global _exiting_apps
-                self._exiting = False
-                _exiting_apps -= 1
-            if slot_timer is not None:
-                slot_timer.cancel()
-            self._release_slot()
-            if self._force_handle is not None:
-                self._force_handle.cancel()
-                self._force_handle = None
-            if self._driver is not None:
-                self._driver.close()
-            if message is None:
+            if message is None and not self._relayed_end:
                 message = self._close_message
                 if self._closing and self._close_status:
                     status = self._close_status
+            if self._relayed_end:
+                self._chan_open = False  # the moved screen said goodbye; only the exit status is left
+                with contextlib.suppress(Exception):
+                    self._chan.exit(status)  # type: ignore[union-attr]
             self._end_channel(message, status)
-            app_done, self._app = self._app, None
             self._set_closed()
-            if app_done is not None and self._config.break_app_cycles:
-                free_after_shutdown(app_done)
 
     def _end_channel(self, message: str | None, status: int, *, stderr: bool = False) -> None:
         chan = self._chan

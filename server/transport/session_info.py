@@ -17,6 +17,7 @@ from server.config import ServerConfig
 
 if TYPE_CHECKING:
     from .driver import SSHDriver
+    from .screen_wire import MoveTo, ScreenAction
     from .session import SSHSession
 
 
@@ -71,7 +72,14 @@ class SessionInfo:
     size: tuple[int, int]
     lang: str | None = None
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    action: ScreenAction | None = None  # a screen moved from another process: what the player asked there
     _closer: Callable[[str | None], None] | None = field(default=None, repr=False)
+    _mover: Callable[[MoveTo], bool] | None = field(default=None, repr=False)
+
+    def move(self, target: MoveTo) -> bool:
+        """Run this session's screen in another process of the host (server/transport/screen_moves.py):
+        True if it will (this app exits, the connection stays); False if screens do not move here."""
+        return self._mover is not None and self._mover(target)
 
     def close(self, message: str | None = None) -> None:
         """Close this session: the app is asked to exit, then ``message`` (one

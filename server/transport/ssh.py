@@ -49,6 +49,7 @@ from server.transport.gc_tuning import GcTuner
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.input_pipeline import PEOPLE
 from server.transport.listening import Prepared, StartError, _listen, prepare_start
+from server.transport.screen_wire import MoveTo
 from server.transport.session import ServerStopping, SessionInfo, SSHSession
 from server.transport.session_texts import STOPPING_MESSAGE
 from server.transport.tcp_probes import probe_dead_peers
@@ -256,6 +257,11 @@ class Server:
 
     def sessions(self) -> list[SessionInfo]:
         return [s.info for s in list(self._sessions) if s.info is not None]
+
+    def send_screens_home(self) -> int:
+        """Screens moved here from this host's other workers go back to them (this worker drains):
+        their players stay connected. Returns how many go."""
+        return sum(s.move_to(MoveTo(s.front)) for s in list(self._sessions) if s.front)
 
     @property
     def refusals(self) -> Counter[str]:

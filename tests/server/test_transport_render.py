@@ -10,7 +10,7 @@ import time
 import asyncssh
 import pytest
 
-from server.transport.session import color_system_for
+from server.transport.client_env import color_system_for
 
 
 async def test_pty_client_sees_the_app(start, open_terminal, client_key, infos):

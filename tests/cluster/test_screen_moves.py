@@ -1,0 +1,187 @@
+"""A player's screen runs in the worker that runs their table (issue 23): with `citadels serve --workers 2`
+a player accepted by one worker who joins a table of the other has their screen moved there, their SSH
+connection staying where it was accepted; what they type reaches it, their window's size too; their
+leaving ends it there; the host worker killed, their screen comes back from their own worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+from server.transport import screen_wire as w
+from server.transport.screen_host import ScreenServer
+
+from .harness import Player
+from .helpers import wait_until
+from .test_workers import _serve_workers, _worker_of
+
+
+def _log(folder: Path, worker: str) -> str:
+    return (folder / "saves" / worker / "worker.log").read_text(errors="replace")
+
+
+async def _seat_from_other_worker(folder: Path, port: int, owner: str, first: int, players: list[Player]) -> Player:
+    """Connect players (each from its own address) until one is accepted by the worker that is not
+    `owner`; that one takes a seat at the lobby's first table."""
+    for i in range(first, first + 12):
+        p = Player(f"p{i}")
+        players.append(p)
+        await p.connect(port, source=f"127.0.0.{20 + i}")
+        await p.wait_for("ana's table", timeout=30)
+        await wait_until(lambda p=p: _worker_of(folder, p) is not None, what="the player's worker")
+        if _worker_of(folder, p) != owner:
+            p.send(b"1")  # the table's row
+            await p.wait_for("Take a seat")
+            p.send(b"1")
+            await p.wait_for(f"{p.name} (you)")
+            return p
+    raise AssertionError("every connection went to one worker")
+
+
+def _session_of(log: str, player: Player) -> str:
+    found = re.search(rf"screen moved here session=(\S+) user={player.name}\b", log)
+    assert found is not None, f"{player.name}'s screen did not move"
+    return found.group(1)
+
+
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, players until two land on the other worker, a worker killed (~40 s)
+async def test_a_screen_runs_in_its_tables_worker(tmp_path: Path) -> None:
+    parent, port, pids = await _serve_workers(tmp_path)
+    players: list[Player] = []
+    try:
+        ana = Player("ana")
+        players.append(ana)
+        await ana.connect(port)
+        await ana.wait_for("New table", timeout=30)
+        ana.send(b"1")
+        await ana.wait_for("Players")
+        ana.send(b"0")  # the form's last row: create the table (4 seats)
+        await asyncio.sleep(0.3)
+        ana.send(b"\r")
+        await ana.wait_for("open: wait for players", timeout=15)
+        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
+        owner = _worker_of(tmp_path, ana)
+        assert owner is not None
+        front = "w2" if owner == "w1" else "w1"
+
+        # p joins from the other worker: the table's worker runs p's screen from then on
+        p = await _seat_from_other_worker(tmp_path, port, owner, 0, players)
+        await ana.wait_for(p.name)
+        sid = _session_of(_log(tmp_path, owner), p)
+        assert sid.startswith(f"{front}.")  # the session keeps the id its own worker gave it
+
+        # what p types reaches the moved screen (the help and back), and so does a window change
+        p.mark()
+        p.send(b"?")
+        await p.wait_for("The rules in short")
+        p.send(b"\x1b")
+        await p.quiet()
+        p.mark()
+        p.proc.change_terminal_size(80, 24)
+        await p.wait_for(f"{p.name} (you)")  # the whole screen again, laid out for the new size
+
+        # p leaves: the screen's session ends in the table's worker, the connection in p's own
+        p.close()
+        await wait_until(lambda: f"session ended session={sid}" in _log(tmp_path, owner), what="the moved screen's end")
+        await wait_until(lambda: f"session ended session={sid}" in _log(tmp_path, front), what="the connection's end")
+
+        # q joins from the other worker too; then the table's worker dies: q's connection stays, and
+        # q's screen starts again from q's own worker
+        q = await _seat_from_other_worker(tmp_path, port, owner, 20, players)
+        _session_of(_log(tmp_path, owner), q)
+        q.mark()
+        os.kill(pids[0 if owner == "w1" else 1], signal.SIGKILL)
+        await wait_until(lambda: "moved screen lost" in _log(tmp_path, front), timeout=15, what="the lost screen")
+        await q.wait_for(q.name, timeout=30)
+        await q.quiet(0.5)
+        assert q.connected
+        front_log = _log(tmp_path, front)
+        assert "app failed" not in front_log and "Traceback" not in front_log, front_log[-3000:]
+    finally:
+        for pl in players:
+            pl.close()
+        parent.send_signal(signal.SIGTERM)
+        status = await asyncio.wait_for(parent.wait(), 60)
+    assert status == 0
+
+
+async def test_the_screens_socket_drops_what_is_not_a_front(tmp_path: Path) -> None:
+    """Garbage, a frame before the hello, an unreadable hello: the socket is closed, no session starts."""
+
+    class NoHost:  # nothing may reach the host: these never get as far as a session
+        config = None
+
+    server = ScreenServer(NoHost(), tmp_path / w.SOCKET_NAME)  # type: ignore[arg-type]
+    await server.start()
+    try:
+        assert oct(os.stat(tmp_path / w.SOCKET_NAME).st_mode & 0o777) == "0o600"
+        for data in (
+            b"\x00garbage\xff" * 10,
+            w.frame(w.INPUT, b"keys before the hello"),
+            w.frame(w.HELLO, b"{not json"),
+            w.frame(w.HELLO, b'{"session_id": 1}'),
+            w.frame(w.OUTPUT, b"") + b"x" * 10,
+            w.HEADER.pack(w.INPUT, w.MAX_FRAME + 1),
+        ):
+            reader, writer = await asyncio.open_unix_connection(str(tmp_path / w.SOCKET_NAME))
+            writer.write(data)
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the host, nothing said
+            writer.close()
+    finally:
+        server.close()
+    assert not (tmp_path / w.SOCKET_NAME).exists()
+
+
+def test_frames_are_cut_wherever_the_bytes_split() -> None:
+    stream = w.frame(w.OUTPUT, b"abc") + w.message(w.EXIT, w.Exit(3)) + w.frame(w.INPUT, b"")
+    for cut in range(len(stream) + 1):
+        frames = w.Frames()
+        got = frames.feed(stream[:cut]) + frames.feed(stream[cut:])
+        assert got == [(w.OUTPUT, b"abc"), (w.EXIT, b'{"status":3}'), (w.INPUT, b"")]
+    with pytest.raises(w.FrameError):
+        w.Frames().feed(b"Q\x00\x00\x00\x00")
+
+
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, a worker drained (~30 s)
+async def test_a_draining_worker_sends_its_moved_screens_home(tmp_path: Path) -> None:
+    """SIGTERM to the worker that runs the table (and the moved screen): the table is handed over, the
+    screen goes back to the worker holding the player's connection, and the player plays on."""
+    parent, port, pids = await _serve_workers(tmp_path)
+    players: list[Player] = []
+    try:
+        ana = Player("ana")
+        players.append(ana)
+        await ana.connect(port)
+        await ana.wait_for("New table", timeout=30)
+        ana.send(b"1")
+        await ana.wait_for("Players")
+        ana.send(b"0")
+        await asyncio.sleep(0.3)
+        ana.send(b"\r")
+        await ana.wait_for("open: wait for players", timeout=15)
+        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
+        owner = _worker_of(tmp_path, ana)
+        assert owner is not None
+        front = "w2" if owner == "w1" else "w1"
+        r = await _seat_from_other_worker(tmp_path, port, owner, 0, players)
+        sid = _session_of(_log(tmp_path, owner), r)
+
+        r.mark()
+        os.kill(pids[0 if owner == "w1" else 1], signal.SIGTERM)  # the owner drains (then starts again)
+        started = f"session started session={sid}"
+        await wait_until(lambda: _log(tmp_path, front).count(started) == 2, timeout=20, what="r's screen home")
+        await r.wait_for(f"{r.name} (you)", timeout=30)  # r's seat, served from r's own worker now
+        assert r.connected
+        assert "moved screen lost" not in _log(tmp_path, front)
+        assert "app failed" not in _log(tmp_path, front)
+    finally:
+        for pl in players:
+            pl.close()
+        parent.send_signal(signal.SIGTERM)
+        status = await asyncio.wait_for(parent.wait(), 60)
+    assert status == 0
