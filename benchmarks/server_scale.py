@@ -76,6 +76,7 @@ class Bench(Players):
         self.tables: dict[str, TableState] = {}
         self.moves = 0
         self.remote_seats = 0
+        self.split_screens = 0
         self.early: dict[str, dict] = {}  # the last report of a table not yet seated here
         self.rng = random.Random(11)
         self.tmp = Path(tempfile.mkdtemp(prefix="server-scale-"))
@@ -397,7 +398,11 @@ class Bench(Players):
                     "server_sessions": st["sessions"],
                     **({"sessions_by_worker": st["sessions_by_worker"]} if "sessions_by_worker" in st else {}),
                     # --workers: seats whose player is served by another worker than the table's owner
-                    **({"seats_on_another_worker": self.remote_seats} if args.workers else {}),
+                    **(
+                        {"seats_on_another_worker": self.remote_seats, "screens_on_another_worker": self.split_screens}
+                        if args.workers
+                        else {}
+                    ),
                     # --workers: [RSS MB, CPU s so far] of each of the server's processes
                     **({"tree": self.link.breakdown()} if args.workers else {}),
                     "rss_mb": round(rss, 1),

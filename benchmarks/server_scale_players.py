@@ -25,6 +25,7 @@ class Players:
     tables: dict[str, TableState]
     early: dict[str, dict]
     remote_seats: int
+    split_screens: int
 
     def _on_pub(self, msg: dict) -> None: ...
 
@@ -108,6 +109,11 @@ class Players:
                         f"the server's loop lag so far {lag}: {late[0].screen()!r}"
                     )
         await asyncio.gather(*(c.quiet(0.3, 30) for c in clients))
+        if made and made[0].workers:  # --workers: the seats whose screen runs in another worker than the table
+            now = {k: n for n, r in (await self.link.ask_all(cmd="sessions")).items() for k in r["keys"]}
+            for tb in made:
+                assert tb.workers is not None
+                self.split_screens += sum(now.get(c.key) != tb.workers[0] for c in tb.clients)
         return made
 
     async def _local_groups(self, clients: list[Client]) -> list[list[str]] | None:
