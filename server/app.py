@@ -41,10 +41,12 @@ from server.logging_setup import log_event
 from server.players.session_link import SessionPlayers
 from server.tables import messages as tm
 from server.tables.table import Table
+from server.transport.screen_wire import Carried
 from server.transport.session import ServerStopping, SessionInfo
 from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
+from ui.cards import PALETTES
 from ui.compat.served_app import queued_messages
 from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
@@ -120,6 +122,8 @@ class PlayerSession:
         self.guest = info.key_fingerprint is None
         self.key = info.key_fingerprint or f"guest:{info.session_id}"
         self.name = player_name(info.username)  # "*", "server" and the like are refused: "player"
+        if info.carried is not None and info.carried.name:  # renamed on the screen it moved from
+            self.name = player_name(info.carried.name)
         self.player_id: int | None = None  # the key's player in the players database, once known
         self.table: Table | None = None
         self.seat: int | None = None
@@ -315,12 +319,23 @@ class ServerApp(PlayersNavigation, CitadelsApp):
     def __init__(self, info: SessionInfo, lobby: Lobby | FrontLobby) -> None:
         session = PlayerSession(info, lobby)
         lang = "es" if (info.lang or "").lower().startswith("es") else "en"
-        super().__init__(session, UiOptions(lang=lang, name=session.name, show_chat=True, chat_send=session.chat))
+        options = UiOptions(lang=lang, name=session.name, show_chat=True, chat_send=session.chat)
+        kept = info.carried  # a screen moved from another worker: what the player had set there
+        if kept is not None:
+            options.lang = kept.lang if kept.lang in ("en", "es") else lang
+            options.alerts = kept.alerts
+            options.palette = kept.palette if kept.palette in PALETTES else options.palette
+        super().__init__(session, options)
         self.session = session
         self.players_link = None if lobby.players is None else SessionPlayers(session, lobby, lobby.players)
         self.lobby_screen = LobbyScreen(self.cat, session)
         self._gen = 0
         self.at_table = False
+
+    def carried(self) -> Carried:
+        """What a move to another worker keeps of this screen (server/transport/screen_moves.py)."""
+        o = self.options
+        return Carried(name=self.session.name, lang=o.lang, alerts=o.alerts, palette=o.palette)
 
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
         return self.lobby_screen

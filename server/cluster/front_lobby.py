@@ -132,6 +132,9 @@ class FrontLobby(FrontMoves, FrontEvents, FrontViews, FrontAccounts, LobbyViews,
             return
         self.sessions.add(s)
         self.by_id[s.info.session_id] = s
+        kept = getattr(s.info, "carried", None)
+        if not s.guest and kept is not None and kept.name:  # a moved screen: the name it had there
+            self.names[s.key] = s.name
         if not s.guest and s.key in self.names:
             s.name = self.names[s.key]
         self.account_arrives(s)  # the player and their name from memory; the database catches up

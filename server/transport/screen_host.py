@@ -69,7 +69,14 @@ class HostProtocol(asyncio.Protocol):
     def _start(self, hello: w.Hello) -> None:
         assert self._transport is not None
         identity = Identity(hello.username, hello.key_fingerprint, hello.is_guest, hello.peer_host, hello.peer_port)
-        session = SSHSession(self._host, identity, session_id=hello.session_id, action=hello.action, front=hello.front)
+        session = SSHSession(
+            self._host,
+            identity,
+            session_id=hello.session_id,
+            action=hello.action,
+            front=hello.front,
+            carried=hello.carried,
+        )
         self.session = session
         session.connection_made(RelayChannel(self._transport, dict(hello.env)))
         session.pty_requested(hello.term, (hello.size[0], hello.size[1], 0, 0), {})

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from server.logging_setup import log_event
 from server.transport import screen_wire as w
 
@@ -103,6 +105,9 @@ class ScreenMoves:
             or not socket_of(target.worker).exists()
         ):
             return False
+        carry = getattr(app, "carried", None)  # what the app keeps across a move (server/app.py)
+        if target.carried is None and callable(carry):
+            target = msgspec.structs.replace(target, carried=carry())
         self._next = target
         log_event(log, logging.DEBUG, "screen moving", session=self.session_id, worker=target.worker)
         # After the app's current message: a move asked while a screen mounts (a player arriving with a
@@ -111,7 +116,7 @@ class ScreenMoves:
             app.call_later(app.exit)
         return True
 
-    def hello(self, action: w.ScreenAction | None) -> w.Hello:
+    def hello(self, move: w.MoveTo) -> w.Hello:
         ident = self._identity
         env = {str(k): str(v) for k, v in dict(self._chan.get_environment()).items()}
         early = bytes(self._early_input)
@@ -126,7 +131,8 @@ class ScreenMoves:
             term=self._term or "xterm",
             size=self._size,
             env=env,
-            action=action,
+            action=move.action,
+            carried=move.carried,
             early_input=early,
             front=_node_id,
         )

@@ -48,6 +48,7 @@ class Outcome:
     exited: bool = False
     status: int = 0
     action: w.ScreenAction | None = None
+    carried: w.Carried | None = None
     dropped: bool = False  # the client stopped reading: the connection is dropped
 
 
@@ -125,7 +126,7 @@ async def run_elsewhere(session: SSHSession, move: w.MoveTo, socket_of: Callable
     comes back to this process."""
     while True:
         if move.worker == session.node_id:
-            return Outcome(action=move.action)
+            return Outcome(action=move.action, carried=move.carried)
         how, what = await _relay_once(session, move, socket_of(move.worker))
         if how == "exit":
             assert isinstance(what, w.Exit)
@@ -141,9 +142,9 @@ async def run_elsewhere(session: SSHSession, move: w.MoveTo, socket_of: Callable
         # Not moved again for a while: the host is away (its tables are taken over meanwhile).
         session.no_moves_until = time.monotonic() + RETRY_AFTER
         if how == "unreachable":
-            return Outcome(action=move.action)  # done here instead, as if it had never moved
+            return Outcome(action=move.action, carried=move.carried)  # done here instead, as if never moved
         log_event(log, logging.WARNING, "moved screen lost", session=session.session_id, worker=move.worker)
-        return Outcome()  # the host went away: the player's screen starts again here
+        return Outcome(carried=move.carried)  # the host went away: the player's screen starts again here
 
 
 async def _relay_once(session: SSHSession, move: w.MoveTo, path: Path) -> tuple[str, object]:
@@ -155,7 +156,7 @@ async def _relay_once(session: SSHSession, move: w.MoveTo, path: Path) -> tuple[
     except (OSError, TimeoutError) as error:
         log_event(log, logging.WARNING, "cannot move a screen", worker=move.worker, error=str(error))
         return "unreachable", None
-    relay.send(w.message(w.HELLO, session.hello(move.action)))
+    relay.send(w.message(w.HELLO, session.hello(move)))
     session.relay = relay
     try:
         return await relay.ended

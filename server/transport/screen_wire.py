@@ -47,11 +47,23 @@ class ScreenAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     code: str | None = None
 
 
+class Carried(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the player set on the screen they leave and the next one keeps: their name (a guest's,
+    or one not claimed yet, lives in its screen's process), the language, the turn alert, the card
+    colours ("" : the new screen's defaults)."""
+
+    name: str = ""
+    lang: str = ""
+    alerts: bool = True
+    palette: str = ""
+
+
 class MoveTo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Run the session's screen in `worker` (a node id of this host), starting with `action`."""
 
     worker: str
     action: ScreenAction | None = None
+    carried: Carried | None = None
 
 
 class Hello(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -68,6 +80,7 @@ class Hello(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     size: tuple[int, int]
     env: dict[str, str]
     action: ScreenAction | None = None
+    carried: Carried | None = None
     early_input: bytes = b""
     front: str = ""  # the node id of the worker that holds the connection (where a stopping host sends it back)
 

@@ -51,7 +51,7 @@ from server.transport.session_info import Identity, ServerStopping, SessionHost,
 
 if TYPE_CHECKING:
     from server.transport.driver import SSHDriver
-    from server.transport.screen_wire import ScreenAction
+    from server.transport.screen_wire import Carried, ScreenAction
 
 log = logging.getLogger("citadels.server.transport.session")
 
@@ -81,6 +81,7 @@ class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignor
         session_id: str | None = None,
         action: ScreenAction | None = None,
         front: str = "",
+        carried: Carried | None = None,
     ) -> None:
         self._host = host
         self._config = host.config
@@ -88,6 +89,7 @@ class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignor
         # A screen moved here from another process of the host keeps its session id (screen_host.py).
         self.session_id = session_id or f"{_session_prefix}s{next(_session_ids)}"
         self._action = action  # what a moved screen does first
+        self._carried = carried  # and what it keeps of the screen it replaces
         self.front = front  # a moved screen: the worker that holds its connection
         self._next: MoveTo | None = None  # where the screen moves once its app has exited
         self.relay: Relay | None = None  # while the screen runs in another process (screen_relay.py)
@@ -373,10 +375,10 @@ class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignor
         """The session task, in a fresh context: the app (here, or moved to another process of the host
         and back), then the goodbye."""
         status, message = 0, None
-        action = self._action
+        action, carried = self._action, self._carried
         try:
             while True:
-                status, message = await self._serve_app(action)
+                status, message = await self._serve_app(action, carried)
                 move, self._next = self._next, None
                 if move is None or self._closing:
                     break
@@ -389,7 +391,7 @@ class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignor
                 if outcome.exited or outcome.dropped or self._closing:
                     status, message, self._relayed_end = outcome.status, None, outcome.exited
                     break
-                action = outcome.action
+                action, carried = outcome.action, outcome.carried
         except asyncio.CancelledError:
             status = 1
             if self.end_reason is None:

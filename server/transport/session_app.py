@@ -20,7 +20,7 @@ from server.transport.screen_moves import weak_mover
 from server.transport.session_info import SessionInfo, weak_closer
 
 if TYPE_CHECKING:
-    from server.transport.screen_wire import MoveTo, ScreenAction
+    from server.transport.screen_wire import Carried, MoveTo, ScreenAction
     from server.transport.session import SSHSession
     from server.transport.session_info import ChannelLink, DriverLimits
 
@@ -65,7 +65,7 @@ class AppRun:
 
         def stats(self) -> dict[str, Any]: ...
 
-    async def _serve_app(self, action: ScreenAction | None) -> tuple[int, str | None]:
+    async def _serve_app(self, action: ScreenAction | None, carried: Carried | None) -> tuple[int, str | None]:
         """One app in this process, until it exits: its start slot, the app, its errors."""
         status = 0
         message: str | None = None
@@ -78,7 +78,7 @@ class AppRun:
             if self._closing:
                 return 0, None
             slot_timer = loop.call_later(self._config.app_start_timeout_seconds, self._release_slot)
-            info = self.info = self._session_info(action)
+            info = self.info = self._session_info(action, carried)
             app = self._host.app_factory(info)
             limits: DriverLimits = self._config
             driver_class = functools.partial(
@@ -143,7 +143,7 @@ class AppRun:
                 free_after_shutdown(app_done)
         return status, message
 
-    def _session_info(self, action: ScreenAction | None) -> SessionInfo:
+    def _session_info(self, action: ScreenAction | None, carried: Carried | None) -> SessionInfo:
         chan = self._chan
         assert chan is not None and self._term is not None
         env = dict(chan.get_environment())
@@ -160,6 +160,7 @@ class AppRun:
             lang=sanitize_text(env["LANG"]) if "LANG" in env else None,
             env=env,
             action=action,
+            carried=carried,
             _closer=weak_closer(cast("SSHSession", self)),
             _mover=weak_mover(cast("SSHSession", self)) if screen_moves.enabled() else None,
         )

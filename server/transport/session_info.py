@@ -17,7 +17,7 @@ from server.config import ServerConfig
 
 if TYPE_CHECKING:
     from .driver import SSHDriver
-    from .screen_wire import MoveTo, ScreenAction
+    from .screen_wire import Carried, MoveTo, ScreenAction
     from .session import SSHSession
 
 
@@ -73,6 +73,7 @@ class SessionInfo:
     lang: str | None = None
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     action: ScreenAction | None = None  # a screen moved from another process: what the player asked there
+    carried: Carried | None = None  # and what they had set there (name, language, alerts, card colours)
     _closer: Callable[[str | None], None] | None = field(default=None, repr=False)
     _mover: Callable[[MoveTo], bool] | None = field(default=None, repr=False)
 

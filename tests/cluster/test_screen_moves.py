@@ -170,12 +170,16 @@ async def test_a_draining_worker_sends_its_moved_screens_home(tmp_path: Path) ->
         front = "w2" if owner == "w1" else "w1"
         r = await _seat_from_other_worker(tmp_path, port, owner, 0, players)
         sid = _session_of(_log(tmp_path, owner), r)
+        r.mark()
+        r.send(b"\x1bOQ")  # F2: the moved screen in Spanish
+        await r.wait_for("Dejar la mesa")
 
         r.mark()
         os.kill(pids[0 if owner == "w1" else 1], signal.SIGTERM)  # the owner drains (then starts again)
         started = f"session started session={sid}"
         await wait_until(lambda: _log(tmp_path, front).count(started) == 2, timeout=20, what="r's screen home")
-        await r.wait_for(f"{r.name} (you)", timeout=30)  # r's seat, served from r's own worker now
+        # r's seat, served from r's own worker now, in the language r chose on the screen that moved
+        await r.wait_for(f"{r.name} (tú)", timeout=30)
         assert r.connected
         assert "moved screen lost" not in _log(tmp_path, front)
         assert "app failed" not in _log(tmp_path, front)
