@@ -113,6 +113,8 @@ class Frames:
         self._buf = bytearray()
 
     def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        if not self._buf:  # the usual case, whole frames: cut them from `data` itself (no copy into a buffer)
+            return self._cut(data)
         buf = self._buf
         buf.extend(data)
         out: list[tuple[bytes, bytes]] = []
@@ -129,6 +131,23 @@ class Frames:
             start = end
         if start:
             del buf[:start]
+        return out
+
+
+    def _cut(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        out: list[tuple[bytes, bytes]] = []
+        start, n, size = 0, len(data), HEADER.size
+        while n - start >= size:
+            kind, length = HEADER.unpack_from(data, start)
+            if kind not in KINDS or length > MAX_FRAME:
+                raise FrameError(f"bad frame {kind!r} of {length} bytes")
+            end = start + size + length
+            if end > n:
+                break
+            out.append((kind, data[start + size : end]))
+            start = end
+        if start < n:
+            self._buf.extend(data[start:])
         return out
 
 

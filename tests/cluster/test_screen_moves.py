@@ -143,6 +143,9 @@ def test_frames_are_cut_wherever_the_bytes_split() -> None:
         frames = w.Frames()
         got = frames.feed(stream[:cut]) + frames.feed(stream[cut:])
         assert got == [(w.OUTPUT, b"abc"), (w.EXIT, b'{"status":3}'), (w.INPUT, b"")]
+    frames = w.Frames()
+    one_by_one = [f for i in range(len(stream)) for f in frames.feed(stream[i : i + 1])]
+    assert one_by_one == [(w.OUTPUT, b"abc"), (w.EXIT, b'{"status":3}'), (w.INPUT, b"")]
     with pytest.raises(w.FrameError):
         w.Frames().feed(b"Q\x00\x00\x00\x00")
 
