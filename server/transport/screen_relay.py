@@ -67,7 +67,10 @@ class Relay(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         try:
-            for kind, payload in self._frames.feed(data):
+            frames = self._frames.feed(data)
+            if len(frames) > 1 and all(kind == w.OUTPUT for kind, _ in frames):
+                frames = [(w.OUTPUT, b"".join(payload for _, payload in frames))]  # one SSH write for all
+            for kind, payload in frames:
                 if kind == w.OUTPUT:
                     self._session.send_output(payload)
                 elif kind == w.STDERR:

@@ -133,7 +133,6 @@ class Frames:
             del buf[:start]
         return out
 
-
     def _cut(self, data: bytes) -> list[tuple[bytes, bytes]]:
         out: list[tuple[bytes, bytes]] = []
         start, n, size = 0, len(data), HEADER.size
