@@ -18,29 +18,11 @@ from server.transport.screen_host import ScreenServer
 
 from .harness import Player
 from .helpers import wait_until
-from .test_workers import _serve_workers, _worker_of
+from .test_workers import _serve_workers, ana_opens_a_table, seat_from_other_worker
 
 
 def _log(folder: Path, worker: str) -> str:
     return (folder / "saves" / worker / "worker.log").read_text(errors="replace")
-
-
-async def _seat_from_other_worker(folder: Path, port: int, owner: str, first: int, players: list[Player]) -> Player:
-    """Connect players (each from its own address) until one is accepted by the worker that is not
-    `owner`; that one takes a seat at the lobby's first table."""
-    for i in range(first, first + 12):
-        p = Player(f"p{i}")
-        players.append(p)
-        await p.connect(port, source=f"127.0.0.{20 + i}")
-        await p.wait_for("ana's table", timeout=30)
-        await wait_until(lambda p=p: _worker_of(folder, p) is not None, what="the player's worker")
-        if _worker_of(folder, p) != owner:
-            p.send(b"1")  # the table's row
-            await p.wait_for("Take a seat")
-            p.send(b"1")
-            await p.wait_for(f"{p.name} (you)")
-            return p
-    raise AssertionError("every connection went to one worker")
 
 
 def _session_of(log: str, player: Player) -> str:
@@ -54,23 +36,11 @@ async def test_a_screen_runs_in_its_tables_worker(tmp_path: Path) -> None:
     parent, port, pids = await _serve_workers(tmp_path)
     players: list[Player] = []
     try:
-        ana = Player("ana")
-        players.append(ana)
-        await ana.connect(port)
-        await ana.wait_for("New table", timeout=30)
-        ana.send(b"1")
-        await ana.wait_for("Players")
-        ana.send(b"0")  # the form's last row: create the table (4 seats)
-        await asyncio.sleep(0.3)
-        ana.send(b"\r")
-        await ana.wait_for("open: wait for players", timeout=15)
-        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
-        owner = _worker_of(tmp_path, ana)
-        assert owner is not None
+        ana, owner = await ana_opens_a_table(tmp_path, port, players)
         front = "w2" if owner == "w1" else "w1"
 
         # p joins from the other worker: the table's worker runs p's screen from then on
-        p = await _seat_from_other_worker(tmp_path, port, owner, 0, players)
+        p = await seat_from_other_worker(tmp_path, port, owner, 0, players)
         await ana.wait_for(p.name)
         sid = _session_of(_log(tmp_path, owner), p)
         assert sid.startswith(f"{front}.")  # the session keeps the id its own worker gave it
@@ -92,7 +62,7 @@ async def test_a_screen_runs_in_its_tables_worker(tmp_path: Path) -> None:
 
         # q joins from the other worker too; then the table's worker dies: q's connection stays, and
         # q's screen starts again from q's own worker
-        q = await _seat_from_other_worker(tmp_path, port, owner, 20, players)
+        q = await seat_from_other_worker(tmp_path, port, owner, 20, players)
         _session_of(_log(tmp_path, owner), q)
         q.mark()
         os.kill(pids[0 if owner == "w1" else 1], signal.SIGKILL)
@@ -157,21 +127,9 @@ async def test_a_draining_worker_sends_its_moved_screens_home(tmp_path: Path) ->
     parent, port, pids = await _serve_workers(tmp_path)
     players: list[Player] = []
     try:
-        ana = Player("ana")
-        players.append(ana)
-        await ana.connect(port)
-        await ana.wait_for("New table", timeout=30)
-        ana.send(b"1")
-        await ana.wait_for("Players")
-        ana.send(b"0")
-        await asyncio.sleep(0.3)
-        ana.send(b"\r")
-        await ana.wait_for("open: wait for players", timeout=15)
-        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
-        owner = _worker_of(tmp_path, ana)
-        assert owner is not None
+        _, owner = await ana_opens_a_table(tmp_path, port, players)
         front = "w2" if owner == "w1" else "w1"
-        r = await _seat_from_other_worker(tmp_path, port, owner, 0, players)
+        r = await seat_from_other_worker(tmp_path, port, owner, 0, players)
         sid = _session_of(_log(tmp_path, owner), r)
         r.mark()
         r.send(b"\x1bOQ")  # F2: the moved screen in Spanish

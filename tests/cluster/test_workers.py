@@ -49,43 +49,54 @@ def _worker_of(folder: Path, player: Player) -> str | None:
     return None
 
 
+async def ana_opens_a_table(folder: Path, port: int, players: list[Player]) -> tuple[Player, str]:
+    """ana connects and opens a table of 4 seats; returns her and the worker that accepted her (whose
+    table it is)."""
+    ana = Player("ana")
+    players.append(ana)
+    await ana.connect(port)
+    await ana.wait_for("New table", timeout=30)
+    ana.send(b"1")
+    await ana.wait_for("Players")
+    ana.send(b"0")  # the form's last row: create the table (4 seats)
+    await asyncio.sleep(0.3)
+    ana.send(b"\r")
+    await ana.wait_for("open: wait for players", timeout=15)
+    await wait_until(lambda: _worker_of(folder, ana) is not None, what="ana's worker in its log")
+    worker = _worker_of(folder, ana)
+    assert worker is not None
+    return ana, worker
+
+
+async def seat_from_other_worker(folder: Path, port: int, owner: str, first: int, players: list[Player]) -> Player:
+    """Connect players (each from an address of its own: a worker admits 5 sessions per address, and
+    six in a row may go to one worker) until one is accepted by the worker that is not `owner`; that
+    one takes a seat at the lobby's first table."""
+    for i in range(first, first + 12):
+        p = Player(f"p{i}")
+        players.append(p)
+        await p.connect(port, source=f"127.0.0.{20 + i}")
+        await p.wait_for("ana's table", timeout=30)
+        await wait_until(lambda p=p: _worker_of(folder, p) is not None, what="the player's worker")
+        if _worker_of(folder, p) != owner:
+            p.send(b"1")  # the table's row
+            await p.wait_for("Take a seat")
+            p.send(b"1")
+            await p.wait_for(f"{p.name} (you)")
+            return p
+    raise AssertionError("every connection went to one worker")
+
+
 @pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, players connecting until one lands on each worker, a worker killed (~30 s)
 async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
     parent, port, pids = await _serve_workers(tmp_path)
     players: list[Player] = []
     try:
         assert len(pids) == 2
-        ana = Player("ana")
-        players.append(ana)
-        await ana.connect(port)
-        await ana.wait_for("New table", timeout=30)
-        ana.send(b"1")
-        await ana.wait_for("Players")
-        ana.send(b"0")  # the form's last row: create the table (4 seats)
-        await asyncio.sleep(0.3)
-        ana.send(b"\r")
-        await ana.wait_for("open: wait for players", timeout=15)
-        await wait_until(lambda: _worker_of(tmp_path, ana) is not None, what="ana's worker in its log")
-        anas = _worker_of(tmp_path, ana)
+        ana, anas = await ana_opens_a_table(tmp_path, port, players)
 
         # connect until the kernel hands a connection to the other worker: it sees ana's table, joins it
-        # (each from an address of its own: a worker admits 5 sessions per address, and six in a row
-        # may go to one worker)
-        other = None
-        for i in range(12):
-            p = Player(f"p{i}")
-            players.append(p)
-            await p.connect(port, source=f"127.0.0.{20 + i}")
-            await p.wait_for("ana's table", timeout=30)
-            await wait_until(lambda p=p: _worker_of(tmp_path, p) is not None, what="the player's worker")
-            if _worker_of(tmp_path, p) != anas:
-                other = p
-                break
-        assert other is not None, "every connection went to one worker"
-        other.send(b"1")  # the table's row
-        await other.wait_for("Take a seat")
-        other.send(b"1")
-        await other.wait_for(f"{other.name} (you)")
+        other = await seat_from_other_worker(tmp_path, port, anas, 0, players)
         await ana.wait_for(other.name)
 
         # a worker killed is started again (its node id back in the cluster)
