@@ -87,10 +87,6 @@ class ScreenMoves:
     def node_id(self) -> str:
         return _node_id
 
-    @property
-    def high_water(self) -> int:
-        return int(self._config.output_high_water_bytes)
-
     def move_to(self, target: w.MoveTo) -> bool:
         """Run this screen in `target.worker` from now on (its app exits here; the session stays).
         False when it cannot move now: the caller goes on as if screens never moved."""

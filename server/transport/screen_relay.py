@@ -13,7 +13,8 @@ process, where its driver's limits see it). It ends in one of three ways:
   the local app starts with it);
 - the socket ends without either (the host process died, or could not be reached): the local app
   starts again (the player's seat is found again as after a reconnection), unless the client is
-  the one not reading (the host dropped it as a slow client): then the connection is dropped here.
+  the one not reading (its channel full when the socket ended: the host dropped it as a slow
+  client): then the connection is dropped here.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Relay(asyncio.Protocol):
         self._frames = w.Frames()
         self._transport: asyncio.Transport | None = None
         self.ended: asyncio.Future[tuple[str, object]] = asyncio.get_running_loop().create_future()
+        self.held = False  # the client's channel is full: the host's output waits
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -113,6 +115,7 @@ class Relay(asyncio.Protocol):
 
     def hold_output(self, hold: bool) -> None:
         """The client is not reading (its channel paused us): stop reading the host's output."""
+        self.held = hold
         if self._transport is not None and not self._transport.is_closing():
             if hold:
                 self._transport.pause_reading()
@@ -130,7 +133,7 @@ async def run_elsewhere(session: SSHSession, move: w.MoveTo, socket_of: Callable
     while True:
         if move.worker == session.node_id:
             return Outcome(action=move.action, carried=move.carried)
-        how, what = await _relay_once(session, move, socket_of(move.worker))
+        how, what, held = await _relay_once(session, move, socket_of(move.worker))
         if how == "exit":
             assert isinstance(what, w.Exit)
             return Outcome(exited=True, status=what.status)
@@ -140,7 +143,7 @@ async def run_elsewhere(session: SSHSession, move: w.MoveTo, socket_of: Callable
             continue
         if session.closing:
             return Outcome()  # closed here (the client left, the server stops): nothing more to do
-        if session.output_backlog() >= session.high_water:
+        if held:  # the host dropped a client that stopped reading (the driver's verdict there)
             return Outcome(dropped=True)
         # Not moved again for a while: the host is away (its tables are taken over meanwhile).
         session.no_moves_until = time.monotonic() + RETRY_AFTER
@@ -150,7 +153,7 @@ async def run_elsewhere(session: SSHSession, move: w.MoveTo, socket_of: Callable
         return Outcome(carried=move.carried)  # the host went away: the player's screen starts again here
 
 
-async def _relay_once(session: SSHSession, move: w.MoveTo, path: Path) -> tuple[str, object]:
+async def _relay_once(session: SSHSession, move: w.MoveTo, path: Path) -> tuple[str, object, bool]:
     loop = asyncio.get_running_loop()
     try:
         _, relay = await asyncio.wait_for(
@@ -158,11 +161,12 @@ async def _relay_once(session: SSHSession, move: w.MoveTo, path: Path) -> tuple[
         )
     except (OSError, TimeoutError) as error:
         log_event(log, logging.WARNING, "cannot move a screen", worker=move.worker, error=str(error))
-        return "unreachable", None
+        return "unreachable", None, False
     relay.send(w.message(w.HELLO, session.hello(move)))
     session.relay = relay
     try:
-        return await relay.ended
+        how, what = await relay.ended
+        return how, what, relay.held
     finally:
         session.relay = None
         relay.close()

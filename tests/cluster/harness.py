@@ -193,8 +193,11 @@ class Player:
         self._reader: asyncio.Task[None] | None = None
         self._mark = 0
 
-    async def connect(self, port: int, size: tuple[int, int] = (120, 40), source: str | None = None) -> Player:
-        """Connect (from the loopback address `source`, when given: each node counts sessions per address)."""
+    async def connect(
+        self, port: int, size: tuple[int, int] = (120, 40), source: str | None = None, **session_options: Any
+    ) -> Player:
+        """Connect (from the loopback address `source`, when given: each node counts sessions per address;
+        `session_options`: asyncssh's for the channel, e.g. a small window)."""
         self.close()
         self.raw = bytearray()
         self._mark = 0
@@ -213,7 +216,9 @@ class Player:
             ),
             20,
         )
-        self.proc = await self.conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+        self.proc = await self.conn.create_process(
+            term_type="xterm-256color", term_size=size, encoding=None, **session_options
+        )
         self._reader = asyncio.ensure_future(self._read())
         return self
 

@@ -150,3 +150,43 @@ async def test_a_draining_worker_sends_its_moved_screens_home(tmp_path: Path) ->
         parent.send_signal(signal.SIGTERM)
         status = await asyncio.wait_for(parent.wait(), 60)
     assert status == 0
+
+
+@pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, a moved screen's client stops reading (~30 s)
+async def test_a_moved_screen_whose_client_stops_reading_is_dropped(tmp_path: Path) -> None:
+    """The client of a moved screen stops reading: its worker stops reading the host's output, the
+    host's driver sees its output blocked and drops the session as a slow client, and the worker
+    holding the connection drops it too (rather than starting a screen again); the table plays on."""
+    parent, port, _ = await _serve_workers(tmp_path, config="output_stall_timeout_seconds = 1.5\n")
+    players: list[Player] = []
+    try:
+        ana, owner = await ana_opens_a_table(tmp_path, port, players)
+        front = "w2" if owner == "w1" else "w1"
+        small_window = {"window": 16384, "max_pktsize": 8192}  # asyncssh's flow control bites after a few frames
+        slow = await seat_from_other_worker(tmp_path, port, owner, 0, players, **small_window)
+        sid = _session_of(_log(tmp_path, owner), slow)
+        assert slow._reader is not None
+        slow._reader.cancel()  # never reads again; whole repaints (window changes) fill its channel
+        for i in range(60):
+            if f"dropping session session={sid}" in _log(tmp_path, front):
+                break
+            slow.proc.change_terminal_size(*((120, 40) if i % 2 else (100, 30)))
+            await asyncio.sleep(0.25)
+        await wait_until(
+            lambda: f"dropping session session={sid}" in _log(tmp_path, front), timeout=15, what="the drop"
+        )
+        host_log, front_log = _log(tmp_path, owner), _log(tmp_path, front)
+        assert re.search(rf"dropping session session={sid} reason=\"?client stopped reading", host_log), host_log[
+            -2000:
+        ]
+        assert "moved screen lost" not in front_log
+        assert front_log.count(f"session started session={sid}") == 1  # no screen started again for it
+        ana.mark()
+        ana.send(b"?")
+        await ana.wait_for("The rules in short")  # the table's worker serves its other players on
+    finally:
+        for pl in players:
+            pl.close()
+        parent.send_signal(signal.SIGTERM)
+        status = await asyncio.wait_for(parent.wait(), 60)
+    assert status == 0

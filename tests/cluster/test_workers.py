@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,8 +19,12 @@ from .harness import REPO, Player, _term_with_parent
 from .helpers import wait_until
 
 
-async def _serve_workers(folder: Path) -> tuple[asyncio.subprocess.Process, int, list[int]]:
+async def _serve_workers(folder: Path, config: str = "") -> tuple[asyncio.subprocess.Process, int, list[int]]:
+    """`citadels serve --workers 2` in `folder` (`config`: a config file's TOML for it)."""
     args = [sys.executable, "-m", "cli.main", "serve", "--workers", "2", "--port", "0"]
+    if config:
+        (folder / "server.toml").write_text(config)
+        args += ["--config", str(folder / "server.toml")]
     args += ["--keys-dir", str(folder / "keys"), "--saves-dir", str(folder / "saves"), "--bots", "random"]
     with open(folder / "parent.log", "ab") as log:
         proc = await asyncio.create_subprocess_exec(
@@ -68,14 +73,16 @@ async def ana_opens_a_table(folder: Path, port: int, players: list[Player]) -> t
     return ana, worker
 
 
-async def seat_from_other_worker(folder: Path, port: int, owner: str, first: int, players: list[Player]) -> Player:
+async def seat_from_other_worker(
+    folder: Path, port: int, owner: str, first: int, players: list[Player], **session_options: Any
+) -> Player:
     """Connect players (each from an address of its own: a worker admits 5 sessions per address, and
     six in a row may go to one worker) until one is accepted by the worker that is not `owner`; that
     one takes a seat at the lobby's first table."""
     for i in range(first, first + 12):
         p = Player(f"p{i}")
         players.append(p)
-        await p.connect(port, source=f"127.0.0.{20 + i}")
+        await p.connect(port, source=f"127.0.0.{20 + i}", **session_options)
         await p.wait_for("ana's table", timeout=30)
         await wait_until(lambda p=p: _worker_of(folder, p) is not None, what="the player's worker")
         if _worker_of(folder, p) != owner:
