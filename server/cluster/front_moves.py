@@ -26,9 +26,6 @@ class FrontMoves:
     if TYPE_CHECKING:
         node: ClusterNode
 
-        @property
-        def listings(self) -> dict[str, TableListing]: ...
-
         def seat_of(self, key: str) -> tuple[TableListing | None, int | None]: ...
 
         def join(self, s: Any, table_id: str, seat: int | None = None, code: str | None = None) -> None: ...

@@ -43,10 +43,6 @@ def enabled() -> bool:
     return _shared is not None
 
 
-def node_id() -> str:
-    return _node_id
-
-
 def socket_of(worker: str) -> Path:
     assert _shared is not None
     return _shared / worker / w.SOCKET_NAME
