@@ -1,7 +1,10 @@
 """The log follows the tail by turning pages: new lines are written below the last ones and
-cost one line each; a full panel moves up by a third at once; scrolling back and End work."""
+cost one line each; a full panel moves up by a third at once; scrolling back and End work. Where
+the pages turn does not depend on when the panel was drawn."""
 
 from __future__ import annotations
+
+import random
 
 from textual.app import App
 
@@ -57,6 +60,23 @@ async def test_new_lines_go_below_and_a_full_panel_turns_a_third():
         for i in range(HEIGHT + 1, HEIGHT + 1 + third):
             assert dirty_lines(log, [Row(f"event {i}")]) == 1
             assert shown(log)[-1] == f"event {i}"
+
+
+def test_the_lines_shown_do_not_depend_on_when_the_panel_was_drawn():
+    """A panel drawn after every row, at other heights on the way (a resize), shows the same lines
+    as one drawn once at the end: a seat's screen painted directly and Textual's own frames once
+    disagreed when a frame came between a resize and a row (tests/ui/test_key_paint.py)."""
+    rng = random.Random(5)
+    rows = [Row(f"event {i} " + "word " * rng.randrange(12)) for i in range(120)]
+    for trial in range(200):
+        drawn, fresh = LogView(max_lines=400), LogView(max_lines=400)  # (no rows forgotten here)
+        count = rng.randrange(1, len(rows))
+        for row in rows[:count]:
+            drawn.add_rows([row])
+            if rng.random() < 0.5:
+                drawn.build(40, rng.choice([HEIGHT, HEIGHT + 6, 3]))  # a frame, at some height
+        fresh.add_rows(rows[:count])
+        assert [t.plain for t in drawn.build(40, HEIGHT)] == [t.plain for t in fresh.build(40, HEIGHT)], trial
 
 
 async def test_scrolling_back_and_end_and_old_rows_forgotten():

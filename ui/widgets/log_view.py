@@ -7,7 +7,10 @@ or scrolling refreshes this widget only, without layout.
 
 Following the tail, new lines are written below the last ones; only when the
 panel is full does it move up, by a third of its height at once (a "page
-turn"), leaving room for the next lines. A log that scrolled by one line per
+turn"), leaving room for the next lines. Where the pages turn depends only on
+the number of lines and the panel's height (`_window`), not on when the panel
+was drawn: two screens given the same rows show the same lines, whether a
+frame came between two rows or not. A log that scrolled by one line per
 new line would redraw (and send over SSH) every line of the panel for every
 event, on every seat's screen; this way a new line costs one line, and a
 page turn a whole panel once per third of a page.
@@ -49,7 +52,6 @@ class LogView(LineWidget):
         self._lines_total = 0  # wrapped lines in `_wrapped` (kept, not summed on every build)
         self._wrap_width = 0
         self._offset = 0  # rows scrolled up from the bottom
-        self._top: int | None = None  # first line shown while following the tail (None: newest at the bottom)
         # (width, first, last, lines) of the last build following the tail: the next build with the same
         # first line only adds the lines below (the lines at an index stay the same until rows are dropped)
         self._shown: tuple[int, int, int, list[Text]] | None = None
@@ -60,7 +62,6 @@ class LogView(LineWidget):
         self._wrap_width = 0
         self._shown = None
         self._offset = 0
-        self._top = None
         self.invalidate()
 
     def add_rows(self, rows: list[Row]) -> None:
@@ -82,8 +83,6 @@ class LogView(LineWidget):
                 gone = sum(len(w) for _, w in self._wrapped[:drop])
                 del self._wrapped[:drop]
                 self._lines_total -= gone
-                if self._top is not None:
-                    self._top = max(self._top - gone, 0)
         self.invalidate()
 
     @property
@@ -98,7 +97,6 @@ class LogView(LineWidget):
         new = min(max(self._offset + delta, 0), limit)
         if new != self._offset:
             self._offset = new
-            self._top = None  # back at the end: newest line at the bottom
             self.invalidate()
 
     def page(self, direction: int) -> None:
@@ -107,7 +105,6 @@ class LogView(LineWidget):
     def to_end(self) -> None:
         if self._offset:
             self._offset = 0
-            self._top = None
             self.invalidate()
 
     def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
@@ -133,28 +130,24 @@ class LogView(LineWidget):
             self._wrap_width = width
             self._wrapped = [(r, self._wrap(r, width)) for r in self._rows]
             self._lines_total = sum(len(w) for _, w in self._wrapped)
-            self._top = None
             self._shown = None
 
     def _total(self, width: int) -> int:
         self._ensure(width)
         return self._lines_total
 
-    def _on_resize(self, event: events.Resize) -> None:
-        self._top = None
-        super()._on_resize(event)
-
     def _window(self, height: int, total: int) -> tuple[int, int]:
         """Lines [first, last) of the `total` wrapped lines to show."""
         if self._offset:  # scrolled back: a full panel ending `offset` lines before the end
             last = max(total - self._offset, 0)
             return max(last - height, 0), last
-        top = self._top
-        if top is None or top > total:
-            top = max(total - height, 0)
-        elif total - top > height:  # full: turn a third of a page
-            top = max(total - height + max(height // 3, 1), 0)
-        self._top = top
+        # Following the tail: the first `height` lines, then a turn by a third of a page each time the
+        # lines overflow (one line past a full panel leaves a third of it free): the turns fall at
+        # multiples of `turn` lines past a full panel, the same whenever the panel was drawn.
+        if total <= height:
+            return 0, total
+        turn = max(height // 3, 1) + 1
+        top = -(-(total - height) // turn) * turn
         return top, min(top + height, total)
 
     def build(self, width: int, height: int) -> list[Text]:
