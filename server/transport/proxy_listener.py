@@ -4,9 +4,11 @@ Behind HAProxy (``send-proxy`` or ``send-proxy-v2``) every connection comes from
 balancer; the player's address is in a header the balancer writes first. This listener
 accepts raw sockets, reads exactly that header (server/transport/proxy_protocol.py: peeked,
 so the SSH stream stays in the socket), and hands each socket on wrapped so that its
-``getpeername()`` is the player's: asyncio's transport, asyncssh's connection, the
-admission's per-source counts and the session's logs all see the real address without
-knowing about the protocol.
+``getpeername()`` is the player's: the admission's per-source counts see the real address.
+asyncio's transport takes its peer from that socket; uvloop's asks the kernel (the
+balancer), so a protocol factory given such a socket is wrapped by :func:`addressed`, whose
+protocols get a transport that names the player on either loop: asyncssh's connection and
+the session's logs see the real address without knowing about the protocol.
 
 A header that names no client (v2 LOCAL, v1 UNKNOWN) is the balancer's own health check: it
 gets an SSH identification line and is closed, never reaching the SSH server, its admission
@@ -19,13 +21,13 @@ beyond ``max_pending`` connections still sending their header, and one from outs
 any address). A header on a listener that does not expect the protocol never gets here: the
 plain SSH listener hands it to asyncssh, which refuses it as a bad version line.
 
-    listener = ProxyListener(ssh_hand_over(options), header_timeout=5)
+    listener = ProxyListener(protocol_hand_over(factory), header_timeout=5)
     await listener.start("0.0.0.0", 2223)
     listener.get_port(); listener.stats; listener.close(); await listener.wait_closed()
 
-Hand-overs: :func:`ssh_hand_over` (asyncssh's public ``run_server`` on the socket) or
-:func:`protocol_hand_over` (``loop.connect_accepted_socket`` with any protocol factory: a
-server whose admission runs at accept gives its gate's factory).
+Hand-over: :func:`protocol_hand_over` (``loop.connect_accepted_socket`` with any protocol
+factory, :func:`addressed`: a server whose admission runs at accept gives its gate's factory;
+an asyncssh server gives ``compat.connection_factory(...)``).
 """
 
 from __future__ import annotations
@@ -38,14 +40,14 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-
-import asyncssh
+from typing import Any, TypeVar
 
 from server.logging_setup import log_event
 from server.transport.proxy_protocol import ProxyError, read_header
 
 log = logging.getLogger("citadels.server.proxy")
 
+P = TypeVar("P", bound=asyncio.BaseProtocol)
 HandOver = Callable[[socket.socket], Awaitable[object]]
 HEALTH_REPLY = b"SSH-2.0-citadels-health\r\n"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -69,7 +71,7 @@ class ProxyStats:
     """What the listener did with the connections it accepted."""
 
     accepted: int = 0
-    handed_over: int = 0  # with ssh_hand_over: once logged in
+    handed_over: int = 0  # the hand-over returned (protocol_hand_over: the connection made)
     health_checks: int = 0  # LOCAL / UNKNOWN headers: answered here, not handed over
     malformed: int = 0  # no header, a bad one, or closed inside it
     timeouts: int = 0
@@ -207,19 +209,54 @@ class ProxyListener:
         self.stats.handed_over += 1
 
 
-def ssh_hand_over(options: asyncssh.SSHServerConnectionOptions) -> HandOver:
-    """Run an asyncssh server connection on each socket (asyncssh's ``run_server``)."""
+class AddressedTransport:
+    """A transport whose peer is the client the balancer named; everything else is the wrapped
+    transport's own (its write path bound once: no cost per call)."""
+
+    def __init__(self, transport: asyncio.BaseTransport, peer: tuple[str, int]) -> None:
+        self.transport = transport
+        self.peer = peer
+        for name in ("write", "writelines", "get_write_buffer_size", "is_closing"):
+            if hasattr(transport, name):
+                setattr(self, name, getattr(transport, name))
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        if name == "peername":
+            return self.peer
+        return self.transport.get_extra_info(name, default)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+def addressed(factory: Callable[[], P], sock: socket.socket) -> Callable[[], P]:
+    """``factory``, its protocol's transport naming ``sock``'s peer (an AddressedSocket's client)
+    whatever the loop: asyncio's transport asks the socket object (already right), uvloop's asks
+    the kernel (the balancer), and is then wrapped in an :class:`AddressedTransport`."""
+    if not isinstance(sock, AddressedSocket):
+        return factory
+    peer = sock.client
+
+    def make() -> P:
+        protocol = factory()
+        made = protocol.connection_made
+
+        def connection_made(transport: asyncio.BaseTransport) -> None:
+            del protocol.connection_made  # the class's method again: no cycle kept
+            if transport.get_extra_info("peername") != peer:
+                transport = AddressedTransport(transport, peer)  # type: ignore[assignment]
+            made(transport)
+
+        protocol.connection_made = connection_made  # type: ignore[method-assign]
+        return protocol
+
+    return make
+
+
+def protocol_hand_over(protocol_factory: Callable[[], asyncio.BaseProtocol]) -> HandOver:
+    """Give each socket to ``protocol_factory()`` as an accepted connection (:func:`addressed`)."""
 
     async def hand_over(sock: socket.socket) -> object:
-        return await asyncssh.run_server(sock, options=options)
-
-    return hand_over
-
-
-def protocol_hand_over(protocol_factory: Callable[[], asyncio.Protocol]) -> HandOver:
-    """Give each socket to ``protocol_factory()`` as an accepted connection."""
-
-    async def hand_over(sock: socket.socket) -> object:
-        return await asyncio.get_running_loop().connect_accepted_socket(protocol_factory, sock)
+        return await asyncio.get_running_loop().connect_accepted_socket(addressed(protocol_factory, sock), sock)
 
     return hand_over

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
@@ -39,7 +40,7 @@ class HostProtocol(asyncio.Protocol):
         self.session: SSHSession | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+        transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio.Transport subclasses
         self._transport = transport
 
     def data_received(self, data: bytes) -> None:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -64,7 +64,7 @@ class Relay(asyncio.Protocol):
         self.held = False  # the client's channel is full: the host's output waits
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+        transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio.Transport subclasses
         self._transport = transport
 
     def data_received(self, data: bytes) -> None:

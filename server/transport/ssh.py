@@ -39,7 +39,9 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from server import event_loop
 from server.config import ServerConfig
+from server.event_loop import EventLoopUnavailable
 from server.logging_setup import configure_logging, log_event
 from server.transport import compat
 from server.transport.admission import Admission, Startup, source_of
@@ -49,6 +51,7 @@ from server.transport.gc_tuning import GcTuner
 from server.transport.input_budget import BudgetMemory, start_metering, stop_metering
 from server.transport.input_pipeline import PEOPLE
 from server.transport.listening import Prepared, StartError, _listen, prepare_start
+from server.transport.proxy_listener import addressed
 from server.transport.screen_wire import MoveTo
 from server.transport.session import ServerStopping, SessionInfo, SSHSession
 from server.transport.session_texts import STOPPING_MESSAGE
@@ -193,7 +196,9 @@ class Server:
             return connection
 
         loop = asyncio.get_running_loop()
-        task = loop.create_task(loop.connect_accepted_socket(make, sock=conn), context=contextvars.Context())
+        # (addressed: behind a balancer, the transport reports the player the header named, on any loop)
+        connect = loop.connect_accepted_socket(addressed(make, conn), sock=conn)
+        task = loop.create_task(connect, context=contextvars.Context())
         task.add_done_callback(functools.partial(self._handed_over, conn, verdict))
 
     def _handed_over(self, conn: socket.socket, startup: Startup, task: asyncio.Task[Any]) -> None:
@@ -351,7 +356,15 @@ class Server:
             self._acceptor.start(self._listener.sockets)
         start_metering(loop)
         self.gc.start()
-        log_event(log, logging.INFO, "listening", host=config.host, port=self.port, host_key=self.host_key_fingerprint)
+        log_event(
+            log,
+            logging.INFO,
+            "listening",
+            host=config.host,
+            port=self.port,
+            host_key=self.host_key_fingerprint,
+            event_loop=event_loop.loop_name(),
+        )
 
     def stop_accepting(self) -> None:
         """Take no new connections; the running sessions go on (a draining cluster node: the balancer's
@@ -463,8 +476,8 @@ def serve_forever(config: ServerConfig, app_factory: AppFactory) -> int:
     """
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
-        return asyncio.run(_serve(config, app_factory))
-    except StartError as error:
+        return event_loop.run(_serve(config, app_factory), config.event_loop)
+    except (StartError, EventLoopUnavailable) as error:
         print(f"citadels serve: {error}", file=sys.stderr, flush=True)
         return 1
 

@@ -17,8 +17,9 @@ import asyncssh
 import pytest
 
 from server.config import ServerConfig
+from server.transport.compat import connection_factory
 from server.transport.demo_app import DemoApp
-from server.transport.proxy_listener import ProxyListener, protocol_hand_over, ssh_hand_over
+from server.transport.proxy_listener import ProxyListener, protocol_hand_over
 from server.transport.proxy_protocol import V2_SIGNATURE
 from server.transport.ssh import start_server
 
@@ -123,14 +124,14 @@ def tell_peer(process: asyncssh.SSHServerProcess) -> None:
 @pytest.fixture
 async def listener() -> AsyncIterator[ProxyListener]:
     Recorder.peers = []
-    options = asyncssh.SSHServerConnectionOptions(
+    factory = await connection_factory(  # as the server hands its admitted sockets to asyncssh (ssh.py)
         server_host_keys=[asyncssh.generate_private_key("ssh-ed25519")],
         server_factory=Recorder,
         process_factory=tell_peer,
         allow_scp=False,
         login_timeout=5,
     )
-    server = await ProxyListener(ssh_hand_over(options), header_timeout=0.5, max_pending=4).start("127.0.0.1", 0)
+    server = await ProxyListener(protocol_hand_over(factory), header_timeout=0.5, max_pending=4).start("127.0.0.1", 0)
     yield server
     server.close()
     await server.wait_closed()
