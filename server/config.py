@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -93,6 +93,10 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     max_bot_share: Annotated[float, Meta(ge=0.0, le=1.0)] = 0.25
     # False: no players database at all (names and seats by key for this run only, nothing recorded).
     accounts: bool = True
+
+    # The event loop (server/event_loop.py): "auto" is uvloop where it is installed (Linux, macOS),
+    # else asyncio's own; "uvloop" refuses to start without it; "asyncio" never uses it.
+    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
 
     # Logging: JSON lines on stderr instead of plain text.
     json_logs: bool = False

@@ -28,10 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from server import event_loop
 from server.admin.bans import BanError, Bans
 from server.admin.socket_server import start_admin
 from server.app import make_app_factory
 from server.config import ServerConfig
+from server.event_loop import EventLoopUnavailable
 from server.lobby.lobby import Lobby
 from server.logging_setup import configure_logging, log_event
 from server.players.migrate import SchemaError
@@ -48,8 +50,8 @@ log = logging.getLogger("citadels.server")
 def run(config: ServerConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
-        return asyncio.run(serve(config, load or []))
-    except (PersistenceError, BanError, DatabaseURLError, SchemaError, StartError) as e:
+        return event_loop.run(serve(config, load or []), config.event_loop)
+    except (PersistenceError, BanError, DatabaseURLError, SchemaError, StartError, EventLoopUnavailable) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1
 

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from server import event_loop
 from server.admin.bans import BanError, Bans
 from server.admin.socket_server import AdminSocket, socket_path
 from server.app import make_app_factory
@@ -29,6 +30,7 @@ from server.cluster.connection import ClusterUnavailable
 from server.cluster.node import ClusterNode
 from server.cluster.nodes import NodeIdInUse
 from server.config import ServerConfig
+from server.event_loop import EventLoopUnavailable
 from server.logging_setup import configure_logging, log_event
 from server.players.migrate import SchemaError
 from server.players.service import PlayersService
@@ -46,7 +48,7 @@ log = logging.getLogger("citadels.server")
 def run_node(config: ServerConfig, cluster: ClusterConfig, load: list[str] | None = None) -> int:
     configure_logging(json_lines=config.json_logs, level=config.log_level, asyncssh_level=config.asyncssh_log_level)
     try:
-        return asyncio.run(serve_node(config, cluster, load or []))
+        return event_loop.run(serve_node(config, cluster, load or []), config.event_loop)
     except (
         PersistenceError,
         BanError,
@@ -56,6 +58,7 @@ def run_node(config: ServerConfig, cluster: ClusterConfig, load: list[str] | Non
         ClusterConfigError,
         DatabaseURLError,
         SchemaError,
+        EventLoopUnavailable,
     ) as e:
         print(f"citadels serve: {e}", file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import subprocess
 import time
 import uuid
 
@@ -27,11 +28,12 @@ pytestmark = pytest.mark.skipif(
 
 
 async def run(*args: str, check: bool = True) -> str:
-    proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(proc.communicate(), 10)
-    if check and proc.returncode:
-        raise AssertionError(f"{args[:3]} failed: {err.decode()}")
-    return out.decode("utf-8", "replace")
+    # In a thread, not the loop's subprocess: under uvloop the tmux server that `new-session` starts
+    # keeps the pipes of the command that started it, and `communicate()` would wait for it to exit.
+    done = await asyncio.to_thread(subprocess.run, args, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+    if check and done.returncode:
+        raise AssertionError(f"{args[:3]} failed: {done.stderr.decode()}")
+    return done.stdout.decode("utf-8", "replace")
 
 
 class Pane:
