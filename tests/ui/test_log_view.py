@@ -79,6 +79,31 @@ def test_the_lines_shown_do_not_depend_on_when_the_panel_was_drawn():
         assert [t.plain for t in drawn.build(40, HEIGHT)] == [t.plain for t in fresh.build(40, HEIGHT)], trial
 
 
+async def test_two_screens_given_the_same_rows_and_sizes_show_the_same_lines():
+    """Two panels given the same rows at the same heights, one drawn after every row, the other
+    only now and then, show the same lines: a seat's directly painted screen and Textual's own
+    frames once differed when a frame came between a resize and a row (tests/ui/test_key_paint.py)."""
+    rng = random.Random(5)
+    rows = [Row(f"event {i} " + "word " * rng.randrange(12)) for i in range(90)]
+    app, other = LogApp(), LogApp()
+    async with app.run_test(size=(60, 30)) as pilot, other.run_test(size=(60, 30)) as pilot2:
+        drawn, seldom = app.query_one(LogView), other.query_one(LogView)
+        for i, row in enumerate(rows):
+            if i % 15 == 7:  # both resized (a layout), the next rows at the new height
+                height = rng.choice([HEIGHT, HEIGHT + 6, 4])
+                drawn.styles.height = seldom.styles.height = height
+                await pilot.pause()
+                await pilot2.pause()
+                if i % 2:
+                    shown(drawn)  # a frame between the resize and the next row, on one screen only
+            drawn.add_rows([row])
+            shown(drawn)  # a frame after every row (as a directly painted screen builds)
+            seldom.add_rows([row])
+            if rng.random() < 0.2:
+                shown(seldom)
+            assert shown(drawn) == shown(seldom), i
+
+
 async def test_scrolling_back_and_end_and_old_rows_forgotten():
     app = LogApp()
     async with app.run_test(size=(60, 20)) as pilot:
