@@ -212,8 +212,9 @@ async def test_sessions_past_their_light_tier_share_the_pools(start, open_termin
     pooled = 2 * (0.05 + 0.01 * elapsed) / 0.03 + 2 * len(abusers)
     assert Costly.handled <= unpaced + pooled, (Costly.handled, unpaced + pooled)
     separately = len(abusers) * (0.3 + 0.05 * elapsed) / 0.03  # what three separate budgets would allow
-    # (without the pools the three would get close to `separately`)
-    assert Costly.handled < separately * 0.6, (Costly.handled, separately)
+    # (without the pools the three would get close to `separately`; the exact bound is the one above:
+    # with the pools 32-34 of 50 were seen on a loaded CI machine on uvloop, 0.64-0.68)
+    assert Costly.handled < separately * 0.75, (Costly.handled, separately)
 
 
 @pytest.mark.slow  # a soak: a held key, then the budget refilled in real time (~12 s)
