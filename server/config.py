@@ -9,10 +9,12 @@ from __future__ import annotations
 import ipaddress
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
+
+from server.event_loop import LoopChoice
 
 PositiveInt = Annotated[int, Meta(ge=1)]
 NonNegativeInt = Annotated[int, Meta(ge=0)]
@@ -94,9 +96,9 @@ class ServerConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_o
     # False: no players database at all (names and seats by key for this run only, nothing recorded).
     accounts: bool = True
 
-    # The event loop (server/event_loop.py): "auto" is uvloop where it is installed (Linux, macOS),
-    # else asyncio's own; "uvloop" refuses to start without it; "asyncio" never uses it.
-    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
+    # The event loop (server/event_loop.py): "auto" is uvloop where it is installed (Linux, macOS) on
+    # Python 3.11 and 3.12, else asyncio's own; "uvloop" refuses to start without it; "asyncio" never uses it.
+    event_loop: LoopChoice = "auto"
 
     # Logging: JSON lines on stderr instead of plain text.
     json_logs: bool = False
