@@ -11,6 +11,7 @@ saying why not (shown to the player).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -55,6 +56,11 @@ class Room:
     saved: bool = False  # a loaded saved game: it waits for its own players (or bots where the creator says)
 
 
+# Snapshots are numbered as they are made (in the process that shows them): a screen that was
+# given a newer one ignores an older one still queued for it (`LobbyScreen.update`).
+_snapshot_numbers = itertools.count(1)
+
+
 @dataclass(frozen=True)
 class LobbySnapshot:
     you: str  # your name
@@ -66,6 +72,9 @@ class LobbySnapshot:
     # The players database: "" (none on this server), "guest", "pending" (your account is being
     # looked up) or "player" (profile, games, name and keys are yours to see).
     accounts: str = ""
+    # The order it was made in: a LobbyUpdate computed before a change (the lobby's broadcast) can be
+    # handled after a snapshot read at once since (leaving a table, an action's answer).
+    seq: int = field(default_factory=_snapshot_numbers.__next__, compare=False)
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,13 @@ class LobbyScreen(NewTableForm, Screen):
 
     # --- from the app --------------------------------------------------------------------------
     def update(self, snap: LobbySnapshot, notice: str | None = None) -> None:
-        self.snap = snap
+        """A snapshot from the lobby; one made before the snapshot shown (a broadcast queued while the
+        screen read a fresh one) is dropped, its notice kept: it would show a moment already past (a
+        finished table's page instead of the new game's room, its "1" no longer "Start the game")."""
+        if self.snap is None or snap.seq >= self.snap.seq:
+            self.snap = snap
+        elif not notice:
+            return
         if notice:
             self.notice = notice
         if self.is_mounted:
@@ -129,6 +135,8 @@ class LobbyScreen(NewTableForm, Screen):
         if snap is None:
             return
         if snap.room is not None and self.page in ("main", "table"):
+            # in a room, the table page it was joined from is behind you: the list when the room goes
+            self.page, self.selected = "main", None
             header, items = self._room(snap, snap.room)
         elif self.page == "create":
             header, items = self._create()
