@@ -342,6 +342,10 @@ class _MeteringFactory:
         self.inner = inner
 
     def __call__(self, loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        if "eager_start" in kwargs and kwargs["eager_start"] is None:
+            # uvloop on 3.13 passes eager_start=None ("as the factory makes them") to every factory;
+            # asyncio's eager_task_factory of 3.13.0, which Textual sets, takes no such argument
+            del kwargs["eager_start"]
         context = kwargs.get("context")
         budget = _budget.get() if context is None else context.get(_budget)
         if budget is not None:

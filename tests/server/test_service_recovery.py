@@ -26,9 +26,9 @@ from server.storage.savelog import LOG_HEADER, RECORD, read_log, read_save_file
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_serve(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int, list[str]]:
+def start_serve(tmp_path: Path, *extra: str, settings: str = "") -> tuple[subprocess.Popen, int, list[str]]:
     config = tmp_path / "server.toml"
-    config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nidle_wait_seconds = 600\n")
+    config.write_text("port = 0\nbot_delay_seconds = 0.0\ngc_tuning = false\nidle_wait_seconds = 600\n" + settings)
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--config", str(config), "--keys-dir", str(tmp_path / "keys")]
         + ["--saves-dir", str(tmp_path / "saves"), "--workers", "1", *extra],
