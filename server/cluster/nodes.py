@@ -73,6 +73,9 @@ class NodeRegistry:
         cfg = conn.config
         self._lifetime = cfg.node_ttl_seconds - cfg.lease_margin_seconds
         self._revision = 0
+        # One heartbeat at a time: two writes with the same last revision (draining's beat while the
+        # periodic one waits for its answer) make the second a conflict, read as our record lapsed.
+        self._beating = asyncio.Lock()
         self._watch: kvutil.Watch | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -164,6 +167,10 @@ class NodeRegistry:
 
     async def beat(self) -> None:
         """One heartbeat now (also after a change worth telling at once: draining)."""
+        async with self._beating:
+            await self._store_beat()
+
+    async def _store_beat(self) -> None:
         key = self.conn.names.node_key(self.node)
         if self.deadline and time.monotonic() >= self.deadline:
             self._lose_life("expired")  # too late: the server may have let our key go already

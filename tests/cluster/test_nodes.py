@@ -4,6 +4,8 @@ counts add up over live nodes only."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from server.cluster.counters import ClusterCounters
@@ -109,3 +111,20 @@ async def test_a_dead_predecessors_record_is_replaced_at_once_when_ids_are_this_
     await kvutil.create(conn.bucket("nodes"), key, encode(NodeRecord(node="node-a", pid=1, life="live")))
     assert not await NodeRegistry(conn)._replace_dead_predecessor(key)
     assert (await kvutil.get(conn.bucket("nodes"), key)).value is not None
+
+
+async def test_a_beat_asked_while_another_is_stored_keeps_the_nodes_life(connect) -> None:
+    """Draining beats at once (`set_draining`), maybe while the periodic heartbeat waits for its
+    answer: both wrote with the same last revision, the second was refused and read as the record
+    lapsed, and the draining node lost its tables and stopped (a CI run, a drained node's player cut off)."""
+    a = await NodeRegistry(await connect("node-a", **FAST_NODES)).start()
+    lost: list[str] = []
+    a.on_own_life_lost.append(lost.append)
+    life = a.life
+    try:
+        for _ in range(5):
+            await asyncio.gather(a.beat(), a.beat(), a.set_draining())
+        assert lost == [] and a.life == life
+        assert a.live["node-a"].draining
+    finally:
+        await a.stop()
