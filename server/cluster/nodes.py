@@ -224,8 +224,9 @@ class NodeRegistry:
         if self._watch is not None:
             await self._watch.stop()
             self._watch = None
-        with contextlib.suppress(kvutil.Conflict, *kvutil.TRANSIENT):
-            await kvutil.delete(self.kv, self.conn.names.node_key(self.node), last=self._revision)
+        async with self._beating:  # after a beat in flight (draining's): its revision is the last
+            with contextlib.suppress(kvutil.Conflict, *kvutil.TRANSIENT):
+                await kvutil.delete(self.kv, self.conn.names.node_key(self.node), last=self._revision)
         log_event(log, logging.INFO, "node left", node=self.node)
 
 
