@@ -11,9 +11,9 @@ loop"). asyncssh and Textual run on it unchanged; the server uses no loop intern
 
 `event_loop` in the configuration: "auto" (the default) takes uvloop when it can be imported (a
 dependency on Linux and macOS; there is no uvloop for Windows) on Python 3.11 and 3.12, and
-asyncio's loop otherwise: on 3.13 uvloop 0.23 hands the loop's task factory an `eager_start`
-argument that the eager task factory Textual sets (asyncio's, 3.13.0) does not take, which the
-suite met at a loop's close; not verified further, so 3.13 stays on asyncio's loop until it is;
+asyncio's loop otherwise: on 3.13 uvloop 0.23 hands the loop's task factory `eager_start=None`,
+which the eager task factory Textual sets (asyncio's, 3.13.0) does not take; the server's metering
+factory drops it (server/transport/input_budget.py), but the suite has not been run on uvloop there;
 "uvloop" refuses to start without it; "asyncio" never uses it (a fallback if uvloop ever
 misbehaves on a host).
 """

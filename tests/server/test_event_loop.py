@@ -49,8 +49,7 @@ def test_without_uvloop_auto_falls_back_and_uvloop_refuses(monkeypatch: pytest.M
 
 
 async def test_the_served_loop_is_uvloop_and_takes_a_login(tmp_path: Path) -> None:
-    """By default on 3.11 and 3.12; asked for on 3.13, where uvloop hands every task factory an
-    `eager_start` that the eager factory Textual sets does not take (the metering factory drops it)."""
+    """By default on 3.11 and 3.12; asked for on 3.13 (where "auto" is asyncio's loop)."""
     pytest.importorskip("uvloop")
     asked = 'event_loop = "uvloop"\n' if sys.version_info >= (3, 13) else ""
     proc, port, _ = start_serve(tmp_path, settings=asked)
