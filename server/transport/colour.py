@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from itertools import islice
 
 from rich.color import Color, ColorSystem
 
@@ -116,8 +117,9 @@ def rendered_colours(color_system: str | None) -> Callable[[str], str] | None:
         result = converted.get(text)
         if result is None:
             result = downgrade(text)
-            if len(converted) >= MAX_RENDERED:
-                del converted[next(iter(converted))]
+            if len(converted) >= MAX_RENDERED:  # an eighth at a time (`line_frame._put` says why)
+                for old in list(islice(converted, MAX_RENDERED // 8)):
+                    del converted[old]
             converted[text] = result
         return result
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import weakref
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -70,8 +70,11 @@ _serials = itertools.count()
 
 
 def _put(cache: dict, key: Any, value: Any, limit: int) -> None:
+    # An eighth of the oldest at a time, as `shared_memo.Memo`: one at a time, finding the oldest key
+    # walked over the deleted slots ahead of it (~4 us a put at 4,096 entries, 1.4 % of a served move).
     if len(cache) >= limit:
-        del cache[next(iter(cache))]
+        for old in list(islice(cache, max(limit // 8, 1))):
+            del cache[old]
     cache[key] = value
 
 
