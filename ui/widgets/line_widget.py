@@ -52,6 +52,10 @@ class LineWidget(Widget):
         # line key -> its entry, shared by every app (`line_frame.shared_entry`)
         self._strips: dict[tuple, list] = {}  # lines of the current build
         self._old_strips: dict[tuple, list] = {}  # lines of the build before
+        # The same, by the line object: id -> (line, width, entry). Shared memos hand the same `Text`
+        # to every build and app, so most rows are found without making and hashing their key.
+        self._by_line: dict[int, tuple[Text, int, list]] = {}
+        self._old_by_line: dict[int, tuple[Text, int, list]] = {}
         self._base: Style | None = None
         self._frame: Frame | None = None
         self._frame_key: tuple | None = None
@@ -102,6 +106,7 @@ class LineWidget(Widget):
             built = self._built = (width, height, self.build(width, height) if width > 0 and height > 0 else [])
             if self._strips:
                 self._old_strips, self._strips = self._strips, {}
+                self._old_by_line, self._by_line = self._by_line, {}
         return built[2]
 
     def notify_style_update(self) -> None:
@@ -109,6 +114,8 @@ class LineWidget(Widget):
         self._frame = self._frame_key = self._style_part = None
         self._strips.clear()
         self._old_strips.clear()
+        self._by_line.clear()
+        self._old_by_line.clear()
         super().notify_style_update()
 
     def _on_resize(self, event: events.Resize) -> None:
@@ -133,14 +140,26 @@ class LineWidget(Widget):
         if y >= len(lines) or width <= 0:
             return None
         line = lines[y]
-        key = (line.plain, tuple(line.spans), line.style, width)
-        entry = self._strips.get(key)
-        if entry is None:
-            entry = self._old_strips.get(key)
-            if entry is None:
-                base = self._base_style()
-                entry = shared_entry((*key, base), line, width, base, self.app.console)
-            self._strips[key] = entry
+        # A line is not changed once built (`invalidate` already takes the same object as unchanged);
+        # the pair keeps it alive, so its id is not reused while the pair is kept.
+        known = self._by_line.get(id(line))
+        if known is not None and known[0] is line and known[1] == width:
+            return known[2]
+        known = self._old_by_line.get(id(line))
+        if known is not None and known[0] is line and known[1] == width:
+            entry = known[2]
+            self._strips[entry[3][:4]] = entry
+        else:
+            key = (line.plain, tuple(line.spans), line.style, width)
+            found = self._strips.get(key)
+            if found is None:
+                found = self._old_strips.get(key)
+                if found is None:
+                    base = self._base_style()
+                    found = shared_entry((*key, base), line, width, base, self.app.console)
+                self._strips[key] = found
+            entry = found
+        self._by_line[id(line)] = (line, width, entry)
         return entry
 
     def _current_frame(self) -> Frame | None:
