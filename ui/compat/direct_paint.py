@@ -57,6 +57,7 @@ S = TypeVar("S", bound=Screen)
 
 _LAYOUT_REQUIRED = attrgetter("_layout_required")
 _ATTR = "_citadels_paint"  # on a screen while it takes in an update: {widget: changed content rows}
+_PLACES = "_citadels_places"  # on a screen: (the compositor's visible widgets, `_places` of them)
 _on = False
 _off_apps: weakref.WeakSet[Any] = weakref.WeakSet()
 # Counts for benchmarks and tests: updates with rows to paint, painted wholly directly, widgets refreshed instead.
@@ -147,14 +148,34 @@ def _fits(app: Any, screen: Screen) -> bool:
     )
 
 
-def _paintable(widget: Widget, region: Region, clip: Region, screen_region: Region, front: list[Region]) -> bool:
+def _places(screen: Screen) -> dict[Widget, tuple[int, Region, bool]]:
+    """Each visible widget: (its place front to back, its region, whether it is wholly inside its clip
+    and the screen with no widget in front of it). Kept while the compositor keeps its map of visible
+    widgets (the same dict until the next layout): working it out walked every widget on every paint."""
+    compositor = screen._compositor
+    visible = compositor.visible_widgets
+    kept = getattr(screen, _PLACES, None)
+    if kept is not None and kept[0] is visible:
+        return kept[1]
+    screen_region = compositor.size.region
+    front: list[Region] = []  # what widgets in front of the next one cover
+    places: dict[Widget, tuple[int, Region, bool]] = {}
+    for place, (widget, (region, clip)) in enumerate(visible.items()):
+        whole = (
+            clip.contains_region(region)
+            and screen_region.contains_region(region)
+            and not any(map(region.overlaps, front))
+        )
+        places[widget] = (place, region, whole)
+        front.append(region.intersection(clip))
+    setattr(screen, _PLACES, (visible, places))
+    return places
+
+
+def _paintable(widget: Widget, region: Region) -> bool:
     if widget._layout_required or widget._repaint_required:  # (the map holds visible widgets only)
         return False
-    if region.size != widget.outer_size:  # sized since the last layout: its next frame redraws it
-        return False
-    if not (clip.contains_region(region) and screen_region.contains_region(region)):
-        return False
-    return not any(map(region.overlaps, front))
+    return region.size == widget.outer_size  # else sized since the last layout: its next frame redraws it
 
 
 def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
@@ -166,22 +187,14 @@ def _paint(screen: Screen, pending: dict[Widget, set[int]]) -> None:
     # a row's rendered text in the client's colours (the SSH driver); None: written as rendered
     convert: Callable[[str], str] | None = getattr(driver, "convert_rendered", None)
     if _fits(app, screen):
-        compositor = screen._compositor
         dirty_widgets = screen._dirty_widgets
-        screen_region = compositor.size.region
         console = app.console
-        front: list[Region] = []  # what widgets in front of the next one cover (front to back)
-        to_reach = len(pending)
-        for widget, (region, clip) in compositor.visible_widgets.items():
-            rows = left.get(widget)
-            if rows is not None:
-                if widget not in dirty_widgets and _paintable(widget, region, clip, screen_region, front):
-                    _render_rows(widget, region, rows, console, convert, out)
-                    del left[widget]
-                to_reach -= 1
-                if not to_reach:
-                    break
-            front.append(region.intersection(clip))
+        places = _places(screen)
+        # in the compositor's order (front to back), as before: the same frame
+        for _, widget in sorted([(place[0], w) for w in pending if (place := places.get(w)) is not None]):
+            _, region, whole = places[widget]
+            if whole and widget not in dirty_widgets and _paintable(widget, region):
+                _render_rows(widget, region, left.pop(widget), console, convert, out)
     if out and driver is not None:
         cursor = screen.outer_size.clamp_offset(app.cursor_position)  # as `App._display` places it
         out.append(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
