@@ -13,6 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncssh
+from asyncssh.crypto import cipher as _asyncssh_cipher
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from textual import events as _events
 from textual._xterm_parser import XTermParser as _XTermParser
 
@@ -49,10 +52,101 @@ async def connection_factory(**options: Any) -> Callable[[], asyncio.Protocol]:
     built = await asyncssh.SSHServerConnectionOptions.construct(None, **options)
     built.proxy_command = None  # as asyncssh.listen does for a server
 
+    reuse_gcm_keys()
+
     def make() -> asyncio.Protocol:
-        return asyncssh.SSHServerConnection(loop, built, None, None)  # type: ignore[return-value]
+        return OneWriteConnection(loop, built, None, None)  # type: ignore[return-value]
 
     return make
+
+
+class OneWriteConnection(asyncssh.SSHServerConnection):
+    """A server connection that sends each packet in one socket write, without asyncssh's CBC padding packet.
+
+    asyncssh 2.24.1 (connection.py ``SSHConnection.send_packet``) sends an empty ``MSG_IGNORE``
+    packet ahead of every encrypted packet past the key exchange ("if we're encrypting and we have
+    no data outstanding"): RFC 4251 section 9.3.1's countermeasure to the chosen-plaintext attack on
+    CBC mode, whose next IV is the last ciphertext block. With a counter-mode or GCM cipher (RFC
+    4344, RFC 5647; all the server offers by default, `server.config.SSH_CIPHERS`) there is no such IV
+    and the packet protects nothing, so it is not sent (as OpenSSH does not); with a CBC cipher it
+    still is. Each packet asyncssh sends costs a seal and a socket write (a system call): this was
+    two of each for every frame a screen sends.
+
+    And what one ``send_packet`` call sends (a key exchange it starts, the CBC padding packet, the
+    packet itself) is joined and written once, in its order: the same bytes on the wire. ``_send`` is
+    asyncssh's only write to the transport after the version line (``SSHConnection._send``, which
+    drops a ``ConnectionError`` as ours does by calling it).
+    """
+
+    _citadels_held: list[bytes] | None = None
+
+    def send_packet(self, pkttype: int, *args: bytes, handler: Any = None) -> None:
+        if self._citadels_held is not None:  # within a send_packet: joined with the outer one's
+            if pkttype == MSG_IGNORE and args == _NO_DATA and not _cbc(self.get_extra_info("send_cipher")):
+                return  # the CBC countermeasure (asyncssh sends no other empty ignore packet)
+            super().send_packet(pkttype, *args, handler=handler)
+            return
+        held: list[bytes] = []
+        self._citadels_held = held
+        try:
+            super().send_packet(pkttype, *args, handler=handler)
+        finally:
+            self._citadels_held = None
+            if held:
+                super()._send(held[0] if len(held) == 1 else b"".join(held))
+
+    def _send(self, data: bytes) -> None:
+        held = self._citadels_held
+        if held is not None:
+            held.append(data)
+        else:
+            super()._send(data)
+
+
+MSG_IGNORE = 2  # RFC 4253 section 11.2 (asyncssh.constants.MSG_IGNORE)
+_NO_DATA = (b"\0\0\0\0",)  # an empty SSH string: asyncssh's `String(b"")`
+
+
+def _cbc(cipher: str | None) -> bool:
+    """A CBC cipher (``aes256-cbc``, ``3des-cbc``, ``rijndael-cbc@lysator.liu.se``...), or none known
+    yet: the padding packet is kept."""
+    return not cipher or "cbc" in cipher
+
+
+_GCM_MAC_SIZE = 16  # asyncssh 2.24.1, crypto/cipher.py
+
+
+def _encrypt_and_sign(self: Any, header: bytes, data: bytes) -> tuple[bytes, bytes]:
+    """``GCMCipher.encrypt_and_sign`` with one ``AESGCM`` per key, not one per packet."""
+    aead = self.__dict__.get("_citadels_aead")
+    if aead is None or aead[0] is not self._key:
+        aead = self._citadels_aead = (self._key, AESGCM(self._key))
+    sealed = aead[1].encrypt(self._iv, data, header)
+    self._update_iv()
+    return header + sealed[:-_GCM_MAC_SIZE], sealed[-_GCM_MAC_SIZE:]
+
+
+def _verify_and_decrypt(self: Any, header: bytes, data: bytes, mac: bytes) -> bytes | None:
+    """``GCMCipher.verify_and_decrypt`` with the same ``AESGCM`` per key."""
+    aead = self.__dict__.get("_citadels_aead")
+    if aead is None or aead[0] is not self._key:
+        aead = self._citadels_aead = (self._key, AESGCM(self._key))
+    try:
+        opened: bytes | None = aead[1].decrypt(self._iv, data + mac, header)
+    except InvalidTag:
+        opened = None
+    self._update_iv()
+    return opened
+
+
+def reuse_gcm_keys() -> None:
+    """asyncssh 2.24.1 makes an ``AESGCM`` from the key for every packet it seals or opens
+    (crypto/cipher.py ``GCMCipher``); its key never changes (a rekey makes a new cipher object), so
+    one per cipher object does (the same calls on it, the same bytes). Idempotent."""
+    check_asyncssh_version()
+    gcm = _asyncssh_cipher.GCMCipher
+    gcm.encrypt_and_sign = _encrypt_and_sign  # type: ignore[method-assign]
+    gcm.verify_and_decrypt = _verify_and_decrypt  # type: ignore[method-assign]
 
 
 def connection_transport(conn: Any) -> Any:
