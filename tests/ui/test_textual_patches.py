@@ -235,3 +235,86 @@ async def test_dispatch_finds_the_handlers_textual_would(monkeypatch, size, max_
     async with app.run_test(size=size) as pilot:
         await play_by_keys(app, table, pilot, seed=4, max_presses=max_presses, before_key=now_and_then)
     assert len(seen) > 50  # many kinds of widget and message
+
+
+async def test_dispatch_logs_handler_calls_when_textual_would(monkeypatch, tmp_path):
+    """With a TEXTUAL_LOG file (or a devtools console) each handler call is recorded as Textual
+    records it; without one, no log record is made at all (`dispatch_patch._on_message`)."""
+    from textual import Logger, constants
+    from textual.app import App
+    from textual.message import Message
+
+    from ui.compat import dispatch_patch
+
+    assert App._on_message is dispatch_patch._on_message
+
+    class Echo(App[None]):
+        pings = 0
+
+        class Ping(Message):  # handled by on_echo_ping
+            pass
+
+        def on_echo_ping(self, message: Message) -> None:
+            self.pings += 1
+
+    Ping = Echo.Ping
+    made = [0]
+    real_init = Logger.__init__
+
+    def counting(self, *args, **kwargs):
+        made[0] += 1
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Logger, "__init__", counting)
+    log_file = tmp_path / "textual.log"
+    app = Echo()
+    async with app.run_test() as pilot:
+        made[0] = 0
+        app.post_message(Ping())
+        await pilot.pause()
+        assert app.pings == 1 and made[0] == 0  # nothing records: no Logger made
+        monkeypatch.setattr(constants, "LOG_FILE", str(log_file))
+        app.post_message(Ping())
+        await pilot.pause()
+        assert app.pings == 2
+    assert "method=<Echo.on_echo_ping>" in log_file.read_text()
+
+
+async def test_dispatch_leaves_prevented_messages_to_textual(monkeypatch):
+    """A message posted inside `prevent(X)` carries X: Textual's own `_dispatch_message` handles it
+    (its `prevent` context); a message with nothing prevented takes the short way, and both reach
+    their handler once."""
+    from textual.app import App
+    from textual.message import Message
+
+    from ui.compat import dispatch_patch
+
+    class Guard(App[None]):
+        outer = 0
+
+        class Quiet(Message):
+            pass
+
+        class Outer(Message):
+            pass
+
+        def on_guard_outer(self, message: Message) -> None:
+            self.outer += 1
+
+    textuals: list[type] = []
+    textual_own = dispatch_patch.original_dispatch_message
+
+    async def spy(self, message):
+        textuals.append(type(message))
+        await textual_own(self, message)
+
+    monkeypatch.setattr(dispatch_patch, "original_dispatch_message", spy)
+    app = Guard()
+    async with app.run_test() as pilot:
+        with app.prevent(Guard.Quiet):
+            app.post_message(Guard.Outer())
+        await pilot.pause()
+        assert app.outer == 1 and textuals.count(Guard.Outer) == 1
+        app.post_message(Guard.Outer())
+        await pilot.pause()
+        assert app.outer == 2 and textuals.count(Guard.Outer) == 1

@@ -16,6 +16,16 @@ What depends on the message is still checked at each step, as Textual does: `pre
 stops before the next class, an `@on` handler with selectors is matched against the message's
 widgets, a handler reached twice is called once.
 
+And every message's dispatch (`MessagePump._dispatch_message`, `_on_message`) skips two things that
+do nothing on a served app yet cost ~2 % of a served move's CPU (docs/performance.md): the record
+of each handler call for Textual's devtools (`log.event.verbosity(...)(...)`: three `Logger`
+objects and a formatted string, then `Logger.__call__` returns at once when no devtools console is
+connected and no `TEXTUAL_LOG` file is set: checked first here, and logged as Textual does when
+either is), and the `prevent()` context manager entered with no message types (a bare `yield` in
+Textual). Everything else is Textual's, in its order: the message hook (Pilot's), events to
+`on_event`, the debug feature's timing (Textual's own method then), the handlers from
+`_get_dispatch_methods` through `invoke`, bubbling, the next-callbacks.
+
 Upstream: `_get_dispatch_methods` could cache the static part the same way.
 """
 
@@ -24,7 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from textual import constants, log
+from textual._callback import invoke
+from textual._context import active_app
+from textual._context import message_hook as message_hook_context_var
 from textual.css.match import match
+from textual.events import Event
 from textual.message import Message
 from textual.message_pump import MessagePump, OnNoWidget
 from textual.widget import Widget
@@ -84,9 +99,67 @@ def _matches(message: Message, selectors: dict[str, Any]) -> bool:
     return True
 
 
+def _logged() -> bool:
+    """Whether Textual's `Logger.__call__` would record anything now (Textual 8.2.8, textual/__init__.py)."""
+    if constants.LOG_FILE:
+        return True
+    try:
+        app = active_app.get()
+    except LookupError:
+        return bool(constants.DEBUG)  # (printed then)
+    return bool(app._is_devtools_connected)
+
+
+async def _dispatch_message(self: MessagePump, message: Message) -> None:
+    """Textual's `MessagePump._dispatch_message` without entering `prevent()` for no message types."""
+    _rich_traceback_guard = True  # (read by Rich's traceback filter, as in Textual)
+    event = isinstance(message, Event)
+    if message._prevent or (not event and "debug" in self.app.features):
+        await original_dispatch_message(self, message)  # Textual's own, all of it
+        return
+    if message.no_dispatch:
+        return
+    try:
+        message_hook = message_hook_context_var.get()
+    except LookupError:
+        pass
+    else:
+        message_hook(message)
+    if isinstance(message, Event):
+        await self.on_event(message)
+    else:
+        await self._on_message(message)
+    if self._next_callbacks:
+        await self._flush_next_callbacks()
+
+
+async def _on_message(self: MessagePump, message: Message) -> None:
+    """Textual's `MessagePump._on_message`, its log records made only when something records them."""
+    _rich_traceback_guard = True
+    handler_name = message.handler_name
+    logged = _logged()
+    dispatched = False
+    for cls, method in self._get_dispatch_methods(handler_name, message):
+        if logged:
+            log.event.verbosity(message.verbose)(message, ">>>", self, f"method=<{cls.__name__}.{handler_name}>")
+        dispatched = True
+        await invoke(method, message)
+    if not dispatched and logged:
+        log.event.verbosity(message.verbose)(message, ">>>", self, "method=None")
+    if message.bubble and self._parent and not message._stop_propagation:
+        if message._sender is not None and message._sender == self._parent:
+            message.stop()
+        if self.is_parent_active and self.is_attached:
+            message._bubble_to(self._parent)
+
+
 original_get_dispatch_methods = MessagePump._get_dispatch_methods
+original_dispatch_message = MessagePump._dispatch_message
+original_on_message = MessagePump._on_message
 
 
 def apply() -> None:
     check_verified("dispatch_patch")
     MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign]
+    MessagePump._dispatch_message = _dispatch_message  # type: ignore[method-assign]
+    MessagePump._on_message = _on_message  # type: ignore[method-assign]
