@@ -43,6 +43,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
+from textual.geometry import Size
 from textual.strip import Strip
 
 from ui.compat import line_styles
@@ -386,10 +387,13 @@ def frame_key(widget: LineWidget) -> tuple | None:
     opacity, base_background, background = part
     # The size of the last layout, not `widget.region` (the compositor's map): while a frame is
     # drawn a look-up of another widget may rebuild the map with styles set since (a panel moved),
-    # and the rows asked for are those of the last layout.
+    # and the rows asked for are those of the last layout. (`drawn_size` from the same outer size.)
+    outer = widget.outer_size
+    gutter = widget.styles.gutter
+    drawn = Size(max(outer.width - gutter.width, 0), max(outer.height - gutter.height, 0))
     return (
-        widget.outer_size,
-        widget.drawn_size,
+        outer,
+        drawn,
         base_background,
         background,
         opacity,
