@@ -186,7 +186,7 @@ class LineWidget(Widget):
         frame = self._current_frame()
         if frame is None:
             return None
-        width, height = self.drawn_size
+        width, height = self._frame_key[1]  # type: ignore[index]  # the drawn size the frame key just read
         lines = self.built_lines(width, height)
         strips: list[Strip] = []
         for y in rows:
@@ -202,7 +202,7 @@ class LineWidget(Widget):
         frame = self._current_frame()
         if frame is None:
             return None
-        width, height = self.drawn_size
+        width, height = self._frame_key[1]  # type: ignore[index]  # the drawn size the frame key just read
         lines = self.built_lines(width, height)
         texts: list[str] = []
         for y in rows:
@@ -227,7 +227,7 @@ class LineWidget(Widget):
         if frame is None:
             return super().render_lines(crop)
         top, bottom = frame.top, frame.bottom
-        width, height = self.drawn_size
+        width, height = self._frame_key[1]  # type: ignore[index]  # the drawn size the frame key just read
         lines = self.built_lines(width, height)
         strips: list[Strip] = []
         for y in crop.line_range:
