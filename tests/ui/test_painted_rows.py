@@ -112,3 +112,48 @@ def test_pieces_cut_from_a_layout_drawn_before_are_richs(monkeypatch):
                 ours = line_frame.styled_segments(line, base, console)
                 assert ours == list(Segment.apply_style(line.render(console), base)), (plain, spans)
     assert len(line_frame._pieces) < 200 * len(bases) * 3 * 2  # (layouts were cut again)
+
+
+async def test_a_lines_painted_text_without_its_strips_is_the_strips_text():
+    """`Frame.painted_text` (a new line's text made from its pieces, no strips) against the strips'
+    way, `make_inner(content_strip(...)).render(console)` converted, on the frames of a table screen's
+    panels (with and without a filter that maps every colour) and random lines: spans nested and
+    side by side, wide characters, empty lines, lines of exactly the width; wider ones are refused."""
+    app, _ = make_app(players=4, seed=2, show_chat=True)
+    rng = random.Random(5)
+    named = ["bold", "red on black", "italic #336699", Style(color="green"), Style(bgcolor="#121212"), "reverse"]
+    conversions = [None, rendered_colours("256"), rendered_colours("standard"), rendered_colours(None)]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        checked = refused = 0
+        for round_ in range(2):
+            if round_:
+                app._filters.append(Monochrome())
+            for widget in app.screen.query(LineWidget):
+                frame = widget._current_frame()
+                if frame is None:
+                    continue
+                width = widget.drawn_size.width
+                base = widget._base_style()
+                console = app.console
+                for n in range(60):
+                    length = rng.choice([0, 1, width // 2, width - 1, width, width + 3])
+                    plain = "".join(rng.choice("ab cé城") for _ in range(length))
+                    spans = []
+                    for _ in range(rng.randrange(0, 4)):
+                        if plain:
+                            start = rng.randrange(0, len(plain))
+                            spans.append(Span(start, min(start + rng.randrange(1, 6), len(plain)), rng.choice(named)))
+                    line = Text(plain, style=rng.choice(["", "underline"]), end="", spans=spans)
+                    convert = conversions[n % len(conversions)]
+                    key = (line.plain, tuple(line.spans), line.style, width, base)
+                    ours = frame.painted_text(line, width, base, console, convert)
+                    if line.cell_len > width:
+                        assert ours is None
+                        refused += 1
+                        continue
+                    strip = frame.make_inner(line_frame.content_strip(key, line, width, base, console))
+                    theirs = strip.render(console) if convert is None else convert(strip.render(console))
+                    assert ours == theirs, (type(widget).__name__, plain, spans)
+                    checked += 1
+        assert checked > 300 and refused

@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.color import ColorSystem
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.filter import ANSIToTruecolor, DimFilter, Monochrome, NoColor
@@ -190,3 +191,9 @@ def styles_versions(widget: Widget) -> tuple[Any, ...]:
 def forget_styled_lines(widget: Widget) -> None:
     """Drop the lines Textual's `StylesCache` kept for `widget` (they missed changes drawn by our frame)."""
     widget._styles_cache.clear()
+
+
+def colour_system(console: Any) -> Any:
+    """The colour system `Strip.render` renders in for `console` (Textual 8.2.8: the console's own,
+    else true colour)."""
+    return console._color_system or ColorSystem.TRUECOLOR

@@ -108,18 +108,45 @@ def _forget_entry(key: tuple, ref: weakref.ref[_Entry]) -> None:
 
 def shared_entry(key: tuple, line: Text, width: int, base: Any, console: Any) -> list:
     """The entry of the content line named `key` (see `content_strip`), shared by every app's line
-    widgets: [its strip, its framed strip, the Frame that was for, `key`, its content columns in a
-    frame (`Frame.inner_strip`), that Frame, the colour conversion of its painted text, that text]
-    (`LineWidget._entry`). Each widget checks the frame (and conversion) a strip or text was made
-    for before using it, so a line on six seats' screens is framed, cropped and rendered once.
-    Kept only while a widget holds it (a weak reference: no more long-lived objects than lines on
-    screens, fewer than one entry per widget and line as before)."""
+    widgets: [its strip (None until asked: `entry_strip`), its framed strip, the Frame that was for,
+    `key`, its content columns in a frame (`Frame.inner_strip`; None until asked), that Frame, the
+    colour conversion of its painted text, that text, the line] (`LineWidget._entry`). Each widget
+    checks the frame (and conversion) a strip or text was made for before using it, so a line on six
+    seats' screens is framed, cropped and rendered once. A directly painted line needs its text
+    only (`Frame.painted_text`): its strips are made if Textual draws it. Kept only while a widget
+    holds it (a weak reference: no more long-lived objects than lines on screens, fewer than one
+    entry per widget and line as before)."""
     ref = _entries.get(key)
     entry = ref() if ref is not None else None
     if entry is None:
-        entry = _Entry((content_strip(key, line, width, base, console), None, None, key, None, None, NO_TEXT, None))
+        entry = _Entry((None, None, None, key, None, None, NO_TEXT, None, line))
         _entries[key] = weakref.ref(entry, functools.partial(_forget_entry, key))
     return entry
+
+
+def entry_strip(entry: list, console: Any) -> Strip:
+    """An entry's content strip (`content_strip` of its line), made when first asked."""
+    strip = entry[0]
+    if strip is None:
+        key = entry[3]
+        strip = entry[0] = content_strip(key, entry[8], key[3], key[4], console)
+    return strip
+
+
+def _pieces_of(line: Text, base: Style, console: Any) -> list[tuple[str, Any]]:
+    """(text, style) of `styled_segments(line, base, console)`, without making the segments."""
+    plain = line.plain
+    spans = line.spans
+    if not spans:
+        own = console.get_style(line.style) if line.style else None
+        return [(plain, (base + own) if base else own)]
+    layout = (*chain.from_iterable(spans), line.style, len(plain), base)
+    pieces = _pieces.get(layout)
+    if pieces is None:
+        pieces = _styled_pieces(line, base, console)
+        _put(_pieces, layout, pieces, MAX_PIECES)
+    at = iter(pieces)
+    return [(plain[start:end], style) for start, end, style in zip(at, at, at)]
 
 
 def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
@@ -283,6 +310,47 @@ class Frame:
             strip = self.make_inner(content)
             _put(_inner, ikey, strip, MAX_FRAMED)
         return strip
+
+    def painted_text(self, line: Text, width: int, base: Style, console: Any, convert: Any) -> str | None:
+        """`make_inner(content_strip(line...)).render(console)`, converted by `convert` when given, made
+        from the line's pieces without the strips (the same texts: each piece through the filters'
+        style map, the edge pieces the crop drops left out, each rendered by Textual's
+        `Strip.render_style`, then the whole converted); None when this frame cannot (a line wider than
+        its width, a filter that does not map styles alone): then make the strips."""
+        if width != self.content_width:
+            return None
+        styles = self.filtered_styles
+        filters = self.filters
+        if filters and styles is None:
+            return None
+        pieces = _pieces_of(line, base, console)
+        length = cell_len(line.plain)  # (the pieces' cells, as `content_strip` sums them)
+        if length > width:
+            return None
+        if length < width:
+            pieces.append((" " * (width - length), base))
+        if filters:
+            assert styles is not None
+            mapped: list[tuple[str, Any]] = []
+            for text, style in pieces:
+                new = styles.get(style, _UNMAPPED)
+                if new is _UNMAPPED:
+                    new = self._map_style(style)
+                mapped.append((text, new))
+            pieces = mapped
+        right_gutter = self.width > self.gutter_left + self.content_width
+        if self.gutter_left or right_gutter:  # the crop drops the empty pieces at the edges it cuts
+            start, end = 0, len(pieces)
+            while start < end and not pieces[start][0]:
+                start += 1
+            if right_gutter:
+                while end > start and not pieces[end - 1][0]:
+                    end -= 1
+            pieces = pieces[start:end]
+        system = line_styles.colour_system(console)
+        render = Strip.render_style
+        text = "".join([piece if style is None else render(style, piece, system) for piece, style in pieces])
+        return text if convert is None else convert(text)
 
     def make_inner(self, content: Strip) -> Strip:
         """`self.frame(content).crop(gutter_left, gutter_left + content_width)`, the same segments: the

@@ -36,7 +36,7 @@ from textual.widget import Widget
 from ui import compat
 from ui.compat import direct_paint, line_styles
 
-from .line_frame import NO_TEXT, Frame, frame_key, shared_entry, shared_frame
+from .line_frame import NO_TEXT, Frame, entry_strip, frame_key, shared_entry, shared_frame
 
 
 def _same(a: Text, b: Text) -> bool:
@@ -127,7 +127,7 @@ class LineWidget(Widget):
     def render_line(self, y: int) -> Strip:
         width, height = self.drawn_size
         entry = self._entry(y, self.built_lines(width, height), width)
-        return entry[0] if entry is not None else Strip.blank(width, self._base_style())
+        return entry_strip(entry, self.app.console) if entry is not None else Strip.blank(width, self._base_style())
 
     def _base_style(self) -> Style:
         base = self._base
@@ -191,7 +191,7 @@ class LineWidget(Widget):
         strips: list[Strip] = []
         for y in rows:
             entry = self._entry(y, lines, width)
-            strips.append(frame.inner_blank if entry is None else _inner_of(entry, frame))
+            strips.append(frame.inner_blank if entry is None else _inner_of(entry, frame, self.app.console))
         return strips
 
     def painted_rows(self, rows: list[int], console: Any, convert: Callable[[str], str] | None) -> list[str] | None:
@@ -214,12 +214,18 @@ class LineWidget(Widget):
             if entry[5] is frame and entry[6] is convert:
                 texts.append(entry[7])
                 continue
-            text = _inner_of(entry, frame).render(console)
-            if convert is not None:
-                text = convert(text)
+            if entry[5] is not frame and (
+                painted := frame.painted_text(entry[8], width, entry[3][4], console, convert)
+            ):
+                entry[4] = None  # (its content columns for this frame: made if asked, `_inner_of`)
+                entry[5] = frame
+            else:
+                painted = _inner_of(entry, frame, console).render(console)
+                if convert is not None:
+                    painted = convert(painted)
             entry[6] = convert
-            entry[7] = text
-            texts.append(text)
+            entry[7] = painted
+            texts.append(painted)
         return texts
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -240,7 +246,7 @@ class LineWidget(Widget):
             elif entry[2] is frame:
                 strips.append(entry[1])
             else:
-                framed = entry[1] = frame.framed(entry[3], entry[0])
+                framed = entry[1] = frame.framed(entry[3], entry_strip(entry, self.app.console))
                 entry[2] = frame
                 strips.append(framed)
         if crop.column_span != (0, frame.width):
@@ -249,11 +255,14 @@ class LineWidget(Widget):
         return strips
 
 
-def _inner_of(entry: list, frame: Frame) -> Strip:
+def _inner_of(entry: list, frame: Frame, console: Any) -> Strip:
     """A shared line entry's content columns in `frame`, made (and its painted text forgotten, it was
-    another frame's) when the entry last served another frame."""
+    another frame's) when the entry last served another frame; made (its text kept) when only its
+    text was made for this frame (`Frame.painted_text`)."""
     if entry[5] is not frame:
-        entry[4] = frame.inner_strip(entry[3], entry[0])
+        entry[4] = frame.inner_strip(entry[3], entry_strip(entry, console))
         entry[5] = frame
         entry[6] = NO_TEXT
+    elif entry[4] is None:
+        entry[4] = frame.inner_strip(entry[3], entry_strip(entry, console))
     return entry[4]
