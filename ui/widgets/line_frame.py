@@ -133,6 +133,22 @@ def entry_strip(entry: list, console: Any) -> Strip:
     return strip
 
 
+_around: dict[int, tuple[Any, Any, Any, str, str]] = {}  # id(style) -> (style, system, conversion, before, after)
+MAX_AROUND = 4096
+
+
+def _around_of(style: Style, system: Any, convert: Any) -> tuple[Any, Any, Any, str, str]:
+    """What `Strip.render_style` puts before and after a text in `style` (its SGR and reset, a link's
+    escapes), each converted by `convert`: the converted render of any text without an escape in
+    it (the conversion rewrites each SGR alone)."""
+    before, after = Strip.render_style(style, "\0", system).split("\0")
+    if convert is not None:
+        before, after = convert(before), convert(after)
+    got = (style, system, convert, before, after)
+    _put(_around, id(style), got, MAX_AROUND)
+    return got
+
+
 def _pieces_of(line: Text, base: Style, console: Any) -> list[tuple[str, Any]]:
     """(text, style) of `styled_segments(line, base, console)`, without making the segments."""
     plain = line.plain
@@ -348,9 +364,20 @@ class Frame:
                     end -= 1
             pieces = pieces[start:end]
         system = line_styles.colour_system(console)
-        render = Strip.render_style
-        text = "".join([piece if style is None else render(style, piece, system) for piece, style in pieces])
-        return text if convert is None else convert(text)
+        out: list[str] = []
+        for piece, style in pieces:
+            if style is None:
+                out.append(piece)
+            elif "\x1b" in piece:  # an escape in the text: the conversion must see it with the rest
+                render = Strip.render_style
+                text = "".join([p if s is None else render(s, p, system) for p, s in pieces])
+                return text if convert is None else convert(text)
+            else:
+                got = _around.get(id(style))
+                if got is None or got[0] is not style or got[1] is not system or got[2] is not convert:
+                    got = _around_of(style, system, convert)
+                out += (got[3], piece, got[4])
+        return "".join(out)
 
     def make_inner(self, content: Strip) -> Strip:
         """`self.frame(content).crop(gutter_left, gutter_left + content_width)`, the same segments: the
