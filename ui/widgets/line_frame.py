@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import weakref
-from itertools import chain, islice
+from itertools import chain, islice, starmap
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -150,12 +150,17 @@ def _around_of(style: Style, system: Any, convert: Any) -> tuple[Any, Any, Any, 
 
 
 def _pieces_of(line: Text, base: Style, console: Any) -> list[tuple[str, Any]]:
-    """(text, style) of `styled_segments(line, base, console)`, without making the segments."""
+    """(text, style) of each of `styled_segments(line, base, console)`, without making the segments."""
     plain = line.plain
     spans = line.spans
-    if not spans:
+    if not spans:  # Text.render leaves out the base style of a text without spans: given here
         own = console.get_style(line.style) if line.style else None
         return [(plain, (base + own) if base else own)]
+    # The pieces and their styles depend on the spans, the line's style, its length and the base,
+    # not on its text: a line new to the process (a player's gold changed) mostly has the layout of
+    # one drawn before, whose pieces are cut from the new text (~3/4 of new lines at a table). The
+    # key and the pieces are flat tuples (start, end, style, ...): few long-lived objects for the
+    # garbage collector (a full collection is ~100 ms at a table's six apps).
     layout = (*chain.from_iterable(spans), line.style, len(plain), base)
     pieces = _pieces.get(layout)
     if pieces is None:
@@ -169,24 +174,9 @@ def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
     """`Segment.apply_style(line.render(console), base)` in one pass, the same segments: Rich's
     `Text.render` (each piece between span edges in the spans over it, combined in their order),
     each piece's style added to `base` once per set of spans rather than once per piece. A line
-    not yet drawn in the process costs this (~1.7 a seat update, most of a new strip's cost)."""
-    plain = line.plain
-    spans = line.spans
-    if not spans:  # Text.render leaves out the base style of a text without spans: given here
-        own = console.get_style(line.style) if line.style else None
-        return [Segment(plain, (base + own) if base else own)]
-    # The pieces and their styles depend on the spans, the line's style, its length and the base,
-    # not on its text: a line new to the process (a player's gold changed) mostly has the layout of
-    # one drawn before, whose pieces are cut from the new text (~3/4 of new lines at a table). The
-    # key and the pieces are flat tuples (start, end, style, ...): few long-lived objects for the
-    # garbage collector (a full collection is ~100 ms at a table's six apps).
-    layout = (*chain.from_iterable(spans), line.style, len(plain), base)
-    pieces = _pieces.get(layout)
-    if pieces is None:
-        pieces = _styled_pieces(line, base, console)
-        _put(_pieces, layout, pieces, MAX_PIECES)
-    at = iter(pieces)
-    return [Segment(plain[start:end], style) for start, end, style in zip(at, at, at)]
+    not yet drawn in the process and drawn by Textual costs this (a directly painted one is made
+    from its pieces, `Frame.painted_text`)."""
+    return list(starmap(Segment, _pieces_of(line, base, console)))
 
 
 def _styled_pieces(line: Text, base: Style, console: Any) -> tuple[Any, ...]:
