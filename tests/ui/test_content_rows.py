@@ -161,14 +161,14 @@ async def test_filtered_strips_are_textuals(monkeypatch, no_color):
 
 
 def test_styled_segments_are_richs():
-    """A line's segments (`line_frame.styled_segments`: side-by-side spans without Rich's edge sort)
+    """A line's segments (`line_pieces.styled_segments`: side-by-side spans without Rich's edge sort)
     are Rich's `Text.render` with the base style added, for any spans: side by side, nested,
     overlapping, empty, over the whole line; named styles, Style objects, a line's own style."""
     import random
 
     from rich.console import Console
 
-    from ui.widgets.line_frame import styled_segments
+    from ui.widgets.line_pieces import styled_segments
 
     console = Console(width=80, file=None, color_system="truecolor")
     rng = random.Random(5)

@@ -19,7 +19,7 @@ from ui_helpers import make_app
 
 from server.transport.colour import rendered_colours
 from ui import compat
-from ui.widgets import line_frame
+from ui.widgets import line_frame, line_pieces
 from ui.widgets.line_widget import LineWidget
 
 if "line_frames" not in compat.apply():
@@ -94,7 +94,7 @@ def test_entries_are_forgotten_when_no_widget_holds_them():
 def test_pieces_cut_from_a_layout_drawn_before_are_richs(monkeypatch):
     """The same spans over other texts of the same length, and over the same text on another base:
     each line's segments are Rich's, not the first line's."""
-    monkeypatch.setattr(line_frame, "_pieces", {})
+    monkeypatch.setattr(line_pieces, "_pieces", {})
     console = Console(width=80, file=None, color_system="truecolor")
     rng = random.Random(11)
     named = ["bold", "red on black", "italic #336699", Style(color="green"), Style(bgcolor="#121212")]
@@ -109,9 +109,9 @@ def test_pieces_cut_from_a_layout_drawn_before_are_richs(monkeypatch):
             for _ in range(3):
                 plain = "".join(rng.choice("abc é") for _ in range(length))
                 line = Text(plain, style=rng.choice(["", "underline"]), end="", spans=list(spans))
-                ours = line_frame.styled_segments(line, base, console)
+                ours = line_pieces.styled_segments(line, base, console)
                 assert ours == list(Segment.apply_style(line.render(console), base)), (plain, spans)
-    assert len(line_frame._pieces) < 200 * len(bases) * 3 * 2  # (layouts were cut again)
+    assert len(line_pieces._pieces) < 200 * len(bases) * 3 * 2  # (layouts were cut again)
 
 
 async def test_a_lines_painted_text_without_its_strips_is_the_strips_text():

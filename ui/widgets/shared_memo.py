@@ -26,11 +26,17 @@ class Memo(dict):
         self.limit = limit
 
     def put(self, key: Any, value: Any) -> Any:
-        if len(self) >= self.limit:
-            for old in list(islice(self, max(self.limit // 8, 1))):
-                del self[old]
-        self[key] = value
+        put_bounded(self, key, value, self.limit)
         return value
+
+
+def put_bounded(cache: dict, key: Any, value: Any, limit: int) -> None:
+    """`cache[key] = value`, an eighth of the oldest entries forgotten first when `limit` are kept
+    (`Memo` says why not one at a time)."""
+    if len(cache) >= limit:
+        for old in list(islice(cache, max(limit // 8, 1))):
+            del cache[old]
+    cache[key] = value
 
 
 def text_key(text: Text | None) -> tuple | None:
