@@ -82,7 +82,8 @@ class OneWriteConnection(asyncssh.SSHServerConnection):
 
     def send_packet(self, pkttype: int, *args: bytes, handler: Any = None) -> None:
         if self._citadels_held is not None:  # within a send_packet: joined with the outer one's
-            if pkttype == MSG_IGNORE and args == _NO_DATA and not _cbc(self.get_extra_info("send_cipher")):
+            # (the cipher as `get_extra_info` finds it, without asking the socket transport for a name it lacks)
+            if pkttype == MSG_IGNORE and args == _NO_DATA and not _cbc(self._extra.get("send_cipher")):
                 return  # the CBC countermeasure (asyncssh sends no other empty ignore packet)
             super().send_packet(pkttype, *args, handler=handler)
             return
@@ -101,6 +102,29 @@ class OneWriteConnection(asyncssh.SSHServerConnection):
             held.append(data)
         else:
             super()._send(data)
+
+    # The keepalive timer. asyncssh 2.24.1 (connection.py ``_recv_data``) cancels its loop timer and
+    # makes another for every read from the socket, so that a request goes out only after
+    # ``keepalive_interval`` without input. Here a read notes its time; the timer, when it fires
+    # early, waits out the rest of the interval from the last read: the same moment, one timer.
+    _citadels_input_at = 0.0
+
+    def _reset_keepalive_timer(self) -> None:
+        if self._auth_complete:
+            self._citadels_input_at = self._loop.time()
+            if self._keepalive_timer is None:
+                self._set_keepalive_timer()
+
+    def _keepalive_timer_callback(self) -> None:
+        rest = self._citadels_input_at + (self._keepalive_interval or 0) - self._loop.time()
+        if self._keepalive_interval and rest > 0:
+            self._keepalive_timer = self._loop.call_later(rest, self._keepalive_timer_callback)
+            return
+        super()._keepalive_timer_callback()
+
+    def set_keepalive(self, interval: Any = None, count_max: int | None = None) -> None:
+        self._cancel_keepalive_timer()  # a new interval: timed from now, as asyncssh does
+        super().set_keepalive(interval, count_max)
 
 
 MSG_IGNORE = 2  # RFC 4253 section 11.2 (asyncssh.constants.MSG_IGNORE)

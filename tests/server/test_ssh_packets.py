@@ -113,3 +113,39 @@ def test_gcm_sealing_with_one_aead_per_key_is_asyncssh_s() -> None:
         assert opener.verify_and_decrypt(header, body[len(header) :], mac) == data
     body, mac = sealer.encrypt_and_sign(b"\0\0\0\x20", b"x" * 32)
     assert opener.verify_and_decrypt(b"\0\0\0\x20", bytes([body[4] ^ 1]) + body[5:], mac) is None
+
+
+async def test_keepalive_one_timer_and_a_request_only_after_silence(start, open_terminal, monkeypatch) -> None:
+    """Input keeps the server's keepalive request away (asyncssh's rule) with one loop timer, not one
+    made per read; after `keepalive_interval` of silence the request goes out, and again after it."""
+    import asyncio
+
+    counts: Counter = Counter()
+    made = ssh_connection.SSHConnection._set_keepalive_timer
+    request = ssh_connection.SSHConnection._make_keepalive_request
+
+    def set_timer(self: Any) -> None:
+        if not self.is_client():
+            counts["timers"] += 1
+        made(self)
+
+    async def make_request(self: Any) -> None:
+        if not self.is_client():
+            counts["requests"] += 1
+        await request(self)
+
+    monkeypatch.setattr(ssh_connection.SSHConnection, "_set_keepalive_timer", set_timer)
+    monkeypatch.setattr(ssh_connection.SSHConnection, "_make_keepalive_request", make_request)
+    srv = await start(keepalive_interval_seconds=0.4, keepalive_count_max=2)
+    term = await open_terminal(srv)
+    await term.wait_for("size: 80x24")
+    before = counts["timers"]
+    for _ in range(24):  # 1.2 s of typing: three intervals, never 0.4 s without input
+        term.process.stdin.write(b"x")
+        await asyncio.sleep(0.05)
+    await term.wait_for("last key: x")
+    assert counts["requests"] == 0
+    assert counts["timers"] - before <= 4  # re-armed as intervals ran out, not per read (24+ reads)
+    await asyncio.sleep(1.0)  # silence: a request after 0.4 s, answered; another after the next 0.4 s
+    assert 1 <= counts["requests"] <= 3
+    assert not term.conn.is_closed()  # answered requests: the client stays
