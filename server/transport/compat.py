@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import asyncssh
 from asyncssh.crypto import cipher as _asyncssh_cipher
@@ -83,7 +83,11 @@ class OneWriteConnection(asyncssh.SSHServerConnection):
     def send_packet(self, pkttype: int, *args: bytes, handler: Any = None) -> None:
         if self._citadels_held is not None:  # within a send_packet: joined with the outer one's
             # (the cipher as `get_extra_info` finds it, without asking the socket transport for a name it lacks)
-            if pkttype == MSG_IGNORE and args == _NO_DATA and not _cbc(self._extra.get("send_cipher")):
+            if (
+                pkttype == MSG_IGNORE
+                and args == _NO_DATA
+                and not _cbc(cast(str | None, self._extra.get("send_cipher")))
+            ):
                 return  # the CBC countermeasure (asyncssh sends no other empty ignore packet)
             super().send_packet(pkttype, *args, handler=handler)
             return
@@ -102,6 +106,13 @@ class OneWriteConnection(asyncssh.SSHServerConnection):
             held.append(data)
         else:
             super()._send(data)
+
+    # asyncssh 2.24.1 (packet.py ``SSHPacketLogger._log_packet``) formats a line for every packet sent
+    # and received (its handler's name, the size in words), which `SSHLogger.packet` drops unless the
+    # debug level is 3 (`server.logging_setup` sets 1): formatted only when it would be written.
+    def _log_packet(self, msg: str, pkttype: int, pktid: int | None, packet: Any, note: str) -> None:
+        if self.logger._debug_level >= 3:
+            super()._log_packet(msg, pkttype, pktid, packet, note)
 
     # The keepalive timer. asyncssh 2.24.1 (connection.py ``_recv_data``) cancels its loop timer and
     # makes another for every read from the socket, so that a request goes out only after

@@ -149,3 +149,26 @@ async def test_keepalive_one_timer_and_a_request_only_after_silence(start, open_
     await asyncio.sleep(1.0)  # silence: a request after 0.4 s, answered; another after the next 0.4 s
     assert 1 <= counts["requests"] <= 3
     assert not term.conn.is_closed()  # answered requests: the client stays
+
+
+@pytest.mark.parametrize("level", [1, 3])
+async def test_packet_log_lines_made_only_at_the_level_that_writes_them(start, open_terminal, monkeypatch, level):
+    """asyncssh formats a line per packet that its logger writes only at debug level 3: the server's
+    connection makes them at that level (every packet, as asyncssh does) and not below."""
+    from asyncssh import packet as ssh_packet
+
+    made: Counter = Counter()
+    log_packet = ssh_packet.SSHPacketLogger._log_packet
+
+    def counting(self: Any, *args: Any) -> None:
+        made["server" if isinstance(self, OneWriteConnection) else "other"] += 1
+        log_packet(self, *args)
+
+    monkeypatch.setattr(ssh_packet.SSHPacketLogger, "_log_packet", counting)
+    asyncssh.set_debug_level(level)
+    try:
+        await _play(start, open_terminal, "aes128-gcm@openssh.com")
+    finally:
+        asyncssh.set_debug_level(1)
+    assert made["other"] > 5  # the client's own, and the channels'
+    assert (made["server"] > 5) if level == 3 else made["server"] == 0
