@@ -25,9 +25,14 @@ from textual.strip import Strip
 
 import ui  # noqa: F401  (applies the patches)
 from ui import compat
-from ui.compat import compositor_patch, css_patch, strip_patch
+from ui.compat import compositor_patch, css_patch, rich_text_patch, strip_patch
 
-for _patch in ("strip_patch", "css_patch", "compositor_patch"):  # never skipped: these tests verify a version
+for _patch in (
+    "strip_patch",
+    "css_patch",
+    "compositor_patch",
+    "rich_text_patch",
+):  # never skipped: these tests verify a version
     if _patch not in compat.apply():
         pytest.fail(compat.why_not_applied(_patch), pytrace=False)
 
@@ -118,6 +123,34 @@ def test_a_fresh_strip_holds_no_cache_objects():
         )
     )
     assert not any(type(o).__name__ == "FIFOCache" for o in gc.get_referents(strip))
+
+
+# control codes (the five Rich strips, and others it keeps), newline, tab, escape, wide and combining
+# characters, non-printable code points of other kinds (a line separator, a zero-width space)
+_rich_chars = list("ab ·") + ["\x07", "\x08", "\x0b", "\x0c", "\r", "\n", "\t", "\x1b", "\x00", "\x7f"]
+_rich_chars += ["宽", "é", "\u0301", "\u2028", "\u200b", "♛", "▶"]
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.text(alphabet=st.sampled_from(_rich_chars), max_size=12))
+def test_rich_text_strips_control_codes_as_rich_does(text):
+    import rich.text
+    from rich.control import strip_control_codes
+
+    assert rich.text.strip_control_codes is rich_text_patch.strip_control_codes
+    assert rich_text_patch.strip_control_codes(text) == strip_control_codes(text)
+    made = rich.text.Text(text)
+    made.append(text)
+    assert made.plain == strip_control_codes(text) * 2
+    assert all(type(part) is str for part in made._text)  # (a str subclass is not kept, as Rich's translate)
+
+
+def test_rich_text_keeps_no_str_subclass():
+    class Name(str):
+        pass
+
+    assert type(rich_text_patch.strip_control_codes(Name("Manor"))) is str
+    assert type(rich_text_patch.strip_control_codes(Name("Man\ror"))) is str
 
 
 def test_css_is_parsed_once_per_theme():

@@ -65,6 +65,7 @@ def test_this_textual_is_verified_and_patched():
         "compositor_patch",
         "cycle_patch",
         "dispatch_patch",
+        "rich_text_patch",
         "line_frames",
         "direct_paint",
     )

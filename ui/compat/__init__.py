@@ -7,6 +7,7 @@ Each module says what it changes, why, and the Textual versions it was verified 
 - `compositor_patch`: a partial update draws only the rows it sends, its cursor moves written as text.
 - `cycle_patch`: `LRUCache.clear` and component-class restyles leave no garbage cycles.
 - `dispatch_patch`: a message's handlers found once per widget class and message class.
+- `rich_text_patch`: Rich's `Text` skips its control-code stripping for all-printable strings.
 - `line_styles`: what our line widgets need of Textual's per-line styling (borders, titles).
 - `served_app`: one app among many on a server's loop (no stdout capture, the client's NO_COLOR,
   no process-wide task factory).
@@ -47,6 +48,7 @@ PATCHES = (
     "compositor_patch",
     "cycle_patch",
     "dispatch_patch",
+    "rich_text_patch",
     "line_frames",
     "direct_paint",
 )
