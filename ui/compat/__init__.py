@@ -25,7 +25,7 @@ Versions. `VERIFIED_TEXTUAL` lists the Textual releases every module here was ve
 (their tests: tests/ui/test_textual_patches.py, test_cycle_patch.py, test_line_frame.py,
 tests/server/test_session_garbage.py, and the snapshots). `import ui` calls `apply()`:
 
-- on a verified Textual, the six patches are applied and line widgets frame their own lines;
+- on a verified Textual, the patches of `PATCHES` are applied and line widgets frame their own lines;
 - on any other, nothing is patched and every widget draws through Textual's public path
   (`Widget.render_lines`); tests/ui/test_textual_versions.py plays a game that way;
 - `citadels serve` calls `require_verified()` before it imports the server: on another version
