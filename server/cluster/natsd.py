@@ -76,6 +76,7 @@ class NatsServer:
         extra_args: tuple[str, ...] = (),
         die_with_parent: bool = False,
         own_process_group: bool = False,
+        go_procs: int | None = None,
     ) -> None:
         self.store_dir = Path(store_dir)
         self.host = host
@@ -87,6 +88,9 @@ class NatsServer:
         # Out of the terminal's process group: a Ctrl+C reaches only the parent, which stops its server
         # when it is done with it (the `--workers` parent stops its workers first).
         self.own_process_group = own_process_group
+        # The Go runtime's threads running Go code (GOMAXPROCS; None: Go's default, one per core). A
+        # GOMAXPROCS in our own environment wins (the host's choice).
+        self.go_procs = go_procs
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -117,8 +121,12 @@ class NatsServer:
         self.store_dir.mkdir(parents=True, exist_ok=True)
         for stale in self.store_dir.glob("*.ports"):
             stale.unlink(missing_ok=True)
+        env = None
+        if self.go_procs is not None and "GOMAXPROCS" not in os.environ:
+            env = {**os.environ, "GOMAXPROCS": str(self.go_procs)}
         self.process = subprocess.Popen(
             self.command(),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

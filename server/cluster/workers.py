@@ -172,7 +172,10 @@ def run_workers(
         print(f"citadels serve: {lock}", file=sys.stderr)
         return 1
     report_sweep(saves, workers)
-    nats = NatsServer(saves / "nats", die_with_parent=True, own_process_group=True)
+    # One Go thread: the workers' traffic is a JetStream write a move, and each message woke Go's
+    # scheduler threads on every core (~15 % less nats-server CPU for the same messages,
+    # docs/performance.md)
+    nats = NatsServer(saves / "nats", die_with_parent=True, own_process_group=True, go_procs=1)
     admin: WorkersAdmin | None = None
     pool: WorkerPool | None = None
     try:

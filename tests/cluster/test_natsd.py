@@ -31,6 +31,19 @@ def test_start_restart_and_stop(nats_server, tmp_path: Path) -> None:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 
 
+@pytest.mark.parametrize(("go_procs", "host_env", "expected"), [(1, None, b"1"), (None, None, None), (1, "3", b"3")])
+def test_go_procs_set_unless_the_host_set_them(nats_server, tmp_path: Path, monkeypatch, go_procs, host_env, expected):
+    if host_env is None:
+        monkeypatch.delenv("GOMAXPROCS", raising=False)
+    else:
+        monkeypatch.setenv("GOMAXPROCS", host_env)
+    with NatsServer(tmp_path / "n", go_procs=go_procs) as server:
+        assert server.process is not None
+        environ = Path(f"/proc/{server.process.pid}/environ").read_bytes().split(b"\0")
+        found = [e.split(b"=", 1)[1] for e in environ if e.startswith(b"GOMAXPROCS=")]
+        assert found == ([] if expected is None else [expected])
+
+
 def test_a_failed_start_says_why_in_one_line(nats_server, tmp_path: Path) -> None:
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))

@@ -94,12 +94,30 @@ async def seat_from_other_worker(
     raise AssertionError("every connection went to one worker")
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 @pytest.mark.slow  # end to end: a 'serve --workers 2' process tree, players connecting until one lands on each worker, a worker killed (~30 s)
 async def test_two_workers_on_one_port_are_one_server(tmp_path: Path) -> None:
     parent, port, pids = await _serve_workers(tmp_path)
     players: list[Player] = []
     try:
         assert len(pids) == 2
+        # the embedded nats-server runs one Go thread (server/cluster/workers.py), unless the host says otherwise
+        nats = [c for c in _children(parent.pid) if Path(f"/proc/{c}/comm").read_text().strip() == "nats-server"]
+        assert len(nats) == 1
+        environ = Path(f"/proc/{nats[0]}/environ").read_bytes().split(b"\0")
+        assert (b"GOMAXPROCS=" + os.environ.get("GOMAXPROCS", "1").encode()) in environ
         ana, anas = await ana_opens_a_table(tmp_path, port, players)
 
         # connect until the kernel hands a connection to the other worker: it sees ana's table, joins it
