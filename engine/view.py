@@ -160,11 +160,25 @@ def _pending(g: GameState, me: int | None) -> PendingView:
     return pv
 
 
-def view(g: GameState, seat: int | None) -> View:
-    return _view(g, seat, everything=False)
+def view(g: GameState, seat: int | None, others: dict[int, PlayerView] | None = None) -> View:
+    """What `seat` (None: a spectator) knows of `g`.
+
+    `others`, for the views of one state taken one after the other (a table's seats after a move):
+    each player as the other seats see them is made once, kept there, and shared by those views (it
+    is the same for every seat but theirs; a seat's own player is always made for it alone). Pass
+    a new dict for each state; never change a view taken this way."""
+    return _view(g, seat, everything=False, others=others)
 
 
-def _view(g: GameState, seat: int | None, everything: bool) -> View:
+def _others_view(g: GameState, seat: int, others: dict[int, PlayerView]) -> PlayerView:
+    """Player `seat` as any other seat sees them (as `_player_view` makes it for any `me` but theirs)."""
+    pv = others.get(seat)
+    if pv is None:
+        pv = others[seat] = _player_view(g, seat, None)
+    return pv
+
+
+def _view(g: GameState, seat: int | None, everything: bool, others: dict[int, PlayerView] | None = None) -> View:
     t = g.turn
     tv = None
     if t is not None:
@@ -191,7 +205,10 @@ def _view(g: GameState, seat: int | None, everything: bool) -> View:
         phase=g.phase,
         lineup=list(g.lineup),
         uniques=list(g.uniques),
-        players=[_player_view(g, s, seat) for s in range(len(g.players))],
+        players=[
+            _player_view(g, s, seat) if others is None or s == seat else _others_view(g, s, others)
+            for s in range(len(g.players))
+        ],
         crown=g.crown,
         deck_size=len(g.deck),
         complete_at=complete_at(g),

@@ -82,6 +82,28 @@ def test_view_ignores_what_the_seat_cannot_see(players: int, lineup: int, seed: 
     play(players, lineup, seed, probe)
 
 
+@pytest.mark.parametrize("players", PLAYER_SWEEP)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lineup=st.integers(0, 8), seed=st.integers(0, 2**32))
+def test_views_sharing_the_other_players_are_each_seats_own(players: int, lineup: int, seed: int) -> None:
+    """`view(g, seat, others)`, every seat and a spectator after one another (a table after a move):
+    each the same bytes as the seat's view made alone; a player as the others see them one object in
+    all of them; a seat's own player never that object."""
+
+    def probe(g, cmd, rnd):
+        others: dict = {}
+        seats = [*range(players), None]
+        rnd.shuffle(seats)
+        shared = {seat: view(g, seat, others) for seat in seats}
+        for seat, v in shared.items():
+            assert msgspec.msgpack.encode(v) == view_bytes(g, seat), f"seat {seat}'s view differs when shared"
+            for pv in v.players:
+                assert (pv is others[pv.seat]) == (pv.seat != seat), f"seat {seat}, player {pv.seat}"
+        assert set(others) == set(range(players))
+
+    play(players, lineup, seed, probe)
+
+
 def differences(a, b, path: str = "") -> list[str]:
     if type(a) is not type(b):
         return [f"{path}: {a!r} != {b!r}"]

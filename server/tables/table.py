@@ -40,6 +40,7 @@ import msgspec
 
 from engine import GameConfig, IllegalCommand, apply, new_game, redact_events, view
 from engine.savefile import bot_doings
+from engine.view import PlayerView
 from server.logging_setup import log_event
 from server.tables.fanout import Deliveries, deliver
 from server.tables.game_end import AccountsHook
@@ -355,19 +356,28 @@ class Table(TableTimers):
         heavy = [s for s in (self.state.pending.seat, actor) if s is not None and 0 <= s < len(self.seats)]
         order = [i for i in range(len(self.seats)) if i not in heavy]
         out = Deliveries()
+        # Each player as the others see them, made once for all the views of this state (engine.view):
+        # the views' own players, hands and pending choices are each seat's alone.
+        others: dict[int, PlayerView] = {}
         for i in order:
-            self._seat_view(out, i, events, by_bot)
+            self._seat_view(out, i, events, by_bot, others)
         if self.spectators:  # one view for all of them: a spectator knows what every spectator knows
-            message = SeatView(view(self.state, None), redact_events(events, None), by_bot)
+            message = SeatView(view(self.state, None, others), redact_events(events, None), by_bot)
             for c in self.spectators:
                 out.add(c, message)
         for i in dict.fromkeys(heavy):
-            self._seat_view(out, i, events, by_bot)
+            self._seat_view(out, i, events, by_bot, others)
         return out
 
-    def _seat_view(self, out: Deliveries, seat: int, events: list[Any], by_bot: list[bool]) -> None:
-        if (client := self.seats[seat].client) is not None:  # its own view: never shared with another seat
-            out.add(client, SeatView(view(self.state, seat), redact_events(events, seat), by_bot, self.turn_left(seat)))
+    def _seat_view(
+        self, out: Deliveries, seat: int, events: list[Any], by_bot: list[bool], others: dict[int, PlayerView]
+    ) -> None:
+        # its own view (the other players in it are the objects every seat's view shares: what all know)
+        if (client := self.seats[seat].client) is not None:
+            message = SeatView(
+                view(self.state, seat, others), redact_events(events, seat), by_bot, self.turn_left(seat)
+            )
+            out.add(client, message)
 
     def _show_presence(self, arrived: Client | None = None) -> None:
         """Tell everyone at the table what changed in who plays each seat and who watches (the seats'
