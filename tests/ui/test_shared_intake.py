@@ -263,3 +263,24 @@ def test_the_players_rows_at_least_are_never_more_than_they_take_and_the_plan_is
             for width, height in ((120, 40), (160, 50), (100, 30)):
                 assert plan(width, height, WithBound(panel)) == plan(width, height, WithoutBound(panel))
     assert tight > 50  # the bound is often the count itself: it does skip counts
+
+
+def test_a_players_bytes_are_kept_per_view_object_and_follow_every_change():
+    """ui/widgets/players.py keys a seat's lines by its player's view encoded once per view object
+    (the table's views of one state share the other players): the same object, the same bytes; an
+    equal object, equal bytes; any field changed in a new view, other bytes."""
+    import msgspec
+
+    from engine import GameConfig, new_game
+    from engine.view import view
+    from ui.widgets.players import _player_bytes
+
+    g, _ = new_game(GameConfig(players=NAMES, seed=3))
+    others: dict = {}
+    a, b = view(g, 0, others), view(g, 1, others)
+    assert a.players[2] is b.players[2]
+    first = _player_bytes(a.players[2])
+    assert _player_bytes(b.players[2]) is first
+    assert _player_bytes(view(g, 0).players[2]) == first  # another object, the same player
+    for change in ({"gold": 9}, {"crown": True}, {"hand_size": 7}, {"characters": ["King"]}, {"name": "dan"}):
+        assert _player_bytes(msgspec.structs.replace(a.players[2], **change)) != first, change

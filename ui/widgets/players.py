@@ -40,6 +40,10 @@ _city_memo = Memo(4096)
 # (column width, ids of one row's cells) -> (those cells, the row): rows whose cells did not change (a
 # city's lines) are joined once, whichever seat's head moved; the entry keeps the cells alive (their ids)
 _row_memo = Memo(8192)
+# id of a player's view -> (that view, its bytes): a table's views of one state share each other
+# player's (engine.view `others`), so one encoding serves every seat's app; the entry keeps the view
+# alive (its id), and a view is never changed once taken
+_player_memo = Memo(4096)
 FORMS = ("full", "short", "line")
 MIN_NAME = 4  # a name is cut to no fewer cells than this in the one-line form
 
@@ -49,6 +53,16 @@ def seat_order(view: Any) -> list[int]:
     n = len(view.players)
     me = view.seat if view.seat is not None else 0
     return [(me + i) % n for i in range(n)]
+
+
+def _player_bytes(p: Any) -> bytes:
+    """A player's view encoded (part of a seat's key), once per view object."""
+    kept = _player_memo.get(id(p))
+    if kept is not None and kept[0] is p:
+        return kept[1]
+    data = _enc.encode(p)
+    _player_memo.put(id(p), (p, data))
+    return data
 
 
 class PlayersPanel(LineWidget):
@@ -85,10 +99,9 @@ class PlayersPanel(LineWidget):
             self._order, self._least = order, {}
         for p in view.players:
             seat_mark = self._marks.get(p.seat)
-            key = _enc.encode(
+            key = _player_bytes(p) + _enc.encode(
                 (
                     cat.key,
-                    p,
                     pending == p.seat,
                     view.complete_at,
                     view.first_complete,
