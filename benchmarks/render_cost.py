@@ -119,12 +119,14 @@ def record_game(players: int, seed: int) -> list[list[tuple[Any, list[Any]]]]:
     """Per command, every seat's (view, events)."""
     g, events = new_game(GameConfig(players=NAMES[:players], preset="first-game", seed=seed))
     bots = [RandomBot(seed=seed * 10 + s) for s in range(players)]
-    out = [[(view(g, s), redact_events(events, s)) for s in range(players)]]
+    others: dict = {}  # each state's views share the other players, as a table's (server/tables/table.py)
+    out = [[(view(g, s, others), redact_events(events, s)) for s in range(players)]]
     while g.phase != "over":
         s = g.pending.seat
         cmd = bots[s].choose(legal_commands(g, s), view(g, s))
         ev = apply(g, cmd)
-        out.append([(view(g, t), redact_events(ev, t)) for t in range(players)])
+        others = {}
+        out.append([(view(g, t, others), redact_events(ev, t)) for t in range(players)])
     return out
 
 
@@ -139,7 +141,8 @@ class KeyGame:
         self._key_path = key_path
         self.players = players
         self.game, events = new_game(GameConfig(players=NAMES[:players], preset="first-game", seed=seed))
-        self.first = [(view(self.game, s), redact_events(events, s)) for s in range(players)]
+        others: dict = {}  # as a table's views (server/tables/table.py)
+        self.first = [(view(self.game, s, others), redact_events(events, s)) for s in range(players)]
         self.cat = Catalogue("en")
         self.rng = random.Random(seed)
         self.numbers = [Numbering() for _ in range(players)]  # as each seat's screen numbers its entries
@@ -178,7 +181,8 @@ class KeyGame:
             raise RuntimeError(f"seat {seat}: keys {keys!r} chose {command}, not {expected}")
         t0 = time.process_time()
         events = apply(g, command)
-        out = [(view(g, s), redact_events(events, s)) for s in range(self.players)]
+        others: dict = {}
+        out = [(view(g, s, others), redact_events(events, s)) for s in range(self.players)]
         self.harness_cpu += time.process_time() - t0
         return out
 
