@@ -116,38 +116,55 @@ def test_gcm_sealing_with_one_aead_per_key_is_asyncssh_s() -> None:
 
 
 async def test_keepalive_one_timer_and_a_request_only_after_silence(start, open_terminal, monkeypatch) -> None:
-    """Input keeps the server's keepalive request away (asyncssh's rule) with one loop timer, not one
-    made per read; after `keepalive_interval` of silence the request goes out, and again after it."""
+    """Input keeps the server's keepalive request away (asyncssh's rule: a request only after
+    `keepalive_interval` without a read) with one loop timer, not one made per read; after the
+    interval of silence the request goes out, answered. Timed by the server's own reads and
+    requests, so a slow machine (a pause between two keys) cannot make it fail."""
     import asyncio
 
-    counts: Counter = Counter()
+    interval = 0.4
+    loop = asyncio.get_running_loop()
+    reads: list[float] = []
+    requests: list[tuple[float, int]] = []  # (when, how many reads before it)
+    timers: list[float] = []
     made = ssh_connection.SSHConnection._set_keepalive_timer
     request = ssh_connection.SSHConnection._make_keepalive_request
+    noted = OneWriteConnection._reset_keepalive_timer
 
     def set_timer(self: Any) -> None:
         if not self.is_client():
-            counts["timers"] += 1
+            timers.append(loop.time())
         made(self)
 
     async def make_request(self: Any) -> None:
         if not self.is_client():
-            counts["requests"] += 1
+            requests.append((loop.time(), len(reads)))
         await request(self)
+
+    def read(self: Any) -> None:
+        if self._auth_complete:
+            reads.append(loop.time())
+        noted(self)
 
     monkeypatch.setattr(ssh_connection.SSHConnection, "_set_keepalive_timer", set_timer)
     monkeypatch.setattr(ssh_connection.SSHConnection, "_make_keepalive_request", make_request)
-    srv = await start(keepalive_interval_seconds=0.4, keepalive_count_max=2)
+    monkeypatch.setattr(OneWriteConnection, "_reset_keepalive_timer", read)
+    srv = await start(keepalive_interval_seconds=interval, keepalive_count_max=2)
     term = await open_terminal(srv)
     await term.wait_for("size: 80x24")
-    before = counts["timers"]
-    for _ in range(24):  # 1.2 s of typing: three intervals, never 0.4 s without input
+    began, first_read = loop.time(), len(reads)
+    for _ in range(24):  # 1.2 s of typing: three intervals
         term.process.stdin.write(b"x")
         await asyncio.sleep(0.05)
     await term.wait_for("last key: x")
-    assert counts["requests"] == 0
-    assert counts["timers"] - before <= 4  # re-armed as intervals ran out, not per read (24+ reads)
-    await asyncio.sleep(1.0)  # silence: a request after 0.4 s, answered; another after the next 0.4 s
-    assert 1 <= counts["requests"] <= 3
+    typed = loop.time() - began
+    assert len(reads) - first_read >= 24
+    # re-armed as intervals ran out (at most one per interval), not per read
+    assert len([t for t in timers if t >= began]) <= typed / interval + 2
+    await asyncio.sleep(2.5 * interval)  # silence
+    assert requests, "no keepalive request after the interval without input"
+    for at, before in requests:  # each only after a whole interval without a read (the reads before it)
+        assert at - reads[before - 1] >= interval - 0.02, f"a request {at - reads[before - 1]:.3f} s after a read"
     assert not term.conn.is_closed()  # answered requests: the client stays
 
 
