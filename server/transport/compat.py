@@ -127,8 +127,9 @@ class OneWriteConnection(asyncssh.SSHServerConnection):
                 self._set_keepalive_timer()
 
     def _keepalive_timer_callback(self) -> None:
-        rest = self._citadels_input_at + (self._keepalive_interval or 0) - self._loop.time()
-        if self._keepalive_interval and rest > 0:
+        interval = self._keepalive_interval
+        rest = self._citadels_input_at + interval - self._loop.time() if interval else 0.0
+        if rest > 0:
             self._keepalive_timer = self._loop.call_later(rest, self._keepalive_timer_callback)
             return
         super()._keepalive_timer_callback()

@@ -46,7 +46,7 @@ from textual.strip import Strip
 
 from ui.compat import line_styles
 
-from .line_pieces import _pieces_of, styled_segments
+from .line_pieces import pieces_of, styled_segments
 from .shared_memo import put_bounded as _put
 
 if TYPE_CHECKING:
@@ -221,7 +221,7 @@ class Frame:
         filters = self.filters
         if filters and styles is None:
             return None
-        pieces = _pieces_of(line, base, console)
+        pieces = pieces_of(line, base, console)
         length = cell_len(line.plain)  # (the pieces' cells, as `content_strip` sums them)
         if length > width:
             return None

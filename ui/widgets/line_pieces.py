@@ -19,7 +19,7 @@ MAX_PIECES = 4096  # lines' piece layouts shared by every app (`styled_segments`
 _pieces: dict[tuple, tuple] = {}  # a line's spans, style, length and base -> its pieces (`styled_segments`)
 
 
-def _pieces_of(line: Text, base: Style, console: Any) -> list[tuple[str, Any]]:
+def pieces_of(line: Text, base: Style, console: Any) -> list[tuple[str, Any]]:
     """(text, style) of each of `styled_segments(line, base, console)`, without making the segments."""
     plain = line.plain
     spans = line.spans
@@ -46,7 +46,7 @@ def styled_segments(line: Text, base: Style, console: Any) -> list[Segment]:
     each piece's style added to `base` once per set of spans rather than once per piece. A line
     not yet drawn in the process and drawn by Textual costs this (a directly painted one is made
     from its pieces, `Frame.painted_text`)."""
-    return list(starmap(Segment, _pieces_of(line, base, console)))
+    return list(starmap(Segment, pieces_of(line, base, console)))
 
 
 def _styled_pieces(line: Text, base: Style, console: Any) -> tuple[Any, ...]:
