@@ -25,6 +25,7 @@ app opens the profile, leaderboard, "my games" and account screens (ui/players_n
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import time
 from collections import deque
@@ -41,12 +42,14 @@ from server.logging_setup import log_event
 from server.players.session_link import SessionPlayers
 from server.tables import messages as tm
 from server.tables.table import Table
+from server.transport.input_budget import run_metered
 from server.transport.screen_wire import Carried
 from server.transport.session import ServerStopping, SessionInfo
 from server.transport.session_info import InputThrottled
 from ui import CitadelsApp, UiOptions
 from ui.app import STYLES
 from ui.cards import PALETTES
+from ui.compat import direct_messages
 from ui.compat.served_app import queued_messages
 from ui.link import ChatLine, CommandRefused, SeatMark, SeatStates, TableNotice, ViewUpdate
 from ui.lobby_link import LobbyOptions, LobbySnapshot, LobbyUpdate, TableMenuInfo, TableSpec
@@ -151,6 +154,8 @@ class PlayerSession:
         if queued_messages(app) > MAX_QUEUED_MESSAGES:
             log_event(log, logging.WARNING, "session too far behind; closing", session=self.info.session_id)
             self.info.close("Your connection is too slow to follow the game; please reconnect.")
+            return
+        if type(message) is ViewUpdate and app.take_now(message):
             return
         app.post_message(message)
 
@@ -331,6 +336,25 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         self.lobby_screen = LobbyScreen(self.cat, session)
         self._gen = 0
         self.at_table = False
+        self._own_context: contextvars.Context | None = None  # the app's task's (`take_now`)
+        self._taking = False
+
+    def on_mount(self) -> None:
+        self._own_context = contextvars.copy_context()  # (a handler runs in the app's task's context)
+
+    def take_now(self, message: ViewUpdate) -> bool:
+        """A table's view dispatched at once if the app is waiting for a message (nothing queued
+        before it): the app's task is not woken for it (ui/compat/direct_messages.py). Run in the
+        app's context, its time charged to the session's input budget as its task's would be."""
+        context = self._own_context
+        if context is None or self._taking or not direct_messages.takes(self, message):
+            return False
+        self._taking = True  # (a view posted meanwhile, from within, is queued)
+        try:
+            run_metered(context, direct_messages.dispatch, self, message)
+        finally:
+            self._taking = False
+        return True
 
     def carried(self) -> Carried:
         """What a move to another worker keeps of this screen (server/transport/screen_moves.py)."""

@@ -43,6 +43,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from server.config import ServerConfig
@@ -292,6 +293,20 @@ def session_context(budget: InputBudget) -> contextvars.Context:
     context = contextvars.Context()
     context.run(_budget.set, budget)
     return context
+
+
+def run_metered(context: contextvars.Context, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` run in a session's ``context`` (its app's), its time charged to the session's
+    budget as a step of one of its own tasks would be (the server's view updates dispatched at once
+    from a table's task: ui/compat/direct_messages.py)."""
+    budget = context.get(_budget)
+    start = _clock()
+    try:
+        return context.run(fn, *args)
+    finally:
+        if budget is not None and start < budget.armed_until:
+            end = _clock()
+            budget.charge(end - start, end)
 
 
 class _MeteredCoroutine(collections.abc.Coroutine):  # type: ignore[type-arg]

@@ -1,6 +1,8 @@
 """ui/compat/direct_paint.py through a real SSH connection: a player at a table of bots, the
 screen's bytes as the client received them fed to a terminal model (tests/ui/term_screen.py);
-whenever the game waits for the player, a full repaint of the app must change no cell of it."""
+whenever the game waits for the player, a full repaint of the app must change no cell of it. The
+views come in as the server sends them: dispatched at once to an app waiting for one
+(ui/compat/direct_messages.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import asyncssh
 import pytest
 from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
 
-from ui.compat import direct_paint
+from ui.compat import direct_messages, direct_paint
 from ui.i18n import Catalogue
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ui"))
@@ -46,6 +48,7 @@ async def test_direct_paints_over_ssh_match_a_full_repaint(gs, open_terminal, si
     await create_table(a, players=4, bots=3)
     await a.wait_for("Start the game")
     painted = direct_paint.STATS["direct"]
+    taken = direct_messages.STATS["taken"]
     a.send(b"1")
     table = gs.table()
     await wait_until(lambda: table.phase == "playing", what="game start")
@@ -72,5 +75,6 @@ async def test_direct_paints_over_ssh_match_a_full_repaint(gs, open_terminal, si
         await wait_until(lambda: table.state.seq != seq or table.state.phase == "over", timeout=10)
     assert checked >= 5
     assert direct_paint.STATS["direct"] > painted  # the moves in between were painted directly
+    assert direct_messages.STATS["taken"] > taken  # and their views dispatched at once (ServerApp.take_now)
     assert "alice" in model.text()
     await asyncio.sleep(0)

@@ -68,6 +68,7 @@ def test_this_textual_is_verified_and_patched():
         "rich_text_patch",
         "line_frames",
         "direct_paint",
+        "direct_messages",
     )
     assert getattr(Strip, "_citadels_light_caches", False)
 

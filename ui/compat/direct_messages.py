@@ -1,0 +1,138 @@
+"""A message handed to an app that is waiting for one: dispatched at once, not through its queue.
+
+Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_direct_messages.py
+compares it with Textual's own round trip; tests/server/test_direct_views.py plays games over SSH
+with it).
+
+Textual's way for a message posted to an app: `post_message` checks it and puts it in the app's
+queue, which sets the queue's event; the app's task wakes (a loop step), takes the message,
+dispatches it (`_dispatch_message`: the handlers along the app's class MRO, then the callbacks
+`call_next` left), publishes it on `message_signal`, dispatches an `Idle` event to the app (whose
+only work is a pending resize, `App._on_idle`) and waits again. A served table's move pays that
+round trip once for every seat's view.
+
+When the app's task is waiting for its next message (`idle`: its queue empty, no message held
+back, its queue's event awaited, no resize pending, not closing, on its own thread), nothing of
+the app is running and nothing is queued ahead of the message, so `dispatch` can do what that task
+would do with it, there and then: `post_message`'s checks, `_dispatch_message` (the message hook,
+the handlers, the next callbacks), `message_signal`. The caller runs it in the app's context (the
+context variables Textual's handlers read: the active app and message pump). The Idle is left out:
+no resize is pending. Only messages whose handlers are all plain functions are taken this way
+(`takes`); should a dispatch still await something (a handler returning an awaitable), the rest
+of it runs as a task in the same context, awaiting what it awaited.
+
+Used by the server for a table's view updates (server/app.py, `ServerApp.take_now`).
+`CITADELS_WITHOUT_PATCHES=direct_messages` leaves it out (every message posted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from collections.abc import Generator
+from typing import Any
+
+from textual.app import App
+from textual.message import Message
+
+from ui.compat import check_verified
+from ui.compat.dispatch_patch import _plan
+
+_on = False
+_sync: dict[tuple[type, type], bool] = {}  # (app class, message class) -> every handler a plain function
+STATS = {"taken": 0, "awaited": 0}
+_resting: set[asyncio.Future[None]] = set()  # dispatches finishing in a task (`dispatch`)
+
+
+def apply() -> None:
+    global _on
+    check_verified("direct_messages")
+    _on = True
+
+
+def enabled() -> bool:
+    return _on
+
+
+def takes(app: App[Any], message: Message) -> bool:
+    """Whether `message` may be dispatched at once to `app` now (else post it)."""
+    if not _on:
+        return False
+    key = (type(app), type(message))
+    sync = _sync.get(key)
+    if sync is None:
+        steps = _plan(type(app), message.handler_name, type(message))
+        sync = _sync[key] = not any(
+            inspect.iscoroutinefunction(fn)
+            for _, handlers, method in steps
+            for fn in (*(h for h, _ in handlers), *((method,) if method is not None else ()))
+        )
+    return sync and idle(app)
+
+
+def idle(app: App[Any]) -> bool:
+    """The app's task is waiting for its next message, with nothing queued or pending."""
+    queue: Any = app._message_queue
+    if queue.values or app._pending_message is not None or app._next_callbacks:
+        return False
+    if app._closing or app._closed or app._resize_event is not None:
+        return False
+    if app._thread_id != threading.get_ident():
+        return False
+    return bool(queue.ready_event._waiters)  # (asyncio.Event's own: the app's task awaits it)
+
+
+def dispatch(app: App[Any], message: Message) -> None:
+    """What the app's task does with a message, done now (run it in the app's context; `takes` first)."""
+    if not app.check_message_enabled(message):
+        return
+    message._prevent.update(app._get_prevented_messages())
+    STATS["taken"] += 1
+    work = app._dispatch_message(message)
+    try:
+        waited = work.send(None)
+    except StopIteration:
+        app.message_signal.publish(message)
+        return
+    except Exception as error:  # as the app's task: the app handles it (and ends)
+        app.message_signal.publish(message)
+        app._handle_exception(error)
+        return
+    STATS["awaited"] += 1
+    task = asyncio.ensure_future(_rest(app, message, work, waited))  # (the current context: the app's)
+    _resting.add(task)  # kept until done: the loop holds tasks weakly
+    task.add_done_callback(_resting.discard)
+
+
+async def _rest(app: App[Any], message: Message, work: Any, waited: Any) -> None:
+    try:
+        await _Resumed(work, waited)
+    except Exception as error:
+        app._handle_exception(error)
+    finally:
+        app.message_signal.publish(message)
+
+
+class _Resumed:
+    """A coroutine that already yielded `waited` (a future), driven on by the task awaiting this."""
+
+    def __init__(self, work: Any, waited: Any) -> None:
+        self._work = work
+        self._waited = waited
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        waited = self._waited
+        while True:
+            try:
+                sent = yield waited
+            except BaseException as error:  # (a cancellation, thrown in where it waits)
+                try:
+                    waited = self._work.throw(error)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    waited = self._work.send(sent)
+                except StopIteration as stop:
+                    return stop.value
