@@ -65,6 +65,35 @@ class NotesApp(Base):
         self.seen.append(("slow", ""))
 
 
+class PlainBase(App[None]):
+    def on_note(self, msg: Note) -> None:
+        self.seen.append(("base", msg.text))
+
+
+class PlainApp(PlainBase):
+    """Handlers of (self, message) declared to return None: called directly (`_call`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, str]] = []
+        self.context: contextvars.Context | None = None
+        self.apps_seen: list[object] = []
+        self.after: list[str] = []
+
+    def on_mount(self) -> None:
+        self.context = contextvars.copy_context()
+
+    def on_note(self, msg: Note) -> None:
+        self.seen.append(("app", msg.text))
+        self.apps_seen.append((self.app, active_message_pump.get()))
+        if msg.text == "next":
+            self.call_next(self.after.append, "called next")
+        if msg.text == "stale":
+            msg.prevent_default()  # the base class's handler is not called (ServerApp's stale views)
+        if msg.fail:
+            raise ValueError("a handler failed")
+
+
 def notes_published(app: App[None]) -> list[Message]:
     """The `Note`s the app's `message_signal` publishes (Textual's own messages left out)."""
     published: list[Message] = []
@@ -72,7 +101,7 @@ def notes_published(app: App[None]) -> list[Message]:
     return published
 
 
-def take(app: NotesApp, message: Message) -> bool:
+def take(app: NotesApp | PlainApp, message: Message) -> bool:
     if not direct_messages.takes(app, message):
         return False
     assert app.context is not None
@@ -154,6 +183,41 @@ async def test_not_taken_while_closing_or_from_another_context_state():
 
 async def test_a_failing_handler_ends_the_app_as_in_its_task():
     app = NotesApp()
+    with pytest.raises(ValueError, match="a handler failed"):
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert take(app, Note("boom", fail=True))
+            await pilot.pause()
+    assert app.return_code == 1
+
+
+@pytest.mark.parametrize("kind", [NotesApp, PlainApp])
+async def test_handlers_called_directly_or_through_textual_alike(kind):
+    app = kind()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        published = notes_published(app)
+        called = direct_messages.STATS["called"]
+        assert take(app, Note("one"))
+        assert take(app, Note("stale") if kind is PlainApp else Note("two"))
+        assert take(app, Note("next"))
+        assert app.after == ["called next"]
+        assert app.apps_seen == [(app, app)] * 3
+        assert len(published) == 3
+        # called directly only where every handler is a (self, message) method returning None
+        assert direct_messages.STATS["called"] - called == (3 if kind is PlainApp else 0)
+        if kind is PlainApp:
+            assert app.seen == [("app", "one"), ("base", "one"), ("app", "stale"), ("app", "next"), ("base", "next")]
+            # Textual's own round trip: the same
+            app.seen.clear()
+            for text in ("one", "stale", "next"):
+                app.post_message(Note(text))
+            await pilot.pause()
+            assert app.seen == [("app", "one"), ("base", "one"), ("app", "stale"), ("app", "next"), ("base", "next")]
+
+
+async def test_a_directly_called_handler_that_fails_ends_the_app():
+    app = PlainApp()
     with pytest.raises(ValueError, match="a handler failed"):
         async with app.run_test() as pilot:
             await pilot.pause()

@@ -19,7 +19,11 @@ the handlers, the next callbacks), `message_signal`. The caller runs it in the a
 context variables Textual's handlers read: the active app and message pump). The Idle is left out:
 no resize is pending. Only messages whose handlers are all plain functions are taken this way
 (`takes`); should a dispatch still await something (a handler returning an awaitable), the rest
-of it runs as a task in the same context, awaiting what it awaited.
+of it runs as a task in the same context, awaiting what it awaited. When the handlers are methods
+of (self, message) declared to return None, without `@on` handlers, and nothing else of
+`_dispatch_message` applies (no prevented types, debug feature, message hook or log record, no
+parent to bubble to), they are called directly in the MRO's order, each class's unless an earlier
+one prevented the default, as `_dispatch_message` would call them through `invoke` (`_call`).
 
 Used by the server for a table's view updates (server/app.py, `ServerApp.take_now`).
 `CITADELS_WITHOUT_PATCHES=direct_messages` leaves it out (every message posted).
@@ -30,18 +34,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
-from collections.abc import Generator
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
+from textual._context import message_hook
 from textual.app import App
 from textual.message import Message
 
 from ui.compat import check_verified
-from ui.compat.dispatch_patch import _plan
+from ui.compat.dispatch_patch import _logged, _plan
 
 _on = False
-_sync: dict[tuple[type, type], bool] = {}  # (app class, message class) -> every handler a plain function
-STATS = {"taken": 0, "awaited": 0}
+# (app class, message class) -> (every handler a plain function, the handlers to call directly or None)
+_kinds: dict[tuple[type, type], tuple[bool, tuple[Callable[..., Any], ...] | None]] = {}
+STATS = {"taken": 0, "called": 0, "awaited": 0}
 _resting: set[asyncio.Future[None]] = set()  # dispatches finishing in a task (`dispatch`)
 
 
@@ -55,20 +61,37 @@ def enabled() -> bool:
     return _on
 
 
+def _kind(
+    app_class: type, message_class: type, handler_name: str
+) -> tuple[bool, tuple[Callable[..., Any], ...] | None]:
+    steps = _plan(app_class, handler_name, message_class)
+    fns = [fn for _, handlers, method in steps for fn in (*(h for h, _ in handlers), *((method,) if method else ()))]
+    sync = not any(inspect.iscoroutinefunction(fn) for fn in fns)
+    # Called directly when there are no @on handlers (selectors to match) and each handler is a
+    # method of (self, message) declared to return None: nothing to await, as `invoke` would find.
+    direct = all(not handlers for _, handlers, _ in steps) and all(_returns_none(fn) for fn in fns)
+    return sync, tuple(fns) if sync and direct else None
+
+
+def _returns_none(fn: Callable[..., Any]) -> bool:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    params = list(signature.parameters.values())
+    two = len(params) == 2 and all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    return two and signature.return_annotation in (None, "None")
+
+
 def takes(app: App[Any], message: Message) -> bool:
     """Whether `message` may be dispatched at once to `app` now (else post it)."""
     if not _on:
         return False
     key = (type(app), type(message))
-    sync = _sync.get(key)
-    if sync is None:
-        steps = _plan(type(app), message.handler_name, type(message))
-        sync = _sync[key] = not any(
-            inspect.iscoroutinefunction(fn)
-            for _, handlers, method in steps
-            for fn in (*(h for h, _ in handlers), *((method,) if method is not None else ()))
-        )
-    return sync and idle(app)
+    kind = _kinds.get(key)
+    if kind is None:
+        kind = _kinds[key] = _kind(type(app), type(message), message.handler_name)
+    return kind[0] and idle(app)
 
 
 def idle(app: App[Any]) -> bool:
@@ -89,8 +112,11 @@ def dispatch(app: App[Any], message: Message) -> None:
         return
     message._prevent.update(app._get_prevented_messages())
     STATS["taken"] += 1
-    work = app._dispatch_message(message)
     try:
+        work = _call(app, message)
+        if work is None:
+            app.message_signal.publish(message)
+            return
         waited = work.send(None)
     except StopIteration:
         app.message_signal.publish(message)
@@ -103,6 +129,31 @@ def dispatch(app: App[Any], message: Message) -> None:
     task = asyncio.ensure_future(_rest(app, message, work, waited))  # (the current context: the app's)
     _resting.add(task)  # kept until done: the loop holds tasks weakly
     task.add_done_callback(_resting.discard)
+
+
+def _call(app: App[Any], message: Message) -> Coroutine[Any, Any, None] | None:
+    """The handlers called directly when nothing of `_dispatch_message` applies but them (no types
+    prevented, no debug feature, no message hook, nothing logged, no parent to bubble to): in its
+    order, each class's handler unless an earlier one prevented the default; then the `call_next`
+    callbacks, if any (a coroutine to drive). Else `_dispatch_message` itself (a coroutine)."""
+    calls = _kinds[(type(app), type(message))][1]
+    if (
+        calls is None
+        or message._prevent
+        or "debug" in app.features
+        or message_hook.get(None) is not None
+        or _logged()
+        or app._parent is not None
+    ):
+        return app._dispatch_message(message)
+    if message.no_dispatch:
+        return None
+    STATS["called"] += 1
+    for fn in calls:
+        if message._no_default_action:
+            break
+        fn(app, message)
+    return app._flush_next_callbacks() if app._next_callbacks else None
 
 
 async def _rest(app: App[Any], message: Message, work: Any, waited: Any) -> None:
