@@ -1,7 +1,7 @@
 """A message handed to an app that is waiting for one: dispatched at once, not through its queue.
 
 Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_direct_messages.py
-compares it with Textual's own round trip; tests/server/test_direct_views.py plays games over SSH
+compares it with Textual's own round trip; tests/server/test_direct_paint_ssh.py plays a game over SSH
 with it).
 
 Textual's way for a message posted to an app: `post_message` checks it and puts it in the app's
