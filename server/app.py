@@ -25,6 +25,7 @@ app opens the profile, leaderboard, "my games" and account screens (ui/players_n
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import time
@@ -337,23 +338,23 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         self._gen = 0
         self.at_table = False
         self._own_context: contextvars.Context | None = None  # the app's task's (`take_now`)
-        self._taking = False
 
     def on_mount(self) -> None:
         self._own_context = contextvars.copy_context()  # (a handler runs in the app's task's context)
 
     def take_now(self, message: ViewUpdate) -> bool:
-        """A table's view dispatched at once if the app is waiting for a message (nothing queued
-        before it): the app's task is not woken for it (ui/compat/direct_messages.py). Run in the
-        app's context, its time charged to the session's input budget as its task's would be."""
+        """A table's view for an app waiting for a message (nothing queued before it): dispatched in
+        the loop's next step without waking the app's task (ui/compat/direct_messages.py), in the
+        app's context, its time charged to the session's input budget as its task's would be.
+
+        Not at once: the poster's step finishes first, as when the app's task took the view (the
+        end screen reads the table's phase, set after its last view is posted). Nothing the app
+        takes can come between: a message posted meanwhile wakes its task after this step, and
+        another view posted meanwhile is scheduled after this one."""
         context = self._own_context
-        if context is None or self._taking or not direct_messages.takes(self, message):
+        if context is None or not direct_messages.takes(self, message):
             return False
-        self._taking = True  # (a view posted meanwhile, from within, is queued)
-        try:
-            run_metered(context, direct_messages.dispatch, self, message)
-        finally:
-            self._taking = False
+        asyncio.get_running_loop().call_soon(run_metered, context, direct_messages.dispatch, self, message)
         return True
 
     def carried(self) -> Carried:

@@ -367,6 +367,20 @@ async def create_table(screen: Screen, players: int, bots: int, extra: bytes = b
     await screen.wait_for("Table:")
 
 
+async def started_with_bots(
+    gs: GameServer, open_terminal: Any, key: Any, size: tuple[int, int], bots: int
+) -> tuple[Any, Screen]:
+    """alice's table of herself and `bots` bots, started: (the table, her screen)."""
+    a = Screen(await open_terminal(gs.server, username="alice", key=key, size=size))
+    await a.wait_for("Citadels · lobby")
+    await create_table(a, players=bots + 1, bots=bots)
+    await a.wait_for("Start the game")
+    a.send(b"1")
+    table = gs.table()
+    await wait_until(lambda: table.phase == "playing", what="game start")
+    return table, a
+
+
 async def play_to_end(
     gs, players: dict[int, tuple[str, Screen]], rng: random.Random, timeout: float = 120.0, on_step=None
 ) -> int:

@@ -1,8 +1,10 @@
 """ui/compat/direct_paint.py through a real SSH connection: a player at a table of bots, the
 screen's bytes as the client received them fed to a terminal model (tests/ui/term_screen.py);
 whenever the game waits for the player, a full repaint of the app must change no cell of it. The
-views come in as the server sends them: dispatched at once to an app waiting for one
-(ui/compat/direct_messages.py)."""
+views come in as the server sends them: dispatched to an app waiting for one without waking its
+task (ui/compat/direct_messages.py, ServerApp.take_now), in the loop's next step, never within the
+step of whoever posted them (the poster finishes first, as when the app's task took them: the end
+screen reads the table's phase, set after the last view is posted, tests/server/test_game_end.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
+from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, started_with_bots, wait_until
 
+from engine.view import view
+from server.tables import messages as tm
 from ui.compat import direct_messages, direct_paint
 from ui.i18n import Catalogue
 
@@ -78,3 +82,24 @@ async def test_direct_paints_over_ssh_match_a_full_repaint(gs, open_terminal, si
     assert direct_messages.STATS["taken"] > taken  # and their views dispatched at once (ServerApp.take_now)
     assert "alice" in model.text()
     await asyncio.sleep(0)
+
+
+async def test_a_view_is_taken_in_the_next_step_not_the_posters(gs, open_terminal):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    table, a = await started_with_bots(gs, open_terminal, key, (80, 24), bots=2)
+    app = gs.app_of(key.get_fingerprint("sha256"))
+    await wait_until(lambda: app.view is not None and direct_messages.idle(app), what="the app waiting")
+    seat = table.seat_of(key.get_fingerprint("sha256"))
+    before, taken = app.view, direct_messages.STATS["taken"]
+    app.session.post(tm.SeatView(view(table.state, seat), []))
+    assert app.view is before  # not within the poster's step
+    await asyncio.sleep(0)
+    assert app.view is not before  # the next step: taken, the app's task not woken for it
+    assert direct_messages.STATS["taken"] == taken + 1
+    # a message posted while the view waits for its step is taken after it, in the order posted
+    app.session.post(tm.SeatView(view(table.state, seat), []))
+    app.session.post(tm.Refused("not now"))
+    second = app.view
+    await asyncio.sleep(0)
+    assert app.view is not second
+    await a.wait_for("not now")

@@ -13,7 +13,7 @@ import time
 
 import asyncssh
 import pytest
-from game_helpers import Screen, app_keys, create_table, prompt_ready, start_game_server, wait_until
+from game_helpers import Screen, app_keys, prompt_ready, start_game_server, started_with_bots, wait_until
 
 import server.storage.savelog as savelog
 import server.storage.table_save as table_save
@@ -23,14 +23,7 @@ from ui.i18n import Catalogue
 
 async def solo_game(gs, open_terminal, key) -> tuple[object, Screen]:
     """alice against one bot, started."""
-    a = Screen(await open_terminal(gs.server, username="alice", key=key, size=(130, 42)))
-    await a.wait_for("Citadels · lobby")
-    await create_table(a, players=2, bots=1)
-    await a.wait_for("Start the game")
-    a.send(b"1")
-    table = gs.table()
-    await wait_until(lambda: table.phase == "playing", what="game start")
-    return table, a
+    return await started_with_bots(gs, open_terminal, key, (130, 42), bots=1)
 
 
 async def moves(gs, table, a: Screen, fp: str, n: int, rng: random.Random) -> None:

@@ -1,8 +1,7 @@
-"""A message handed to an app that is waiting for one: dispatched at once, not through its queue.
+"""A message handed to an app that is waiting for one: dispatched without waking its task.
 
 Verified with Textual 8.2.8 (`ui.compat.VERIFIED_TEXTUAL`; tests/ui/test_direct_messages.py
-compares it with Textual's own round trip; tests/server/test_direct_paint_ssh.py plays a game over SSH
-with it).
+compares it with Textual's own round trip; tests/server/test_direct_paint_ssh.py uses it over SSH).
 
 Textual's way for a message posted to an app: `post_message` checks it and puts it in the app's
 queue, which sets the queue's event; the app's task wakes (a loop step), takes the message,
@@ -14,7 +13,8 @@ round trip once for every seat's view.
 When the app's task is waiting for its next message (`idle`: its queue empty, no message held
 back, its queue's event awaited, no resize pending, not closing, on its own thread), nothing of
 the app is running and nothing is queued ahead of the message, so `dispatch` can do what that task
-would do with it, there and then: `post_message`'s checks, `_dispatch_message` (the message hook,
+would do with it, in that loop step or in the next one (`loop.call_soon`: a message posted
+meanwhile wakes the app's task after it): `post_message`'s checks, `_dispatch_message` (the message hook,
 the handlers, the next callbacks), `message_signal`. The caller runs it in the app's context (the
 context variables Textual's handlers read: the active app and message pump). The Idle is left out:
 no resize is pending. Only messages whose handlers are all plain functions are taken this way
@@ -107,9 +107,10 @@ def idle(app: App[Any]) -> bool:
 
 
 def dispatch(app: App[Any], message: Message) -> None:
-    """What the app's task does with a message, done now (run it in the app's context; `takes` first)."""
-    if not app.check_message_enabled(message):
-        return
+    """What the app's task does with a message, done now (run it in the app's context; `takes`
+    first, and nothing of the app run since: the same loop step, or the next with nothing between)."""
+    if app._closing or app._closed or not app.check_message_enabled(message):
+        return  # (as `post_message` drops it)
     message._prevent.update(app._get_prevented_messages())
     STATS["taken"] += 1
     try:
