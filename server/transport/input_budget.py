@@ -297,8 +297,8 @@ def session_context(budget: InputBudget) -> contextvars.Context:
 
 def run_metered(context: contextvars.Context, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` run in a session's ``context`` (its app's), its time charged to the session's
-    budget as a step of one of its own tasks would be (the server's view updates dispatched at once
-    from a table's task: ui/compat/direct_messages.py)."""
+    budget as a step of one of its own tasks would be (the server's view updates dispatched without
+    waking the app's task: ui/compat/direct_messages.py)."""
     budget = context.get(_budget)
     start = _clock()
     try:

@@ -1,5 +1,5 @@
 """server/transport/input_budget.run_metered: a call made for a session from another task (a view
-dispatched at once from a table's task) runs in the session's context and is charged to its input
+dispatched without waking the app's task) runs in the session's context and is charged to its input
 budget while its input window is open, as a step of its own task would be."""
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ Each module says what it changes, why, and the Textual versions it was verified 
 - `app_teardown`: an ended app's objects freed by reference counting.
 - `direct_paint`: a table screen's changed lines painted straight to the driver after a view
   update, without Textual's refresh round trip (when that is what Textual's next frame would draw).
-- `direct_messages`: a message for an app waiting for one dispatched at once, not through its queue
-  (the server's view updates).
+- `direct_messages`: a message for an app waiting for one dispatched without waking its task, not
+  through its queue (the server's view updates, in the loop's next step).
 
 `line_frames` is not a patch of Textual: it lets our line widgets frame their own lines
 (`ui/widgets/line_frame.py` with `line_styles`), so it is applied and counted like one.

@@ -57,10 +57,6 @@ def apply() -> None:
     _on = True
 
 
-def enabled() -> bool:
-    return _on
-
-
 def _kind(
     app_class: type, message_class: type, handler_name: str
 ) -> tuple[bool, tuple[Callable[..., Any], ...] | None]:
@@ -84,7 +80,7 @@ def _returns_none(fn: Callable[..., Any]) -> bool:
 
 
 def takes(app: App[Any], message: Message) -> bool:
-    """Whether `message` may be dispatched at once to `app` now (else post it)."""
+    """Whether `message` may be dispatched to `app` without its task (`dispatch`) now (else post it)."""
     if not _on:
         return False
     key = (type(app), type(message))
@@ -115,21 +111,18 @@ def dispatch(app: App[Any], message: Message) -> None:
     STATS["taken"] += 1
     try:
         work = _call(app, message)
-        if work is None:
-            app.message_signal.publish(message)
+        if work is not None:
+            waited = work.send(None)
+            STATS["awaited"] += 1  # (it awaits: the rest in a task, which publishes the message)
+            task = asyncio.ensure_future(_rest(app, message, work, waited))  # (the current context: the app's)
+            _resting.add(task)  # kept until done: the loop holds tasks weakly
+            task.add_done_callback(_resting.discard)
             return
-        waited = work.send(None)
     except StopIteration:
-        app.message_signal.publish(message)
-        return
+        pass
     except Exception as error:  # as the app's task: the app handles it (and ends)
-        app.message_signal.publish(message)
         app._handle_exception(error)
-        return
-    STATS["awaited"] += 1
-    task = asyncio.ensure_future(_rest(app, message, work, waited))  # (the current context: the app's)
-    _resting.add(task)  # kept until done: the loop holds tasks weakly
-    task.add_done_callback(_resting.discard)
+    app.message_signal.publish(message)
 
 
 def _call(app: App[Any], message: Message) -> Coroutine[Any, Any, None] | None:
