@@ -158,7 +158,7 @@ async def test_a_dispatch_that_awaits_finishes_in_a_task_of_the_app_context():
         assert published == [message]
 
 
-async def test_not_taken_while_closing_or_from_another_context_state():
+async def test_not_taken_with_callbacks_waiting_or_once_closed():
     app = NotesApp()
     async with app.run_test() as pilot:
         await pilot.pause()
