@@ -247,8 +247,8 @@ class SSHSession(AppRun, ScreenMoves, asyncssh.SSHServerSession):  # type: ignor
         return self._chan.get_write_buffer_size() + self.transport_backlog()
 
     def transport_backlog(self) -> int:
-        if self._chan is None:
-            return 0
+        if self._chan is None or not self._chan_open:
+            return 0  # (a closed channel has dropped its connection: asyncssh asserts on asking it)
         transport = connection_transport(self._chan.get_connection())  # asyncssh ignores transport pauses
         if transport is None:
             return 0
