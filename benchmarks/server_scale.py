@@ -301,6 +301,7 @@ class Bench(Players):
                     name: round((st1["work"][k] - st0["work"][k]) / moves / scale, 2)
                     for name, k, scale in (
                         ("view_updates_per_move", "view_updates", 1),
+                        ("view_updates_called_directly_per_move", "view_updates_called_directly", 1),
                         ("frames_per_move", "frames", 1),
                         ("kb_sent_per_move", "bytes", 1000),
                     )
