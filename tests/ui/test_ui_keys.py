@@ -246,3 +246,21 @@ async def test_keys_typed_at_once_go_where_the_focus_is_by_then():
         await pilot.pause()
         assert said == ["3h"] and sent == [Pick(0, "Warlord")]
         assert app.table.query_one("#chat-input").value == ""
+
+
+async def test_keys_that_open_menus_and_send_at_once_leave_the_footer_to_the_answer():
+    """One packet opens the Assassin's targets, picks the King and confirms: the menus' changes are
+    handled after the command went, and the footer stays as the last menu set it (the table's answer
+    redraws it), not a footer of nothing to choose that a late answer would leave on screen."""
+    app, table = scene_app(ASSASSIN, "Ana")
+    sent: list = []
+    table.send = sent.append  # no answer comes
+    async with app.run_test(size=(80, 24)) as pilot:
+        await choices(pilot)
+        bar = app.table.query_one(KeyBar)
+        for k in ("3", "4", "enter"):  # posted together, as the SSH driver posts one packet's keys
+            app.post_message(events.Key(k, k if len(k) == 1 else None))
+        for _ in range(5):
+            await pilot.pause()
+        assert sent == [Ability(0, "Assassin", character="King")]
+        assert bar.plain.startswith("⏎ confirm · Esc back"), bar.plain

@@ -313,6 +313,7 @@ class TableScreen(TableKeys):
     @painted
     def refused(self, reason: str) -> None:
         self.query_one(PromptPanel).refused(reason)
+        self.update_keys()  # the choices are the player's again
 
     @painted
     def add_log(self, rows: list[Row]) -> None:

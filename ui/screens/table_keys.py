@@ -260,7 +260,10 @@ class TableKeys(Screen):
     @painted  # (the prompt's own keys, Enter and the arrows, and clicks: the footer painted directly)
     def _prompt_changed(self, event: PromptPanel.Changed) -> None:
         event.stop()
-        self.update_keys()
+        # A menu's change comes after the keys that arrived with it: one of them may have sent a
+        # command since, and the footer then waits for the answer, as `_footer_after` does.
+        if not self._prompt().sent:
+            self.update_keys()
 
     def update_keys(self) -> None:
         """The footer: the keys that work in the focused panel, most useful first."""
