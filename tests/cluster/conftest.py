@@ -155,6 +155,18 @@ class Cluster:
             await node.wait(10)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
+    """A failed test of node processes shows the end of each node's log (what the nodes saw)."""
+    outcome = yield
+    report = outcome.get_result()
+    c = getattr(item, "funcargs", {}).get("cluster")
+    if report.failed and isinstance(c, Cluster):
+        for node in c.nodes:
+            with contextlib.suppress(OSError):
+                report.sections.append((f"node {node.node_id}'s log (its end)", node.log[-6000:]))
+
+
 @pytest.fixture
 async def cluster(nats_server: Any, namespace: str, tmp_path: Path, connect: ConnFactory) -> AsyncIterator[Cluster]:
     c = Cluster(nats_server, namespace, tmp_path, connect)

@@ -33,6 +33,7 @@ from engine.view import redact_events
 from tests.saves.games import T0, first_game
 from tests.server.game_helpers import key_path
 from tests.ssh_terminal import plain
+from tests.ui.term_screen import TermScreen
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 
@@ -192,6 +193,7 @@ class Player:
         self.arrivals: list[float] | None = None  # when each chunk of output came (a benchmark's timing)
         self._reader: asyncio.Task[None] | None = None
         self._mark = 0
+        self.size = (120, 40)
 
     async def connect(
         self, port: int, size: tuple[int, int] = (120, 40), source: str | None = None, **session_options: Any
@@ -201,6 +203,7 @@ class Player:
         self.close()
         self.raw = bytearray()
         self._mark = 0
+        self.size = size
         self.numbers = Numbering()  # a new screen numbers its prompt afresh
         self.conn = await asyncio.wait_for(
             asyncssh.connect(
@@ -243,13 +246,29 @@ class Player:
     def text(self, since_mark: bool = True) -> str:
         return plain(bytes(self.raw[self._mark :] if since_mark else self.raw))
 
+    def screen(self) -> str:
+        """What a terminal shows after all the output so far (a failure's message says it)."""
+        term = TermScreen(*self.size)
+        try:
+            term.feed(bytes(self.raw).decode("utf-8", "replace"))
+        except AssertionError as error:  # a sequence the model does not know: the text alone
+            return f"(not modelled: {error})\n{self.text(False)[-2000:]}"
+        return "\n".join(row.rstrip() for row in term.text().split("\n"))
+
+    def _missed(self, what: str) -> str:
+        quiet = time.monotonic() - self.last_output
+        return (
+            f"{self.name}: {what}; {len(self.raw) - self._mark} bytes since the mark, the last {quiet:.1f} s ago;"
+            f" the screen:\n{self.screen()}"
+        )
+
     async def wait_for(self, text: str, timeout: float = 15.0) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.text():
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: {text!r} not seen in {timeout} s; last: {self.text()[-800:]!r}")
+                raise AssertionError(self._missed(f"{text!r} not seen in {timeout} s"))
             if not self.connected and text not in self.text():
-                raise AssertionError(f"{self.name}: output ended before {text!r}; last: {self.text()[-800:]!r}")
+                raise AssertionError(self._missed(f"output ended before {text!r}"))
             await asyncio.sleep(0.02)
 
     async def quiet(self, seconds: float = 0.15, timeout: float = 10.0) -> None:
