@@ -30,7 +30,7 @@ from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
 from ui import CitadelsApp, UiOptions, ViewUpdate, compat
-from ui.compat import direct_paint
+from ui.compat import direct_paint, layout_patch
 from ui.compat.served_app import queued_messages
 from ui.link import ChatLine
 
@@ -114,6 +114,7 @@ async def test_direct_paint_shows_what_textual_would(size, seats, seed, moves):
     usual = [start_app(s, size, tasks) for s in range(seats)]
     for app, _ in usual:
         direct_paint.switch_off(app)
+        layout_patch.switch_off(app)  # and laid out as Textual does (ui/compat/layout_patch.py)
     apps = [a for a, _ in direct + usual]
     pairs = list(zip(direct, usual))
     try:

@@ -5,7 +5,8 @@ highlight moved to the chosen entry is drawn with the new view, or alone a frame
 a key that opens or leaves a menu paints the footer with the prompt (`TableKeys._footer_after`).
 Two sets of game screens (as served: the SSH driver, a terminal model, as tests/ui/test_direct_paint.py)
 play the same game by keys (tests/server/game_helpers.key_path, as the server benchmark presses them):
-one as shipped, the other drawing the usual way (`direct_paint.switch_off`, every redraw at once).
+one as shipped, the other drawing the usual way (`direct_paint.switch_off`, every redraw at once;
+`layout_patch.switch_off`, Textual's two reflows for a layout change).
 After every move each seat's two screens must be the same, cell by cell; every few moves the
 answer waits past a frame's time first (the highlight drawn alone), and the screens are compared
 before it too.
@@ -33,7 +34,7 @@ from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
 from ui import CitadelsApp, UiOptions, ViewUpdate
-from ui.compat import direct_paint
+from ui.compat import direct_paint, layout_patch
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 from ui.widgets.prompt import PromptPanel
@@ -105,6 +106,7 @@ async def test_keys_show_what_textual_would(size, seats, seed, moves):
         await until(lambda: all(a.is_running and a.table.is_mounted for a in apps), "the table screens")
         for app, _, _ in usual:
             direct_paint.switch_off(app)
+            layout_patch.switch_off(app)
             app.table.query_one(PromptPanel).sent_redraw_seconds = 0
         for _, channel, _ in shipped + usual:
             channel.driver.feed_input(SYNC_ANSWER)

@@ -69,6 +69,7 @@ def test_this_textual_is_verified_and_patched():
         "line_frames",
         "direct_paint",
         "direct_messages",
+        "layout_patch",
     )
     assert getattr(Strip, "_citadels_light_caches", False)
 

@@ -16,6 +16,8 @@ Each module says what it changes, why, and the Textual versions it was verified 
   update, without Textual's refresh round trip (when that is what Textual's next frame would draw).
 - `direct_messages`: a message for an app waiting for one dispatched without waking its task, not
   through its queue (the server's view updates, in the loop's next step).
+- `layout_patch`: a widget the table screen places in a fixed box does not ask for a second
+  reflow when a layout resizes it.
 
 `line_frames` is not a patch of Textual: it lets our line widgets frame their own lines
 (`ui/widgets/line_frame.py` with `line_styles`), so it is applied and counted like one.
@@ -54,6 +56,7 @@ PATCHES = (
     "line_frames",
     "direct_paint",
     "direct_messages",
+    "layout_patch",
 )
 WITHOUT_ENV = "CITADELS_WITHOUT_PATCHES"
 

@@ -493,6 +493,7 @@ class TableScreen(TableKeys):
 
 
 def _place(widget: Any, box: Box) -> None:
+    widget.fixed_box = True  # its size is the plan's: one reflow when it changes (ui/compat/layout_patch.py)
     styles = widget.styles
     styles.offset = (box.x, box.y)
     styles.width = box.w
