@@ -85,6 +85,18 @@ async def settle(apps: list[CitadelsApp]) -> None:
     )
 
 
+async def table_screens_ready(started: list[tuple[CitadelsApp, DriverLink]]) -> None:
+    """Until every app shows its table screen, told the client supports synchronized output."""
+    apps = [a for a, _ in started]
+    for _ in range(500):
+        if all(a.is_running and a.table.is_mounted for a in apps):
+            break
+        await asyncio.sleep(0.01)
+    for _, channel in started:
+        channel.driver.feed_input(SYNC_ANSWER)
+    await settle(apps)
+
+
 def differences(a: TermScreen, b: TermScreen) -> list[str]:
     out = []
     for y, (ra, rb) in enumerate(zip(a.cells, b.cells)):
@@ -118,13 +130,7 @@ async def test_direct_paint_shows_what_textual_would(size, seats, seed, moves):
     apps = [a for a, _ in direct + usual]
     pairs = list(zip(direct, usual))
     try:
-        for _ in range(500):
-            if all(a.is_running and a.table.is_mounted for a in apps):
-                break
-            await asyncio.sleep(0.01)
-        for _, channel in direct + usual:
-            channel.driver.feed_input(SYNC_ANSWER)
-        await settle(apps)
+        await table_screens_ready(direct + usual)
         paints = dict(direct_paint.STATS)
         seen = {"direct_in_modal": 0, "fallback_in_toast": 0, "dropped": 0}
         for n, move in enumerate(game):

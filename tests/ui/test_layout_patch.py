@@ -16,7 +16,7 @@ import asyncio
 from collections import Counter
 
 import pytest
-from test_direct_paint import SYNC_ANSWER, differences, record_game, settle, start_app
+from test_direct_paint import differences, record_game, settle, start_app, table_screens_ready
 from textual.screen import Screen
 
 from ui import ViewUpdate, compat
@@ -47,13 +47,7 @@ async def test_a_layout_change_is_one_reflow_and_shows_the_same(monkeypatch):
     apps = [a for a, _ in shipped + usual]
     pairs = list(zip(shipped, usual))
     try:
-        for _ in range(500):
-            if all(a.is_running and a.table.is_mounted for a in apps):
-                break
-            await asyncio.sleep(0.01)
-        for _, channel in shipped + usual:
-            channel.driver.feed_input(SYNC_ANSWER)
-        await settle(apps)
+        await table_screens_ready(shipped + usual)
         resized = 0  # layouts that resized panels in place (none shown or hidden)
         kept = layout_patch.STATS["kept"]
         start = Counter(reflows)
