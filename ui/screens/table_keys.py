@@ -261,9 +261,8 @@ class TableKeys(Screen):
     def _prompt_changed(self, event: PromptPanel.Changed) -> None:
         event.stop()
         # A menu's change comes after the keys that arrived with it: one of them may have sent a
-        # command since, and the footer then waits for the answer, as `_footer_after` does.
-        if not self._prompt().sent:
-            self.update_keys()
+        # command since, and the footer then waits for the answer.
+        self._footer_after(self._prompt())
 
     def update_keys(self) -> None:
         """The footer: the keys that work in the focused panel, most useful first."""
