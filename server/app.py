@@ -26,7 +26,6 @@ app opens the profile, leaderboard, "my games" and account screens (ui/players_n
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import time
 from collections import deque
@@ -337,10 +336,6 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         self.lobby_screen = LobbyScreen(self.cat, session)
         self._gen = 0
         self.at_table = False
-        self._own_context: contextvars.Context | None = None  # the app's task's (`take_now`)
-
-    def on_mount(self) -> None:
-        self._own_context = contextvars.copy_context()  # (a handler runs in the app's task's context)
 
     def take_now(self, message: ViewUpdate) -> bool:
         """A table's view for an app waiting for a message (nothing queued before it): dispatched in
@@ -351,7 +346,7 @@ class ServerApp(PlayersNavigation, CitadelsApp):
         end screen reads the table's phase, set after its last view is posted). Nothing the app
         takes can come between: a message posted meanwhile wakes its task after this step, and
         another view posted meanwhile is scheduled after this one."""
-        context = self._own_context
+        context = self.own_context
         if context is None or not direct_messages.takes(self, message):
             return False
         asyncio.get_running_loop().call_soon(run_metered, context, direct_messages.dispatch, self, message)

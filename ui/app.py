@@ -7,6 +7,7 @@ the player's choices leave through `link.send(command)`. See `ui/README.md`.
 
 from __future__ import annotations
 
+import contextvars
 from pathlib import Path
 from typing import Any, cast
 
@@ -67,6 +68,9 @@ class CitadelsApp(App):
         self._my_move = False  # a decision of this seat is pending (for the turn alert)
         self._title_set = False  # the terminal's title was changed (restored on leaving)
         self.alerts_given = 0  # turn alerts given (BEL + title), for tests
+        # the app's task's context (its handlers' context variables), for a driver or server that
+        # calls a handler without waking the task (ui/compat/direct_keys.py, direct_messages.py)
+        self.own_context: contextvars.Context | None = None
         self.table: TableScreen = (
             TableScreen(self.cat, show_chat=self.options.show_chat)  # type: ignore[assignment]
             if self.TABLE_SCREEN_AT_START
@@ -78,6 +82,7 @@ class CitadelsApp(App):
         return self.table
 
     def on_mount(self) -> None:
+        self.own_context = contextvars.copy_context()  # (a handler runs in the app's task's context)
         attach = getattr(self.link, "attach", None)
         if attach is not None:
             attach(self)

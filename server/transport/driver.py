@@ -31,11 +31,12 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from ui.compat import direct_keys
 from ui.compat.served_app import queued_messages
 
 from .colour import make_colour_downgrade, rendered_colours
 from .compat import driver_mouse
-from .input_budget import InputBudget, ensure_metering
+from .input_budget import InputBudget, ensure_metering, run_metered
 from .input_pipeline import InputPipeline
 from .session_info import ChannelLink, DriverLimits
 
@@ -361,7 +362,17 @@ class SSHDriver(Driver):
     # ------------------------------------------------------------------ input
 
     def send_message(self, message: Message) -> None:
-        """We run on the app's loop: post directly, not thread-safely."""
+        """We run on the app's loop: post directly, not thread-safely. A key whose only effect is a
+        binding's action has the action called now, in the app's context, its time charged to the
+        session as its task's would be (ui/compat/direct_keys.py)."""
+        if type(message) is events.Key:
+            app = self._app
+            context = getattr(app, "own_context", None)
+            if context is not None:
+                found = direct_keys.take(app, message)
+                if found is not None:
+                    run_metered(context, direct_keys.call, app, message, found)
+                    return
         self._app.post_message(message)
 
     def feed_input(self, data: bytes) -> None:

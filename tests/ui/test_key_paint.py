@@ -6,7 +6,8 @@ a key that opens or leaves a menu paints the footer with the prompt (`TableKeys.
 Two sets of game screens (as served: the SSH driver, a terminal model, as tests/ui/test_direct_paint.py)
 play the same game by keys (tests/server/game_helpers.key_path, as the server benchmark presses them):
 one as shipped, the other drawing the usual way (`direct_paint.switch_off`, every redraw at once;
-`layout_patch.switch_off`, Textual's two reflows for a layout change).
+`layout_patch.switch_off`, Textual's two reflows for a layout change; `direct_keys.switch_off`,
+keys routed through Textual's queues).
 After every move each seat's two screens must be the same, cell by cell; every few moves the
 answer waits past a frame's time first (the highlight drawn alone), and the screens are compared
 before it too.
@@ -34,7 +35,7 @@ from server.transport.client_env import color_system_for
 from server.transport.driver import SSHDriver
 from server.transport.input_budget import InputBudget
 from ui import CitadelsApp, UiOptions, ViewUpdate
-from ui.compat import direct_paint, layout_patch
+from ui.compat import direct_keys, direct_paint, layout_patch
 from ui.i18n import Catalogue
 from ui.prompt_keys import Numbering
 from ui.widgets.prompt import PromptPanel
@@ -107,11 +108,13 @@ async def test_keys_show_what_textual_would(size, seats, seed, moves):
         for app, _, _ in usual:
             direct_paint.switch_off(app)
             layout_patch.switch_off(app)
+            direct_keys.switch_off(app)
             app.table.query_one(PromptPanel).sent_redraw_seconds = 0
         for _, channel, _ in shipped + usual:
             channel.driver.feed_input(SYNC_ANSWER)
         move = [(view(g, s), redact_events(events, s)) for s in range(seats)]
         seen = {"keys": 0, "answered_first": 0, "drawn_alone": 0}
+        taken_before = direct_keys.STATS["taken"]
         for n in range(moves + 1):
             for (app, _, _), (app2, _, _), (v, ev) in zip(shipped, usual, move):
                 app.post_message(ViewUpdate(v, ev))
@@ -142,7 +145,9 @@ async def test_keys_show_what_textual_would(size, seats, seed, moves):
             assert command == link2.commands.pop(0)
             events = apply(g, command)
             move = [(view(g, s), redact_events(events, s)) for s in range(seats)]
+        seen["called_directly"] = direct_keys.STATS["taken"] - taken_before  # (the shipped screens' keys)
         assert seen["keys"] > 20 and seen["answered_first"] > 10 and seen["drawn_alone"] > 3, seen
+        assert seen["called_directly"] >= seen["keys"], seen
         print(seen)
     finally:
         for app in apps:

@@ -70,6 +70,7 @@ def test_this_textual_is_verified_and_patched():
         "direct_paint",
         "direct_messages",
         "layout_patch",
+        "direct_keys",
     )
     assert getattr(Strip, "_citadels_light_caches", False)
 

@@ -18,6 +18,8 @@ Each module says what it changes, why, and the Textual versions it was verified 
   through its queue (the server's view updates, in the loop's next step).
 - `layout_patch`: a widget the table screen places in a fixed box does not ask for a second
   reflow when a layout resizes it.
+- `direct_keys`: a key whose only effect is a binding's action has the action called by the
+  server's driver, not routed through the app's, the focused widget's and its ancestors' queues.
 
 `line_frames` is not a patch of Textual: it lets our line widgets frame their own lines
 (`ui/widgets/line_frame.py` with `line_styles`), so it is applied and counted like one.
@@ -57,6 +59,7 @@ PATCHES = (
     "direct_paint",
     "direct_messages",
     "layout_patch",
+    "direct_keys",
 )
 WITHOUT_ENV = "CITADELS_WITHOUT_PATCHES"
 
