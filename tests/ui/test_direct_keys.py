@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from test_direct_paint import SYNC_ANSWER, settle
-from test_key_paint import compare, start_app, until
+from test_key_paint import app_pairs, compare, until
 from textual import events
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
@@ -252,16 +252,13 @@ async def test_the_table_screens_keys_show_what_textual_would(size):
     cat, rng = Catalogue("en"), random.Random(seed)
     numbers = [Numbering() for _ in range(seats)]
     tasks: list = []
-    shipped = [start_app(s, size, tasks) for s in range(seats)]
-    usual = [start_app(s, size, tasks) for s in range(seats)]
-    pairs = list(zip(shipped, usual))
-    apps = [a for a, _, _ in shipped + usual]
+    pairs, apps = app_pairs(seats, size, tasks)
     try:
         await until(lambda: all(a.is_running and a.table.is_mounted for a in apps), "the table screens")
-        for app, _, _ in usual:
+        for (_, channel, _), (app, channel2, _) in pairs:
             direct_keys.switch_off(app)
-        for _, channel, _ in shipped + usual:
             channel.driver.feed_input(SYNC_ANSWER)
+            channel2.driver.feed_input(SYNC_ANSWER)
         taken = direct_keys.STATS["taken"]
         for n in range(12):
             for seat, ((app, _, _), (app2, _, _)) in enumerate(pairs):

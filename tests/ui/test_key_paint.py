@@ -72,6 +72,13 @@ def start_app(seat: int, size: tuple[int, int], tasks: list) -> tuple[CitadelsAp
     return app, channel, link
 
 
+def app_pairs(seats: int, size: tuple[int, int], tasks: list) -> tuple[list, list]:
+    """Two served apps a seat, (shipped, usual): the seats' pairs and all the apps."""
+    shipped = [start_app(s, size, tasks) for s in range(seats)]
+    usual = [start_app(s, size, tasks) for s in range(seats)]
+    return list(zip(shipped, usual)), [a for a, _, _ in shipped + usual]
+
+
 async def until(predicate, what: str) -> None:
     for _ in range(2000):
         if predicate():
@@ -99,24 +106,22 @@ async def test_keys_show_what_textual_would(size, seats, seed, moves):
     cat, rng = Catalogue("en"), random.Random(seed)
     numbers = [Numbering() for _ in range(seats)]  # as each seat's screen numbers its entries
     tasks: list = []
-    shipped = [start_app(s, size, tasks) for s in range(seats)]
-    usual = [start_app(s, size, tasks) for s in range(seats)]
-    pairs = list(zip(shipped, usual))
-    apps = [a for a, _, _ in shipped + usual]
+    pairs, apps = app_pairs(seats, size, tasks)
     try:
         await until(lambda: all(a.is_running and a.table.is_mounted for a in apps), "the table screens")
-        for app, _, _ in usual:
+        for _, (app, _, _) in pairs:
             direct_paint.switch_off(app)
             layout_patch.switch_off(app)
             direct_keys.switch_off(app)
             app.table.query_one(PromptPanel).sent_redraw_seconds = 0
-        for _, channel, _ in shipped + usual:
-            channel.driver.feed_input(SYNC_ANSWER)
+        for pair in pairs:
+            for _, channel, _ in pair:
+                channel.driver.feed_input(SYNC_ANSWER)
         move = [(view(g, s), redact_events(events, s)) for s in range(seats)]
         seen = {"keys": 0, "answered_first": 0, "drawn_alone": 0}
         taken_before = direct_keys.STATS["taken"]
         for n in range(moves + 1):
-            for (app, _, _), (app2, _, _), (v, ev) in zip(shipped, usual, move):
+            for ((app, _, _), (app2, _, _)), (v, ev) in zip(pairs, move):
                 app.post_message(ViewUpdate(v, ev))
                 app2.post_message(ViewUpdate(v, ev))
             await settle(apps)
