@@ -150,6 +150,9 @@ async def test_keys_bound_to_plain_actions_are_called_as_textual_would():
         assert await both_ways(app, pilot, "w") == (True, [], [])
         app.w_allowed = True
         assert await both_ways(app, pilot, "w") == (True, ["app w"], ["app w"])
+        # no widget focused: the key goes to the screen, the app's binding acts
+        app.screen.set_focus(None)
+        assert await both_ways(app, pilot, "x") == (True, ["app x"], ["app x"])
 
 
 async def test_keys_textual_would_do_more_with_are_left_to_it():

@@ -26,7 +26,8 @@ binding for the key whose target's `check_action` allows it; the first non-prior
 target allows it (bindings without a method are passed over, as `_dispatch_action` does) with a
 plain function declared to return None; no message hook, debug feature or log record. Else None,
 and the caller posts the key (Textual's way). `call(app, key, found)` then does what the app's
-task would: `app_focus`, the tooltip cleared, the action called with the parameters `invoke`
+task would: `app_focus`, the tooltip cleared (or, with no focused widget, the screen's pointer
+shape updated, as `Screen._forward_event` does), the action called with the parameters `invoke`
 passes; an action that raises `SkipAction` passes to the next binding as `_check_bindings` does
 (the rest of the walk made by Textual's rules, decided before anything ran, is taken again); an
 exception is the app's (`_handle_exception`, as in its task); callbacks the action left for after
@@ -129,6 +130,8 @@ def call(app: App[Any], key: events.Key, found: Found) -> None:
     screen = app.screen
     if app.focused:
         screen._clear_tooltip()
+    else:  # (forwarded to the screen: `Screen._forward_event` updates its pointer's shape)
+        screen.update_pointer_shape()
     STATS["taken"] += 1
     try:
         for method, params in found:
