@@ -59,6 +59,13 @@ CONTROL_HOLD_SECONDS = 1 / constants.MAX_FPS
 _clock = time.perf_counter
 
 
+def _direct_key(app: Any, key: events.Key) -> direct_keys.Found | None:
+    try:
+        return direct_keys.take(app, key)
+    except Exception:  # (a binding Textual cannot parse): its own routing meets it, in the app
+        return None
+
+
 class SSHDriver(Driver):
     """Driver for one Textual app served over one SSH session channel."""
 
@@ -369,7 +376,7 @@ class SSHDriver(Driver):
             app = self._app
             context = getattr(app, "own_context", None)
             if context is not None:
-                found = direct_keys.take(app, message)
+                found = context.run(_direct_key, app, message)  # (`self.app` in a check_action: the app's)
                 if found is not None:
                     run_metered(context, direct_keys.call, app, message, found)
                     return
