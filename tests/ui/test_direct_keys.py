@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_direct_paint import SYNC_ANSWER, settle
+from test_direct_paint import SYNC_ANSWER
 from test_key_paint import app_pairs, compare, until
 from textual import events
 from textual.actions import SkipAction
@@ -221,6 +221,21 @@ async def test_an_action_that_fails_ends_the_app_as_in_its_task():
 
 
 # --- the table screen, as served -------------------------------------------------------------------
+async def settle_all(pairs: list) -> None:
+    """Until no key waits in a driver's input and no message anywhere in the apps (their screens and
+    widgets too: typed letters wait in the chat input's queue), across a few frames' time."""
+    served = [s for pair in pairs for s in pair]
+    quiet = 0
+    for _ in range(500):
+        await asyncio.sleep(0.02)
+        nodes = [n for a, _, _ in served for s in a.screen_stack for n in (a, s, *s.walk_children())]
+        waiting = any(ch.driver.stats()["input_waiting"] for _, ch, _ in served)
+        quiet = quiet + 1 if not waiting and not any(n.message_queue_size for n in nodes) else 0
+        if quiet >= 3:
+            return
+    raise AssertionError("the apps never settled")
+
+
 # Keys a player presses besides a game's choices: moving between panels, scrolling, the chat (typed
 # letters, Enter and Esc), the help and back, going back in menus, keys bound to nothing.
 OTHER_KEYS = [
@@ -268,7 +283,7 @@ async def test_the_table_screens_keys_show_what_textual_would(size):
                 v, e = view(g, seat), redact_events(evs, seat)
                 app.post_message(ViewUpdate(v, e))
                 app2.post_message(ViewUpdate(v, e))
-            await settle(apps)
+            await settle_all(pairs)
             compare(pairs, f"move {n}")
             seat = g.pending.seat
             # a seat that waits presses a few of the other keys (its screens compared after each)...
@@ -278,7 +293,7 @@ async def test_the_table_screens_keys_show_what_textual_would(size):
                 ch2.driver.feed_input(keys)
                 if keys == b"\x1b":
                     await asyncio.sleep(0.15)  # a lone ESC is a key once the parser's wait for more is over
-                await settle(apps)
+                await settle_all(pairs)
                 compare(pairs, f"move {n}, after {keys!r}")
             # ... then the seat to move makes its move by keys (unless its plan's next command went)
             (_, ch, link), (_, ch2, link2) = pairs[seat]
