@@ -53,7 +53,7 @@ from textual.message_pump import MessagePump
 from textual.widget import Widget
 
 from ui.compat import check_verified
-from ui.compat.direct_messages import idle
+from ui.compat.direct_messages import idle, waiting
 from ui.compat.dispatch_patch import _logged, _plan
 
 _on = False
@@ -90,7 +90,7 @@ def take(app: App[Any], key: events.Key) -> Found | None:
     name = key.key
     node: MessagePump | None = app.focused or screen  # where `App.on_event` forwards it
     while node is not None and node is not app:
-        if not _waiting(node) or not _handles_nothing(node, key, Widget):
+        if not waiting(node) or not _handles_nothing(node, key, Widget):
             return None
         node = node._parent
     if node is not app or not _handles_nothing(app, key, App):
@@ -146,16 +146,6 @@ def call(app: App[Any], key: events.Key, found: Found) -> None:
         return
     if app._next_callbacks:
         app.check_idle()
-
-
-def _waiting(node: MessagePump) -> bool:
-    """The node's task is waiting for its next message, with nothing queued or pending."""
-    queue: Any = node._message_queue
-    if queue.values or node._pending_message is not None or node._next_callbacks:
-        return False
-    if node._closing or node._closed:
-        return False
-    return bool(queue.ready_event._waiters)  # (asyncio.Event's own: the node's task awaits it)
 
 
 def _handles_nothing(node: MessagePump, key: events.Key, base: type) -> bool:

@@ -40,6 +40,7 @@ from typing import Any
 from textual._context import message_hook
 from textual.app import App
 from textual.message import Message
+from textual.message_pump import MessagePump
 
 from ui.compat import check_verified
 from ui.compat.dispatch_patch import _logged, _plan
@@ -92,14 +93,20 @@ def takes(app: App[Any], message: Message) -> bool:
 
 def idle(app: App[Any]) -> bool:
     """The app's task is waiting for its next message, with nothing queued or pending."""
-    queue: Any = app._message_queue
-    if queue.values or app._pending_message is not None or app._next_callbacks:
+    if app._resize_event is not None or app._thread_id != threading.get_ident():
         return False
-    if app._closing or app._closed or app._resize_event is not None:
+    return waiting(app)
+
+
+def waiting(pump: MessagePump) -> bool:
+    """The pump's task (an app's or a widget's) is waiting for its next message, with nothing queued,
+    held back or left for after, and it is not closing."""
+    queue: Any = pump._message_queue
+    if queue.values or pump._pending_message is not None or pump._next_callbacks:
         return False
-    if app._thread_id != threading.get_ident():
+    if pump._closing or pump._closed:
         return False
-    return bool(queue.ready_event._waiters)  # (asyncio.Event's own: the app's task awaits it)
+    return bool(queue.ready_event._waiters)  # (asyncio.Event's own: the pump's task awaits it)
 
 
 def dispatch(app: App[Any], message: Message) -> None:
